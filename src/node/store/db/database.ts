@@ -1,0 +1,196 @@
+/**
+ * The only module that imports classic-level. Everything else sees `Database`.
+ *
+ * Keys and values are raw bytes. Point reads are synchronous (`getSync`) because the state
+ * machine's hot path cannot afford a promise per read; iteration is asynchronous.
+ */
+import { ClassicLevel } from 'classic-level';
+import { TokendError } from '../../../util/errors.js';
+
+export interface BatchOp {
+  type: 'put' | 'del';
+  key: Uint8Array;
+  value?: Uint8Array;
+}
+
+export interface RangeOptions {
+  gte?: Uint8Array;
+  gt?: Uint8Array;
+  lte?: Uint8Array;
+  lt?: Uint8Array;
+  reverse?: boolean;
+  limit?: number;
+}
+
+export interface Database {
+  readonly location: string;
+  getSync(key: Uint8Array): Uint8Array | undefined;
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  put(key: Uint8Array, value: Uint8Array): Promise<void>;
+  del(key: Uint8Array): Promise<void>;
+  /** Atomic batch: all operations land or none. */
+  batch(ops: BatchOp[], options?: { sync?: boolean }): Promise<void>;
+  entries(range?: RangeOptions): AsyncIterable<[Uint8Array, Uint8Array]>;
+  keys(range?: RangeOptions): AsyncIterable<Uint8Array>;
+  clear(range?: RangeOptions): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Shown in the "already in use" error, e.g. the node home. */
+  ownerHint?: string;
+  createIfMissing?: boolean;
+}
+
+function toView(buf: Uint8Array): Uint8Array {
+  // classic-level returns Buffers; hand out plain Uint8Array views over the same memory.
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+class LevelDatabase implements Database {
+  constructor(
+    readonly location: string,
+    private readonly db: ClassicLevel<Uint8Array, Uint8Array>,
+  ) {}
+
+  getSync(key: Uint8Array): Uint8Array | undefined {
+    const value = this.db.getSync(key);
+    return value === undefined ? undefined : toView(value);
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const value = await this.db.get(key);
+    return value === undefined ? undefined : toView(value);
+  }
+
+  put(key: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.db.put(key, value);
+  }
+
+  del(key: Uint8Array): Promise<void> {
+    return this.db.del(key);
+  }
+
+  async batch(ops: BatchOp[], options: { sync?: boolean } = {}): Promise<void> {
+    if (ops.length === 0) return;
+    const batch = this.db.batch();
+    for (const op of ops) {
+      if (op.type === 'put') batch.put(op.key, op.value ?? new Uint8Array(0));
+      else batch.del(op.key);
+    }
+    await batch.write({ sync: options.sync ?? false });
+  }
+
+  async *entries(range: RangeOptions = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
+    for await (const [key, value] of this.db.iterator(levelRange(range))) {
+      yield [toView(key), toView(value)];
+    }
+  }
+
+  async *keys(range: RangeOptions = {}): AsyncIterable<Uint8Array> {
+    for await (const key of this.db.keys(levelRange(range))) yield toView(key);
+  }
+
+  clear(range: RangeOptions = {}): Promise<void> {
+    return this.db.clear(levelRange(range));
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+function levelRange(range: RangeOptions): RangeOptions {
+  const out: RangeOptions = {};
+  if (range.gte) out.gte = range.gte;
+  if (range.gt) out.gt = range.gt;
+  if (range.lte) out.lte = range.lte;
+  if (range.lt) out.lt = range.lt;
+  if (range.reverse) out.reverse = true;
+  if (range.limit !== undefined) out.limit = range.limit;
+  return out;
+}
+
+/** Open (creating if missing) a LevelDB database at `location`. */
+export async function openDatabase(location: string, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const db = new ClassicLevel<Uint8Array, Uint8Array>(location, {
+    keyEncoding: 'view',
+    valueEncoding: 'view',
+    createIfMissing: options.createIfMissing ?? true,
+  });
+  try {
+    await db.open();
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') {
+      throw new TokendError('NODE_RUNNING', `a node is already running with home ${options.ownerHint ?? location}`, {
+        hint: 'stop it first, or use another --home',
+        cause: err,
+      });
+    }
+    throw new TokendError('INTERNAL', `cannot open database ${location}: ${(err as Error).message}`, { cause: err });
+  }
+  return new LevelDatabase(location, db);
+}
+
+/** An in-memory `Database` with the same contract, for tests and `--dry-run` paths. */
+export function memoryDatabase(): Database {
+  return new MemoryDatabase();
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+function hexKey(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex');
+}
+
+class MemoryDatabase implements Database {
+  readonly location = ':memory:';
+  private readonly data = new Map<string, [Uint8Array, Uint8Array]>();
+
+  getSync(key: Uint8Array): Uint8Array | undefined {
+    return this.data.get(hexKey(key))?.[1];
+  }
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.getSync(key);
+  }
+  async put(key: Uint8Array, value: Uint8Array): Promise<void> {
+    this.data.set(hexKey(key), [key.slice(), value.slice()]);
+  }
+  async del(key: Uint8Array): Promise<void> {
+    this.data.delete(hexKey(key));
+  }
+  async batch(ops: BatchOp[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') this.data.set(hexKey(op.key), [op.key.slice(), (op.value ?? new Uint8Array(0)).slice()]);
+      else this.data.delete(hexKey(op.key));
+    }
+  }
+  private select(range: RangeOptions): [Uint8Array, Uint8Array][] {
+    let rows = [...this.data.values()].filter(([k]) => {
+      if (range.gte && compareBytes(k, range.gte) < 0) return false;
+      if (range.gt && compareBytes(k, range.gt) <= 0) return false;
+      if (range.lte && compareBytes(k, range.lte) > 0) return false;
+      if (range.lt && compareBytes(k, range.lt) >= 0) return false;
+      return true;
+    });
+    rows.sort((a, b) => compareBytes(a[0], b[0]));
+    if (range.reverse) rows.reverse();
+    if (range.limit !== undefined && range.limit >= 0) rows = rows.slice(0, range.limit);
+    return rows;
+  }
+  async *entries(range: RangeOptions = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
+    for (const row of this.select(range)) yield row;
+  }
+  async *keys(range: RangeOptions = {}): AsyncIterable<Uint8Array> {
+    for (const [key] of this.select(range)) yield key;
+  }
+  async clear(range: RangeOptions = {}): Promise<void> {
+    for (const [key] of this.select(range)) this.data.delete(hexKey(key));
+  }
+  async close(): Promise<void> {}
+}
