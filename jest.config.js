@@ -8,5 +8,8 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testTimeout: 30000,
+  // A private Secret Service for the os keyring backend's tests (skipped visibly when unavailable).
+  globalSetup: '<rootDir>/test/setup/secret-service.ts',
+  globalTeardown: '<rootDir>/test/setup/secret-service-teardown.ts',
   maxWorkers: 2,
 };

@@ -10,13 +10,47 @@
  *   0x60–0x7f  node metadata
  */
 export enum Bucket {
-  // ---- state store (src/node/store) ----
-  /** Reserved for the state store; see src/node/store for the layout of 0x01–0x1f. */
-  stateReserved = 0x01,
+  // ---- state store (src/node/store; layout in src/node/store/README.md) ----
+  // storeId = u8 assigned per module store name (persisted in stateMeta); bucket = u24 (top 20
+  // bits of sha256(key)); version = u64. Integers big-endian.
+  /** utf8 name → value: "latest" | "earliest" | "first" | "pruned-below" → u64; "store:<name>" → u8 storeId. */
+  stateMeta = 0x01,
+  /** version → commit info: u16 count, then per store (sorted by name) u8 nameLen ‖ name ‖ root[32]. */
+  stateCommitInfo = 0x02,
+  /** storeId ‖ bucket → bucket blob at the latest version (live entries, tombstones; see bucket.ts). */
+  stateBucket = 0x03,
+  /** storeId ‖ bucket ‖ version → diff: each key changed at `version` with its previous state. */
+  stateBucketHistory = 0x04,
+  /** storeId ‖ key → empty (live) | u64 version it was deleted at (kept while that matters). */
+  stateKeyIndex = 0x05,
+  /** version → changeset: per store, the buckets changed and the keys deleted at `version`. */
+  stateChangeset = 0x06,
+  /** storeId ‖ version → the store's depth-3 tree nodes at `version` (sparse u16 index ‖ hash[32]). */
+  stateTreeLevel = 0x07,
 
   // ---- consensus (src/node/consensus) ----
-  /** Reserved for consensus; see src/node/consensus for the layout of 0x20–0x3f. */
-  consensusReserved = 0x20,
+  // Heights are uint64 big-endian (8 bytes). Block and commit values are tendermint.types protobuf;
+  // state-store values are tagged JSON (src/node/consensus/store/codec.ts).
+  /** block store: height → tendermint.types.BlockMeta (block_id, block_size, header, num_txs). */
+  consensusBlockMeta = 0x20,
+  /** block store: height → tendermint.types.Block protobuf (the bytes the part set is cut from). */
+  consensusBlock = 0x21,
+  /** block store: block hash (32 bytes) → height. */
+  consensusBlockHash = 0x22,
+  /** block store: height → tendermint.types.Commit for that height (the next block's last_commit). */
+  consensusBlockCommit = 0x23,
+  /** block store: height → tendermint.types.Commit this node saw (+2/3 precommits); kept for the latest height. */
+  consensusSeenCommit = 0x24,
+  /** block store: (empty key) → base ‖ height (two uint64 big-endian). */
+  consensusBlockStoreState = 0x25,
+  /** state store: height → {lastHeightChanged, validatorSet?} (the set is stored at change heights and checkpoints). */
+  consensusValidators = 0x28,
+  /** state store: height → {lastHeightChanged, params?} (params stored at change heights). */
+  consensusParams = 0x29,
+  /** state store: height → ABCI ResponseFinalizeBlock (served by block_results, used by crash recovery). */
+  consensusFinalizeBlockResponse = 0x2a,
+  /** state store: (empty key) → the latest committed chain state (validators, params, app hash, …). */
+  consensusChainState = 0x2b,
 
   // ---- indexers ----
   /** Reserved for indexers; see the indexer modules for the layout of 0x40–0x5f. */

@@ -1,0 +1,171 @@
+/**
+ * BaseCommand: every tokend command extends it.
+ *
+ * A command implements `execute()` returning typed data, and optionally `renderText()`.
+ * The base parses flags, resolves home and output format, prints the result (JSON or text)
+ * on stdout, and turns any failure into one error line on stderr (a JSON object in JSON
+ * mode, the stack with --trace) with a non-zero exit code.
+ */
+import { Command, Flags, Interfaces } from '@oclif/core';
+import { TokendError, isTokendError } from '../util/errors.js';
+import { resolveHome } from '../node/config/home.js';
+import { resolveClientConfig, type ClientConfig, type ClientConfigKey, type OutputFormat } from '../node/config/client.js';
+
+export type BaseFlags = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags']>;
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+/** Exit code for usage errors (unknown flag, missing argument); other failures exit 1. */
+export const EXIT_USAGE = 2;
+
+export abstract class BaseCommand<T extends typeof Command, R = unknown> extends Command {
+  static override enableJsonFlag = false;
+
+  static override baseFlags = {
+    output: Flags.option({
+      char: 'o',
+      options: ['text', 'json'] as const,
+      description: 'Output format (default from client.toml, else text)',
+      helpGroup: 'GLOBAL',
+    })(),
+    home: Flags.string({
+      description: 'Directory for config and data (default ~/.tokend, or $TOKEND_HOME)',
+      helpGroup: 'GLOBAL',
+    }),
+    trace: Flags.boolean({ description: 'Print the full stack trace on errors', helpGroup: 'GLOBAL' }),
+    log_level: Flags.option({
+      options: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'panic'] as const,
+      default: 'info',
+      description: 'Log level',
+      helpGroup: 'GLOBAL',
+    })(),
+    log_format: Flags.option({
+      options: ['json', 'plain'] as const,
+      default: 'plain',
+      description: 'Log format',
+      helpGroup: 'GLOBAL',
+    })(),
+  };
+
+  protected flags!: CommandFlags<T>;
+  protected args!: CommandArgs<T>;
+  /** Effective output format; known early (from argv) so that parse errors honour it too. */
+  protected outputFormat: OutputFormat = 'text';
+  protected home!: string;
+  private traceErrors = false;
+  private clientConfigCache?: ClientConfig;
+
+  /** The command's work: return data, never print it. */
+  abstract execute(): Promise<R>;
+
+  /** Text rendering of the result; default: YAML-like dump of the JSON form. */
+  protected async renderText(result: R): Promise<string | undefined> {
+    if (result === undefined || result === null) return undefined;
+    if (typeof result === 'string') return result;
+    const { stringify } = await import('yaml');
+    return stringify(result, { lineWidth: 0 }).trimEnd();
+  }
+
+  /** JSON form of the result; default: the result itself. */
+  protected toJson(result: R): unknown {
+    return result;
+  }
+
+  protected override async init(): Promise<void> {
+    await super.init();
+    this.outputFormat = outputFromArgv(this.argv) ?? this.outputFormat;
+    this.traceErrors = this.argv.includes('--trace');
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      enableJsonFlag: false,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as CommandFlags<T>;
+    this.args = args as CommandArgs<T>;
+    this.home = resolveHome(this.flags.home);
+    this.traceErrors = this.flags.trace;
+    this.outputFormat = this.flags.output ?? this.clientConfig().output;
+  }
+
+  /**
+   * Client configuration resolved with flag > env > client.toml > default. Commands pass the
+   * flag values that correspond to client.toml keys.
+   */
+  protected clientConfig(flagValues: Partial<Record<ClientConfigKey, string | boolean | undefined>> = {}): ClientConfig {
+    if (Object.keys(flagValues).length === 0 && this.clientConfigCache) return this.clientConfigCache;
+    const resolved = resolveClientConfig(this.home ?? resolveHome(undefined), flagValues);
+    if (Object.keys(flagValues).length === 0) this.clientConfigCache = resolved;
+    return resolved;
+  }
+
+  async run(): Promise<R> {
+    const result = await this.execute();
+    await this.print(result);
+    return result;
+  }
+
+  protected async print(result: R): Promise<void> {
+    if (this.outputFormat === 'json') {
+      const json = this.toJson(result);
+      if (json !== undefined) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      return;
+    }
+    const text = await this.renderText(result);
+    if (text !== undefined && text !== '') process.stdout.write(`${text}\n`);
+  }
+
+  /** Diagnostics go to stderr so stdout stays data only. */
+  protected note(message: string): void {
+    process.stderr.write(`${message}\n`);
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    // oclif signals --help/--version and this.exit() through errors that carry an exit code.
+    if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') {
+      process.exitCode = err.oclif?.exit ?? 0;
+      if (process.exitCode === 0) return;
+    }
+    const exitCode = isTokendError(err) ? err.exitCode : (err.oclif?.exit ?? err.exitCode ?? 1);
+    process.exitCode = exitCode;
+    const line = isTokendError(err) ? err.line : cleanOclifMessage(err.message);
+    if (this.outputFormat === 'json') {
+      const body: Record<string, unknown> = {
+        error: line,
+        code: isTokendError(err) ? err.code : exitCode === EXIT_USAGE ? 'USAGE' : 'ERROR',
+        exit_code: exitCode,
+      };
+      if (isTokendError(err) && err.meta) body.meta = err.meta;
+      if (this.traceErrors) body.stack = err.stack;
+      process.stderr.write(`${JSON.stringify(body)}\n`);
+      return;
+    }
+    process.stderr.write(`Error: ${line}\n`);
+    if (this.traceErrors && err.stack) process.stderr.write(`${err.stack}\n`);
+  }
+}
+
+/** Find `-o json`, `-ojson`, `--output json`, `--output=json` before flags are parsed. */
+function outputFromArgv(argv: string[]): OutputFormat | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    let value: string | undefined;
+    if (arg === '-o' || arg === '--output') value = argv[i + 1];
+    else if (arg.startsWith('--output=')) value = arg.slice('--output='.length);
+    else if (arg.startsWith('-o') && arg.length > 2) value = arg.slice(2).replace(/^=/, '');
+    if (value === 'json' || value === 'text') return value;
+  }
+  return undefined;
+}
+
+/** oclif messages can span lines ("See more help with --help"); keep the first meaningful one. */
+function cleanOclifMessage(message: string): string {
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('See more help'));
+  return lines.join(' ').replace(/\s+/g, ' ');
+}
+
+export function usageError(message: string, hint?: string): TokendError {
+  return new TokendError('INVALID_ARGUMENT', message, { hint, exitCode: EXIT_USAGE });
+}

@@ -1,0 +1,124 @@
+/**
+ * The storage contract under every keyring backend, and the one JSON form of a stored key.
+ *
+ * A backend only stores and fetches: two maps, name → key (record + private key) and
+ * address → name (the SDK's `<name>.info` and `<hexaddr>.address`). All rules (name checks,
+ * duplicates, rollback of half-done operations, signing, armor) live once in StoreKeyring
+ * (src/keyring/keyring.ts).
+ */
+import { TokendError } from '../../util/errors.js';
+import { addressFromPublicKey, isKeyAlgo, publicKeyFromPrivateKey } from '../keys.js';
+import type { KeyRecord, KeyringBackendName } from '../types.js';
+
+export interface StoredKey extends KeyRecord {
+  privKey: Uint8Array;
+}
+
+export interface KeyStore {
+  readonly backend: KeyringBackendName;
+  listKeys(): Promise<StoredKey[]>;
+  readKey(name: string): Promise<StoredKey | undefined>;
+  /** Creates or replaces the entry of `key.name`; atomic (all or nothing). */
+  writeKey(key: StoredKey): Promise<void>;
+  /** No error when absent. */
+  deleteKey(name: string): Promise<void>;
+  readAddressIndex(address: Uint8Array): Promise<string | undefined>;
+  writeAddressIndex(address: Uint8Array, name: string): Promise<void>;
+  /** No error when absent. */
+  deleteAddressIndex(address: Uint8Array): Promise<void>;
+}
+
+/** Version 1 of the JSON form of a stored key (also the plaintext inside encrypted entries). */
+interface StoredKeyJson {
+  version: 1;
+  name: string;
+  type: 'local';
+  algo: string;
+  /** Lower-case hex. */
+  address: string;
+  /** Base64 of the compressed key. */
+  pubKey: string;
+  hdPath?: string;
+  createdAt?: string;
+  /** Lower-case hex. Only the `test` backend writes this form to disk unencrypted. */
+  privKey: string;
+}
+
+export function addressHex(address: Uint8Array): string {
+  return Buffer.from(address).toString('hex');
+}
+
+export function serializeStoredKey(key: StoredKey): string {
+  const json: StoredKeyJson = {
+    version: 1,
+    name: key.name,
+    type: key.type,
+    algo: key.algo,
+    address: addressHex(key.address),
+    pubKey: Buffer.from(key.pubKey).toString('base64'),
+    ...(key.hdPath === undefined ? {} : { hdPath: key.hdPath }),
+    ...(key.createdAt === undefined ? {} : { createdAt: key.createdAt }),
+    privKey: Buffer.from(key.privKey).toString('hex'),
+  };
+  return JSON.stringify(json);
+}
+
+function corrupted(where: string, reason: string): TokendError {
+  return new TokendError('INTERNAL', `keyring entry ${where} is corrupted: ${reason}`, {
+    hint: 'restore the key from its mnemonic or an exported armor',
+  });
+}
+
+/**
+ * Parses and checks a stored key: the public key and address must follow from the private key,
+ * so a damaged or tampered entry is caught before it signs anything.
+ */
+export function deserializeStoredKey(text: string, where: string, expectedName?: string): StoredKey {
+  let json: Partial<StoredKeyJson>;
+  try {
+    json = JSON.parse(text) as Partial<StoredKeyJson>;
+  } catch {
+    throw corrupted(where, 'not JSON');
+  }
+  if (json.version !== 1) throw corrupted(where, `unknown version ${String(json.version)}`);
+  if (typeof json.name !== 'string' || json.name === '') throw corrupted(where, 'no name');
+  if (expectedName !== undefined && json.name !== expectedName) throw corrupted(where, `it holds the key "${json.name}"`);
+  if (typeof json.algo !== 'string' || !isKeyAlgo(json.algo)) throw corrupted(where, `unknown algo ${String(json.algo)}`);
+  if (typeof json.privKey !== 'string' || !/^[0-9a-f]{64}$/u.test(json.privKey)) throw corrupted(where, 'bad private key');
+  const privKey = Uint8Array.from(Buffer.from(json.privKey, 'hex'));
+  let pubKey: Uint8Array;
+  let address: Uint8Array;
+  try {
+    pubKey = publicKeyFromPrivateKey(privKey);
+    address = addressFromPublicKey(json.algo, pubKey);
+  } catch {
+    throw corrupted(where, 'invalid private key');
+  }
+  if (json.pubKey !== Buffer.from(pubKey).toString('base64') || json.address !== addressHex(address)) {
+    throw corrupted(where, 'public key or address does not match the private key');
+  }
+  return {
+    name: json.name,
+    type: 'local',
+    algo: json.algo,
+    pubKey,
+    address,
+    ...(typeof json.hdPath === 'string' ? { hdPath: json.hdPath } : {}),
+    ...(typeof json.createdAt === 'string' ? { createdAt: json.createdAt } : {}),
+    privKey,
+  };
+}
+
+export function serializeAddressIndex(name: string): string {
+  return JSON.stringify({ version: 1, name });
+}
+
+export function deserializeAddressIndex(text: string, where: string): string {
+  try {
+    const json = JSON.parse(text) as { version?: unknown; name?: unknown };
+    if (json.version === 1 && typeof json.name === 'string') return json.name;
+  } catch {
+    // fall through
+  }
+  throw corrupted(where, 'bad address index');
+}

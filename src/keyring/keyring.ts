@@ -1,0 +1,215 @@
+/**
+ * The one Keyring implementation, over any KeyStore (src/keyring/backends/store.ts).
+ *
+ * Every operation validates all of its input before touching the store, so bad input changes
+ * nothing; multi-step writes undo what they did when a later step fails.
+ */
+import { TokendError } from '../util/errors.js';
+import { looksLikeAddress, parseAddress, toAccountAddress } from './address.js';
+import { checkPrivateKeyArmor, decryptArmorPrivateKey, encryptArmorPrivateKey } from './armor.js';
+import type { KeyStore, StoredKey } from './backends/store.js';
+import { privateKeyFromMnemonic } from './hd.js';
+import { checkPrivateKey, keyPairFromPrivateKey, parseKeyAlgo, signMessage } from './keys.js';
+import type { CreateKeyOptions, KeyAlgo, KeyRecord, Keyring, KeyringBackendName, SignResult } from './types.js';
+
+/** Letters, digits and `_ . @ + -`, up to 64, not starting with `.` or `-` (safe as a file name and a CLI argument). */
+const KEY_NAME_PATTERN = /^[A-Za-z0-9_@+][A-Za-z0-9_.@+-]{0,63}$/u;
+
+export function isValidKeyName(name: string): boolean {
+  return KEY_NAME_PATTERN.test(name);
+}
+
+export function checkKeyName(name: string): string {
+  if (!isValidKeyName(name)) {
+    throw new TokendError('INVALID_ARGUMENT', `invalid key name "${name}"`, {
+      hint: "use 1-64 letters, digits or '_', '.', '@', '+', '-', not starting with '.' or '-'",
+    });
+  }
+  return name;
+}
+
+function keyNotFound(name: string): TokendError {
+  return new TokendError('KEY_NOT_FOUND', `key "${name}" not found`, { hint: 'list the keys with: tokend keys list' });
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** The public part of a stored key, as a fresh object (callers may not mutate the store). */
+function toRecord(key: StoredKey): KeyRecord {
+  return {
+    name: key.name,
+    type: key.type,
+    algo: key.algo,
+    pubKey: Uint8Array.from(key.pubKey),
+    address: Uint8Array.from(key.address),
+    ...(key.hdPath === undefined ? {} : { hdPath: key.hdPath }),
+    ...(key.createdAt === undefined ? {} : { createdAt: key.createdAt }),
+  };
+}
+
+export class StoreKeyring implements Keyring {
+  readonly backend: KeyringBackendName;
+
+  constructor(private readonly store: KeyStore) {
+    this.backend = store.backend;
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    const keys = await this.store.listKeys();
+    return keys.map(toRecord).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async get(name: string): Promise<KeyRecord> {
+    return toRecord(await this.load(name));
+  }
+
+  async has(name: string): Promise<boolean> {
+    if (!isValidKeyName(name)) return false;
+    return (await this.store.readKey(name)) !== undefined;
+  }
+
+  async find(nameOrAddress: string): Promise<KeyRecord> {
+    return toRecord(await this.locate(nameOrAddress));
+  }
+
+  async create(options: CreateKeyOptions): Promise<KeyRecord> {
+    const name = checkKeyName(options.name);
+    const algo = parseKeyAlgo(options.algo);
+    const { privateKey, hdPath } = privateKeyFromMnemonic({
+      mnemonic: options.mnemonic,
+      algo,
+      hdPath: options.hdPath,
+      bip39Passphrase: options.bip39Passphrase,
+    });
+    return this.addKey(name, algo, privateKey, hdPath);
+  }
+
+  async importPrivateKey(name: string, algo: KeyAlgo, privKey: Uint8Array): Promise<KeyRecord> {
+    checkKeyName(name);
+    return this.addKey(name, parseKeyAlgo(algo), Uint8Array.from(checkPrivateKey(privKey)), undefined);
+  }
+
+  async delete(name: string): Promise<void> {
+    const key = await this.load(name);
+    await this.store.deleteKey(name);
+    // A failure here leaves a stale index entry, which lookups ignore (they check the key).
+    if ((await this.store.readAddressIndex(key.address)) === name) await this.store.deleteAddressIndex(key.address);
+  }
+
+  async rename(oldName: string, newName: string): Promise<KeyRecord> {
+    checkKeyName(newName);
+    const key = await this.load(oldName);
+    if (oldName === newName || (await this.store.readKey(newName)) !== undefined) {
+      throw new TokendError('KEY_EXISTS', `a key named "${newName}" already exists`, {
+        hint: 'choose another name, or delete that key first',
+      });
+    }
+    const renamed: StoredKey = { ...key, name: newName };
+    await this.store.writeKey(renamed);
+    try {
+      await this.store.writeAddressIndex(key.address, newName);
+      try {
+        await this.store.deleteKey(oldName);
+      } catch (err) {
+        await this.store.writeAddressIndex(key.address, oldName).catch(() => undefined);
+        throw err;
+      }
+    } catch (err) {
+      await this.store.deleteKey(newName).catch(() => undefined);
+      throw err;
+    }
+    return toRecord(renamed);
+  }
+
+  async sign(nameOrAddress: string, bytes: Uint8Array): Promise<SignResult> {
+    const key = await this.locate(nameOrAddress);
+    return { signature: signMessage(key.algo, key.privKey, bytes), pubKey: Uint8Array.from(key.pubKey), algo: key.algo };
+  }
+
+  async exportArmor(name: string, armorPassphrase: string): Promise<string> {
+    const key = await this.load(name);
+    return encryptArmorPrivateKey({ algo: key.algo, privateKey: key.privKey, passphrase: armorPassphrase });
+  }
+
+  async importArmor(name: string, armor: string, armorPassphrase: string): Promise<KeyRecord> {
+    checkKeyName(name);
+    checkPrivateKeyArmor(armor);
+    await this.ensureNameFree(name); // before the slow bcrypt
+    const { algo, privateKey } = await decryptArmorPrivateKey(armor, armorPassphrase);
+    return this.addKey(name, algo, privateKey, undefined);
+  }
+
+  async exportPrivateKeyHex(name: string): Promise<string> {
+    return Buffer.from((await this.load(name)).privKey).toString('hex');
+  }
+
+  private async load(name: string): Promise<StoredKey> {
+    if (!isValidKeyName(name)) throw keyNotFound(name);
+    const key = await this.store.readKey(name);
+    if (!key) throw keyNotFound(name);
+    return key;
+  }
+
+  /** By name, else by address through the index (an index entry must match its key). */
+  private async locate(nameOrAddress: string): Promise<StoredKey> {
+    const text = nameOrAddress.trim();
+    if (isValidKeyName(text)) {
+      const byName = await this.store.readKey(text);
+      if (byName) return byName;
+    }
+    if (!looksLikeAddress(text)) throw keyNotFound(text);
+    const address = parseAddress(text);
+    const byAddress = await this.lookupAddress(address);
+    if (!byAddress) {
+      throw new TokendError('KEY_NOT_FOUND', `no key with address ${text}`, { hint: 'list the keys with: tokend keys list' });
+    }
+    return byAddress;
+  }
+
+  private async lookupAddress(address: Uint8Array): Promise<StoredKey | undefined> {
+    const name = await this.store.readAddressIndex(address);
+    if (name === undefined || !isValidKeyName(name)) return undefined;
+    const key = await this.store.readKey(name);
+    return key && sameBytes(key.address, address) ? key : undefined;
+  }
+
+  private async ensureNameFree(name: string): Promise<void> {
+    if ((await this.store.readKey(name)) !== undefined) {
+      throw new TokendError('KEY_EXISTS', `a key named "${name}" already exists`, {
+        hint: `choose another name, or delete it first: tokend keys delete ${name}`,
+      });
+    }
+  }
+
+  private async addKey(name: string, algo: KeyAlgo, privateKey: Uint8Array, hdPath: string | undefined): Promise<KeyRecord> {
+    const pair = keyPairFromPrivateKey(algo, privateKey);
+    await this.ensureNameFree(name);
+    const existing = await this.lookupAddress(pair.address);
+    if (existing) {
+      throw new TokendError('KEY_EXISTS', `the same key is already stored as "${existing.name}" (${toAccountAddress(pair.address)})`, {
+        hint: `use that key, or rename it: tokend keys rename ${existing.name} ${name}`,
+      });
+    }
+    const key: StoredKey = {
+      name,
+      type: 'local',
+      algo,
+      pubKey: pair.pubKey,
+      address: pair.address,
+      ...(hdPath === undefined ? {} : { hdPath }),
+      createdAt: new Date().toISOString(),
+      privKey: privateKey,
+    };
+    await this.store.writeKey(key);
+    try {
+      await this.store.writeAddressIndex(key.address, name);
+    } catch (err) {
+      await this.store.deleteKey(name).catch(() => undefined);
+      throw err;
+    }
+    return toRecord(key);
+  }
+}
+

@@ -1,0 +1,139 @@
+/**
+ * Every generated protobuf file, in one list.
+ *
+ * This is the single place that knows which `.proto` files tokend was built with: the type
+ * registry, gRPC reflection and the REST route table are all derived from it. When a file is
+ * added under `proto/` and `npm run gen` is run, add its `file_*` export here (a unit test fails
+ * until you do).
+ */
+import type { DescFile, Registry } from '@bufbuild/protobuf';
+import { createRegistry } from '@bufbuild/protobuf';
+import { file_amino_amino } from '../../gen/amino/amino_pb.js';
+import { file_cosmos_auth_v1beta1_auth } from '../../gen/cosmos/auth/v1beta1/auth_pb.js';
+import { file_cosmos_auth_v1beta1_genesis } from '../../gen/cosmos/auth/v1beta1/genesis_pb.js';
+import { file_cosmos_auth_v1beta1_query } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
+import { file_cosmos_auth_v1beta1_tx } from '../../gen/cosmos/auth/v1beta1/tx_pb.js';
+import { file_cosmos_bank_v1beta1_bank } from '../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import { file_cosmos_bank_v1beta1_genesis } from '../../gen/cosmos/bank/v1beta1/genesis_pb.js';
+import { file_cosmos_bank_v1beta1_query } from '../../gen/cosmos/bank/v1beta1/query_pb.js';
+import { file_cosmos_bank_v1beta1_tx } from '../../gen/cosmos/bank/v1beta1/tx_pb.js';
+import { file_cosmos_base_abci_v1beta1_abci } from '../../gen/cosmos/base/abci/v1beta1/abci_pb.js';
+import { file_cosmos_base_node_v1beta1_query } from '../../gen/cosmos/base/node/v1beta1/query_pb.js';
+import { file_cosmos_base_query_v1beta1_pagination } from '../../gen/cosmos/base/query/v1beta1/pagination_pb.js';
+import { file_cosmos_base_tendermint_v1beta1_query } from '../../gen/cosmos/base/tendermint/v1beta1/query_pb.js';
+import { file_cosmos_base_tendermint_v1beta1_types } from '../../gen/cosmos/base/tendermint/v1beta1/types_pb.js';
+import { file_cosmos_base_v1beta1_coin } from '../../gen/cosmos/base/v1beta1/coin_pb.js';
+import { file_cosmos_crypto_ed25519_keys } from '../../gen/cosmos/crypto/ed25519/keys_pb.js';
+import { file_cosmos_crypto_multisig_keys } from '../../gen/cosmos/crypto/multisig/keys_pb.js';
+import { file_cosmos_crypto_multisig_v1beta1_multisig } from '../../gen/cosmos/crypto/multisig/v1beta1/multisig_pb.js';
+import { file_cosmos_crypto_secp256k1_keys } from '../../gen/cosmos/crypto/secp256k1/keys_pb.js';
+import { file_cosmos_evm_crypto_v1_ethsecp256k1_keys } from '../../gen/cosmos/evm/crypto/v1/ethsecp256k1/keys_pb.js';
+import { file_cosmos_msg_v1_msg } from '../../gen/cosmos/msg/v1/msg_pb.js';
+import { file_cosmos_query_v1_query } from '../../gen/cosmos/query/v1/query_pb.js';
+import { file_cosmos_staking_v1beta1_genesis } from '../../gen/cosmos/staking/v1beta1/genesis_pb.js';
+import { file_cosmos_staking_v1beta1_query } from '../../gen/cosmos/staking/v1beta1/query_pb.js';
+import { file_cosmos_staking_v1beta1_staking } from '../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { file_cosmos_staking_v1beta1_tx } from '../../gen/cosmos/staking/v1beta1/tx_pb.js';
+import { file_cosmos_tx_signing_v1beta1_signing } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
+import { file_cosmos_tx_v1beta1_service } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
+import { file_cosmos_tx_v1beta1_tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
+import { file_cosmos_proto_cosmos } from '../../gen/cosmos_proto/cosmos_pb.js';
+import { file_ethermint_crypto_v1_ethsecp256k1_keys } from '../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
+import { file_ethermint_types_v1_account } from '../../gen/ethermint/types/v1/account_pb.js';
+import { file_gogoproto_gogo } from '../../gen/gogoproto/gogo_pb.js';
+import { file_google_api_annotations } from '../../gen/google/api/annotations_pb.js';
+import { file_google_api_http } from '../../gen/google/api/http_pb.js';
+import { file_grpc_reflection_v1_reflection } from '../../gen/grpc/reflection/v1/reflection_pb.js';
+import { file_grpc_reflection_v1alpha_reflection } from '../../gen/grpc/reflection/v1alpha/reflection_pb.js';
+import { file_tendermint_abci_types } from '../../gen/tendermint/abci/types_pb.js';
+import { file_tendermint_crypto_keys } from '../../gen/tendermint/crypto/keys_pb.js';
+import { file_tendermint_crypto_proof } from '../../gen/tendermint/crypto/proof_pb.js';
+import { file_tendermint_libs_bits_types } from '../../gen/tendermint/libs/bits/types_pb.js';
+import { file_tendermint_p2p_types } from '../../gen/tendermint/p2p/types_pb.js';
+import { file_tendermint_types_block } from '../../gen/tendermint/types/block_pb.js';
+import { file_tendermint_types_canonical } from '../../gen/tendermint/types/canonical_pb.js';
+import { file_tendermint_types_evidence } from '../../gen/tendermint/types/evidence_pb.js';
+import { file_tendermint_types_params } from '../../gen/tendermint/types/params_pb.js';
+import { file_tendermint_types_types } from '../../gen/tendermint/types/types_pb.js';
+import { file_tendermint_types_validator } from '../../gen/tendermint/types/validator_pb.js';
+import { file_tendermint_version_types } from '../../gen/tendermint/version/types_pb.js';
+
+/** All generated files (dependencies are resolved through the descriptors themselves). */
+export const PROTO_FILES: readonly DescFile[] = [
+  file_amino_amino,
+  file_cosmos_auth_v1beta1_auth,
+  file_cosmos_auth_v1beta1_genesis,
+  file_cosmos_auth_v1beta1_query,
+  file_cosmos_auth_v1beta1_tx,
+  file_cosmos_bank_v1beta1_bank,
+  file_cosmos_bank_v1beta1_genesis,
+  file_cosmos_bank_v1beta1_query,
+  file_cosmos_bank_v1beta1_tx,
+  file_cosmos_base_abci_v1beta1_abci,
+  file_cosmos_base_node_v1beta1_query,
+  file_cosmos_base_query_v1beta1_pagination,
+  file_cosmos_base_tendermint_v1beta1_query,
+  file_cosmos_base_tendermint_v1beta1_types,
+  file_cosmos_base_v1beta1_coin,
+  file_cosmos_crypto_ed25519_keys,
+  file_cosmos_crypto_multisig_keys,
+  file_cosmos_crypto_multisig_v1beta1_multisig,
+  file_cosmos_crypto_secp256k1_keys,
+  file_cosmos_evm_crypto_v1_ethsecp256k1_keys,
+  file_cosmos_msg_v1_msg,
+  file_cosmos_query_v1_query,
+  file_cosmos_staking_v1beta1_genesis,
+  file_cosmos_staking_v1beta1_query,
+  file_cosmos_staking_v1beta1_staking,
+  file_cosmos_staking_v1beta1_tx,
+  file_cosmos_tx_signing_v1beta1_signing,
+  file_cosmos_tx_v1beta1_service,
+  file_cosmos_tx_v1beta1_tx,
+  file_cosmos_proto_cosmos,
+  file_ethermint_crypto_v1_ethsecp256k1_keys,
+  file_ethermint_types_v1_account,
+  file_gogoproto_gogo,
+  file_google_api_annotations,
+  file_google_api_http,
+  file_grpc_reflection_v1_reflection,
+  file_grpc_reflection_v1alpha_reflection,
+  file_tendermint_abci_types,
+  file_tendermint_crypto_keys,
+  file_tendermint_crypto_proof,
+  file_tendermint_libs_bits_types,
+  file_tendermint_p2p_types,
+  file_tendermint_types_block,
+  file_tendermint_types_canonical,
+  file_tendermint_types_evidence,
+  file_tendermint_types_params,
+  file_tendermint_types_types,
+  file_tendermint_types_validator,
+  file_tendermint_version_types,
+];
+
+/**
+ * Every message, enum, extension and service of every file, by fully-qualified name. Use it to
+ * resolve a method or message named in a request (gRPC reflection, ABCI query paths).
+ */
+export const protoRegistry: Registry = createRegistry(...PROTO_FILES);
+
+let filesByName: Map<string, DescFile> | undefined;
+
+/**
+ * A file by its import path (`cosmos/bank/v1beta1/query.proto`), including the well-known
+ * `google/protobuf/*.proto` files the generated ones depend on.
+ */
+export function protoFileByName(name: string): DescFile | undefined {
+  if (filesByName === undefined) {
+    const map = new Map<string, DescFile>();
+    const visit = (file: DescFile): void => {
+      const fileName = file.proto.name;
+      if (map.has(fileName)) return;
+      map.set(fileName, file);
+      file.dependencies.forEach(visit);
+    };
+    PROTO_FILES.forEach(visit);
+    filesByName = map;
+  }
+  return filesByName.get(name);
+}

@@ -1,0 +1,224 @@
+/**
+ * The consensus event bus (types/event_bus.go). The RPC websocket and the tx indexer subscribe
+ * here. Each published event carries its typed payload and the composite-key map CometBFT queries
+ * match on ("tm.event", "tx.hash", "tx.height", "<type>.<key>" of ABCI events).
+ *
+ * Listeners run synchronously on the consensus loop: they must be quick and must not throw
+ * (a throwing listener is logged and ignored).
+ */
+import type { AbciEvent, ExecTxResult, ResponseFinalizeBlock } from '../abci/types.js';
+import { ConsensusError } from './errors.js';
+import { nullLogger, type Logger } from './logger.js';
+import { txHash, type Block, type BlockId, type Header } from './types/block.js';
+import { toHexUpper } from './types/bytes.js';
+import type { Validator } from './types/validator.js';
+import type { Vote } from './types/vote.js';
+
+export interface EventDataNewBlock {
+  block: Block;
+  blockId: BlockId;
+  resultFinalizeBlock: ResponseFinalizeBlock;
+}
+
+export interface EventDataNewBlockHeader {
+  header: Header;
+}
+
+export interface EventDataNewBlockEvents {
+  height: number;
+  events: AbciEvent[];
+  numTxs: number;
+}
+
+export interface EventDataTx {
+  height: number;
+  index: number;
+  tx: Uint8Array;
+  result: ExecTxResult;
+}
+
+export interface EventDataValidatorSetUpdates {
+  validatorUpdates: Validator[];
+}
+
+export interface EventDataRoundState {
+  height: number;
+  round: number;
+  /** "RoundStepNewHeight", "RoundStepPropose", … */
+  step: string;
+}
+
+export interface EventDataNewRound extends EventDataRoundState {
+  proposer: { address: Uint8Array; index: number };
+}
+
+export interface EventDataCompleteProposal extends EventDataRoundState {
+  blockId: BlockId;
+}
+
+export interface EventDataVote {
+  vote: Vote;
+}
+
+export interface ConsensusEventMap {
+  NewBlock: EventDataNewBlock;
+  NewBlockHeader: EventDataNewBlockHeader;
+  NewBlockEvents: EventDataNewBlockEvents;
+  Tx: EventDataTx;
+  ValidatorSetUpdates: EventDataValidatorSetUpdates;
+  NewRound: EventDataNewRound;
+  NewRoundStep: EventDataRoundState;
+  CompleteProposal: EventDataCompleteProposal;
+  Vote: EventDataVote;
+  TimeoutPropose: EventDataRoundState;
+  TimeoutWait: EventDataRoundState;
+  Polka: EventDataRoundState;
+  Lock: EventDataRoundState;
+  Unlock: EventDataRoundState;
+  Relock: EventDataRoundState;
+  ValidBlock: EventDataRoundState;
+}
+
+export type ConsensusEventType = keyof ConsensusEventMap;
+
+export type ConsensusEvent = {
+  [K in ConsensusEventType]: {
+    type: K;
+    data: ConsensusEventMap[K];
+    /** Composite keys for query matching, e.g. {"tm.event":["Tx"],"tx.hash":["AB…"],"transfer.recipient":[…]}. */
+    events: Record<string, string[]>;
+  };
+}[ConsensusEventType];
+
+export type EventListener = (event: ConsensusEvent) => void;
+
+/** The subscription side, as the RPC layer and indexers see it. */
+export interface EventBusReader {
+  /** Every event; returns an unsubscribe function. */
+  subscribe(listener: EventListener): () => void;
+  /** Events of one type. */
+  on<K extends ConsensusEventType>(type: K, listener: (data: ConsensusEventMap[K], events: Record<string, string[]>) => void): () => void;
+  /**
+   * Resolve when the tx with this hash (hex, either case) is committed; reject with TIMEOUT after
+   * `timeoutMs`. Create it BEFORE submitting the tx (broadcast_tx_commit) so the event cannot be missed.
+   */
+  waitForTx(hashHex: string, timeoutMs: number): { promise: Promise<EventDataTx>; cancel: () => void };
+}
+
+/** Composite keys of ABCI events: "type.key" → values (events without a type, attributes without a key are skipped). */
+export function stringifyAbciEvents(events: readonly AbciEvent[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const e of events) {
+    if (!e.type) continue;
+    for (const a of e.attributes) {
+      if (!a.key) continue;
+      const key = `${e.type}.${a.key}`;
+      (out[key] ??= []).push(a.value);
+    }
+  }
+  return out;
+}
+
+interface TxWaiter {
+  resolve: (data: EventDataTx) => void;
+}
+
+export class EventBus implements EventBusReader {
+  private readonly listeners = new Set<EventListener>();
+  private readonly txWaiters = new Map<string, Set<TxWaiter>>();
+
+  constructor(private readonly logger: Logger = nullLogger) {}
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  on<K extends ConsensusEventType>(type: K, listener: (data: ConsensusEventMap[K], events: Record<string, string[]>) => void): () => void {
+    return this.subscribe((event) => {
+      if (event.type === type) listener(event.data as ConsensusEventMap[K], event.events);
+    });
+  }
+
+  get hasSubscribers(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  waitForTx(hashHex: string, timeoutMs: number): { promise: Promise<EventDataTx>; cancel: () => void } {
+    const key = hashHex.toUpperCase().replace(/^0X/, '');
+    let waiter: TxWaiter | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const remove = (): void => {
+      if (timer) clearTimeout(timer);
+      const set = this.txWaiters.get(key);
+      if (set && waiter) {
+        set.delete(waiter);
+        if (set.size === 0) this.txWaiters.delete(key);
+      }
+    };
+    let rejectFn: (err: Error) => void = () => {};
+    const promise = new Promise<EventDataTx>((resolve, reject) => {
+      rejectFn = reject;
+      waiter = {
+        resolve: (data) => {
+          remove();
+          resolve(data);
+        },
+      };
+      const set = this.txWaiters.get(key) ?? new Set<TxWaiter>();
+      set.add(waiter);
+      this.txWaiters.set(key, set);
+      timer = setTimeout(() => {
+        remove();
+        reject(new ConsensusError('TIMEOUT', 'timed out waiting for tx to be included in a block'));
+      }, timeoutMs);
+    });
+    return {
+      promise,
+      cancel: () => {
+        remove();
+        rejectFn(new ConsensusError('STOPPED', 'wait for tx cancelled'));
+      },
+    };
+  }
+
+  publish<K extends ConsensusEventType>(type: K, data: ConsensusEventMap[K], events: Record<string, string[]> = {}): void {
+    const composite = { ...events, 'tm.event': [...(events['tm.event'] ?? []), type] };
+    const event = { type, data, events: composite } as ConsensusEvent;
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.logger.error('event listener failed', { event: type, err: (err as Error).message });
+      }
+    }
+  }
+
+  // Typed helpers matching CometBFT's PublishEvent* functions.
+
+  publishNewBlock(data: EventDataNewBlock): void {
+    this.publish('NewBlock', data, stringifyAbciEvents(data.resultFinalizeBlock.events));
+  }
+
+  publishNewBlockHeader(data: EventDataNewBlockHeader): void {
+    this.publish('NewBlockHeader', data);
+  }
+
+  publishNewBlockEvents(data: EventDataNewBlockEvents): void {
+    this.publish('NewBlockEvents', data, stringifyAbciEvents(data.events));
+  }
+
+  publishTx(data: EventDataTx): void {
+    const hash = toHexUpper(txHash(data.tx));
+    if (this.listeners.size > 0) {
+      const events = stringifyAbciEvents(data.result.events);
+      events['tx.hash'] = [...(events['tx.hash'] ?? []), hash];
+      events['tx.height'] = [...(events['tx.height'] ?? []), String(data.height)];
+      this.publish('Tx', data, events);
+    }
+    const waiters = this.txWaiters.get(hash);
+    if (waiters) for (const w of [...waiters]) w.resolve(data);
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * The consensus subsystem's entry point for the node's composition root.
+ *
+ *   const consensus = await createConsensus({ db, app, genesis, privValidator, nodeKey, options, logger });
+ *   await consensus.start();   // handshake with the app, WAL replay, then the BFT loop
+ *   … consensus.blockStore / stateStore / mempool / eventBus / status() for the RPC …
+ *   await consensus.stop();
+ */
+import type { Application } from '../abci/types.js';
+import type { Database } from '../store/db/database.js';
+import { ConsensusError } from './errors.js';
+import { EventBus, type EventBusReader } from './events.js';
+import { childLogger, nullLogger, type Logger } from './logger.js';
+import { Mempool, type MempoolReader } from './mempool/mempool.js';
+import { defaultConsensusOptions, type ConsensusOptions, type MempoolOptions } from './options.js';
+import type { NodeKey, PrivValidator } from './privval.js';
+import { BlockExecutor } from './state/execution.js';
+import { ConsensusEngine, type RoundStateSummary } from './state/engine.js';
+import { makeGenesisState, type ChainState } from './state/chainState.js';
+import { handshake } from './state/handshake.js';
+import { FileWAL, NullWAL, type WAL } from './state/wal.js';
+import { BlockStore, type BlockStoreReader } from './store/blockStore.js';
+import { StateStore, type StateStoreReader } from './store/stateStore.js';
+import { NoopTransport, type Transport } from './transport.js';
+import { EMPTY_BYTES } from './types/bytes.js';
+import type { GenesisDoc } from './types/genesis.js';
+import type { PubKey } from './types/keys.js';
+import { assertVoteExtensionsDisabled } from './types/params.js';
+import { UNIX_EPOCH, type Timestamp } from './types/time.js';
+
+export interface ConsensusConfig {
+  db: Database;
+  app: Application;
+  genesis: GenesisDoc;
+  /** Absent on a non-validator (full) node. */
+  privValidator?: PrivValidator;
+  nodeKey?: NodeKey;
+  options?: Partial<ConsensusOptions>;
+  mempoolOptions?: Partial<MempoolOptions>;
+  logger?: Logger;
+  /** Peers; defaults to none (a single node). */
+  transport?: Transport;
+  /** Overrides `options.walFile` (tests inject a MemoryWAL). */
+  wal?: WAL;
+  /** Called if consensus halts on an unrecoverable error (app failure, corrupted store). */
+  onFailure?: (err: Error) => void;
+}
+
+export interface ValidatorInfo {
+  address: Uint8Array;
+  pubKey: PubKey;
+  /** 0 when this node's key is not in the current validator set. */
+  votingPower: bigint;
+}
+
+/** What `status` shows (sync_info + validator_info); hashes are empty and time is the epoch before block 1. */
+export interface ConsensusStatus {
+  chainId: string;
+  nodeId: string | undefined;
+  latestBlockHash: Uint8Array;
+  latestAppHash: Uint8Array;
+  latestBlockHeight: number;
+  latestBlockTime: Timestamp;
+  earliestBlockHash: Uint8Array;
+  earliestAppHash: Uint8Array;
+  earliestBlockHeight: number;
+  earliestBlockTime: Timestamp;
+  catchingUp: boolean;
+  validatorInfo: ValidatorInfo | undefined;
+}
+
+export interface Consensus {
+  /** Handshake with the app (InitChain or block replay), WAL replay, then run the BFT loop. */
+  start(): Promise<void>;
+  /** Stop after the current step; flushes the WAL. The app is not closed. */
+  stop(): Promise<void>;
+  readonly genesis: GenesisDoc;
+  readonly blockStore: BlockStoreReader;
+  readonly stateStore: StateStoreReader;
+  readonly mempool: MempoolReader;
+  readonly eventBus: EventBusReader;
+  status(): ConsensusStatus;
+  /** The current height/round/step (consensus_state); undefined before start. */
+  roundState(): RoundStateSummary | undefined;
+  /** The latest committed chain state. */
+  chainState(): ChainState;
+  /** Set when consensus halted on an unrecoverable error. */
+  readonly failure: Error | undefined;
+}
+
+class ConsensusNode implements Consensus {
+  readonly blockStore: BlockStore;
+  readonly stateStore: StateStore;
+  readonly mempool: Mempool;
+  readonly eventBus: EventBus;
+  private engine: ConsensusEngine | undefined;
+  private wal: WAL | undefined;
+  private state: ChainState;
+  private readonly options: ConsensusOptions;
+  private readonly logger: Logger;
+  private readonly transport: Transport;
+  private haltError: Error | undefined;
+
+  constructor(private readonly config: ConsensusConfig) {
+    this.logger = config.logger ?? nullLogger;
+    this.options = { ...defaultConsensusOptions, ...config.options };
+    this.blockStore = new BlockStore(config.db);
+    this.stateStore = new StateStore(config.db);
+    this.eventBus = new EventBus(childLogger(this.logger, { module: 'events' }));
+    this.mempool = new Mempool(config.app, config.mempoolOptions, childLogger(this.logger, { module: 'mempool' }));
+    this.transport = config.transport ?? new NoopTransport();
+    const stored = this.stateStore.load();
+    if (stored && stored.chainId !== config.genesis.chainId) {
+      throw new ConsensusError('INVALID_GENESIS', `genesis chain_id "${config.genesis.chainId}" does not match the stored chain "${stored.chainId}"`, {
+        hint: 'use the genesis file this node was initialised with, or another --home',
+      });
+    }
+    assertVoteExtensionsDisabled(config.genesis.consensusParams);
+    this.state = stored ?? makeGenesisState(config.genesis);
+    this.mempool.setHeight(this.state.lastBlockHeight);
+  }
+
+  get genesis(): GenesisDoc {
+    return this.config.genesis;
+  }
+
+  get failure(): Error | undefined {
+    return this.haltError ?? this.engine?.failure;
+  }
+
+  async start(): Promise<void> {
+    if (this.engine?.isRunning) return;
+    const logger = childLogger(this.logger, { module: 'consensus' });
+    const result = await handshake(this.state, {
+      app: this.config.app,
+      blockStore: this.blockStore,
+      stateStore: this.stateStore,
+      genesis: this.config.genesis,
+      eventBus: this.eventBus,
+      logger,
+    });
+    this.state = result.state;
+    this.wal =
+      this.config.wal ??
+      (this.options.walFile
+        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
+        : new NullWAL());
+    const executor = new BlockExecutor({
+      app: this.config.app,
+      blockStore: this.blockStore,
+      stateStore: this.stateStore,
+      mempool: this.mempool,
+      eventBus: this.eventBus,
+      logger,
+    });
+    this.engine = new ConsensusEngine({
+      app: this.config.app,
+      state: this.state,
+      blockStore: this.blockStore,
+      stateStore: this.stateStore,
+      executor,
+      mempool: this.mempool,
+      eventBus: this.eventBus,
+      wal: this.wal,
+      transport: this.transport,
+      privValidator: this.config.privValidator,
+      options: this.options,
+      logger,
+      onFailure: (err) => {
+        this.haltError = err;
+        this.config.onFailure?.(err);
+      },
+    });
+    await this.engine.start();
+    logger.info('consensus started', { height: this.engine.height, chainId: this.state.chainId });
+  }
+
+  async stop(): Promise<void> {
+    if (this.engine) {
+      this.state = this.engine.state;
+      await this.engine.stop();
+    }
+    this.mempool.close();
+    this.transport.close();
+    if (this.wal && !this.config.wal) this.wal.close();
+  }
+
+  chainState(): ChainState {
+    return this.engine?.state ?? this.state;
+  }
+
+  roundState(): RoundStateSummary | undefined {
+    return this.engine?.roundStateSummary();
+  }
+
+  status(): ConsensusStatus {
+    const state = this.chainState();
+    const latestHeight = this.blockStore.height();
+    const earliestHeight = this.blockStore.base();
+    const latest = latestHeight ? this.blockStore.loadBlockMeta(latestHeight) : undefined;
+    const earliest = earliestHeight ? this.blockStore.loadBlockMeta(earliestHeight) : undefined;
+    let validatorInfo: ValidatorInfo | undefined;
+    const pv = this.config.privValidator;
+    if (pv) {
+      const validators = this.engine?.validators ?? state.validators;
+      const [, val] = validators.getByAddress(pv.address);
+      validatorInfo = { address: pv.address, pubKey: pv.pubKey, votingPower: val?.votingPower ?? 0n };
+    }
+    return {
+      chainId: state.chainId,
+      nodeId: this.config.nodeKey?.id,
+      latestBlockHash: latest?.blockId.hash ?? EMPTY_BYTES,
+      latestAppHash: latest?.header.appHash ?? EMPTY_BYTES,
+      latestBlockHeight: latest ? latestHeight : 0,
+      latestBlockTime: latest?.header.time ?? UNIX_EPOCH,
+      earliestBlockHash: earliest?.blockId.hash ?? EMPTY_BYTES,
+      earliestAppHash: earliest?.header.appHash ?? EMPTY_BYTES,
+      earliestBlockHeight: earliest ? earliestHeight : 0,
+      earliestBlockTime: earliest?.header.time ?? UNIX_EPOCH,
+      catchingUp: false,
+      validatorInfo,
+    };
+  }
+}
+
+/** Build the consensus subsystem over `db` (opens the stores; `start()` does the handshake). */
+export async function createConsensus(config: ConsensusConfig): Promise<Consensus> {
+  return new ConsensusNode(config);
+}
+
+export type { BlockStoreReader, StateStoreReader, MempoolReader, EventBusReader, RoundStateSummary, ChainState, Transport };
+export { defaultConsensusOptions, defaultMempoolOptions } from './options.js';
+export type { ConsensusOptions, MempoolOptions } from './options.js';
+export { FilePV, loadOrGenerateNodeKey, loadNodeKey, generateNodeKey, saveNodeKey, nodeIdFromPubKey } from './privval.js';
+export type { PrivValidator, NodeKey } from './privval.js';
+export { parseGenesisDoc, loadGenesisFile } from './types/genesis.js';
+export type { GenesisDoc } from './types/genesis.js';
+export { MemoryNetwork, NoopTransport } from './transport.js';
+export type { Logger } from './logger.js';
+export { ConsensusError } from './errors.js';

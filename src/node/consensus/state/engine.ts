@@ -1,0 +1,1034 @@
+/**
+ * The Tendermint round-based BFT state machine (consensus/state.go), as explicit `enter*`
+ * transitions driven by ONE single-writer loop over a queue of messages, timeouts and mempool
+ * notifications. Only the loop mutates the round state; app calls are awaited inside it.
+ *
+ * Per height: NewHeight → (timeout_commit) → NewRound → Propose → Prevote → [PrevoteWait] →
+ * Precommit → [PrecommitWait] → Commit, with locking (a validator that precommitted a block
+ * prevotes it in later rounds until a newer polka unlocks it) and the valid-block rule (a block
+ * with a polka in the current round is re-proposed). +2/3 means more than two thirds of power.
+ *
+ * Own proposals and votes go through the internal queue: they are fsync'd to the WAL, then sent
+ * to peers, then handled like any message. The end-height marker is fsync'd after the block is
+ * saved and before it is executed. On restart the WAL is replayed to resume the height.
+ */
+import type { Application } from '../../abci/types.js';
+import { ConsensusError, isConsensusError } from '../errors.js';
+import type { EventBus } from '../events.js';
+import { nullLogger, type Logger } from '../logger.js';
+import type { Mempool } from '../mempool/mempool.js';
+import { precommitTimeoutMs, prevoteTimeoutMs, proposeTimeoutMs, waitForTxs, type ConsensusOptions } from '../options.js';
+import type { PrivValidator } from '../privval.js';
+import type { BlockStore } from '../store/blockStore.js';
+import type { StateStore } from '../store/stateStore.js';
+import type { Transport } from '../transport.js';
+import {
+  BLOCK_PART_SIZE_BYTES,
+  blockHashesTo,
+  blockIdIsZero,
+  emptyCommit,
+  hashBlock,
+  zeroBlockId,
+  type Block,
+  type BlockId,
+  type Commit,
+  type PartSetHeader,
+} from '../types/block.js';
+import { EMPTY_BYTES, bytesEqual, toHexUpper } from '../types/bytes.js';
+import { PartSet, type Part } from '../types/partset.js';
+import { effectiveMaxBytes } from '../types/params.js';
+import { addMillis, compareTimestamps, diffMillis, timestampNow, type Timestamp } from '../types/time.js';
+import type { ValidatorSet } from '../types/validator.js';
+import { HeightVoteSet, VoteSet } from '../types/voteSet.js';
+import { SignedMsgType, commitSigToVote, proposalSignBytes, validateProposalBasic, type Proposal, type Vote, type VoteType } from '../types/vote.js';
+import { verifySignature } from '../types/keys.js';
+import { copyChainState, nextHeight, type ChainState } from './chainState.js';
+import { BlockExecutor } from './execution.js';
+import { messageHeight, type ConsensusMessage, type PeerMessage, type SyncMessage } from './messages.js';
+import { ROUND_STEP_NAMES, RoundStep, TimeoutTicker, type TimeoutInfo } from './timeoutTicker.js';
+import type { WAL } from './wal.js';
+
+type LoopItem =
+  | { kind: 'msg'; msg: ConsensusMessage; peerId: string }
+  | { kind: 'timeout'; ti: TimeoutInfo }
+  | { kind: 'txsAvailable' }
+  | { kind: 'sync'; msg: Extract<SyncMessage, { type: 'syncResponse' }>; peerId: string };
+
+/** Messages for future heights/rounds kept until we get there (bounded). */
+const MAX_BUFFERED_MESSAGES = 20000;
+/** How far ahead (heights) buffered messages may be. */
+const MAX_BUFFERED_HEIGHT_AHEAD = 2;
+/** Minimum interval between catch-up requests for the same height. */
+const SYNC_REQUEST_INTERVAL_MS = 500;
+
+export interface EngineDeps {
+  app: Application;
+  state: ChainState;
+  blockStore: BlockStore;
+  stateStore: StateStore;
+  executor: BlockExecutor;
+  mempool: Mempool;
+  eventBus: EventBus;
+  wal: WAL;
+  transport: Transport;
+  privValidator?: PrivValidator;
+  options: ConsensusOptions;
+  logger?: Logger;
+  /** Called when the engine halts on an unrecoverable error (CometBFT's "CONSENSUS FAILURE"). */
+  onFailure?: (err: Error) => void;
+}
+
+/** A snapshot of the round state for the RPC (consensus_state). */
+export interface RoundStateSummary {
+  height: number;
+  round: number;
+  step: string;
+  startTime: Timestamp;
+  proposalBlockHash: Uint8Array;
+  lockedBlockHash: Uint8Array;
+  lockedRound: number;
+  validBlockHash: Uint8Array;
+  validRound: number;
+  proposer: { address: Uint8Array; index: number } | undefined;
+  prevotes: string;
+  precommits: string;
+}
+
+export class ConsensusEngine {
+  // ---- round state (mutated only by the loop) ----
+  height = 0;
+  round = 0;
+  step: RoundStep = RoundStep.NewHeight;
+  private startTime: Timestamp = timestampNow();
+  private commitTime: Timestamp | undefined;
+  validators!: ValidatorSet;
+  private proposal: Proposal | undefined;
+  private proposalBlock: Block | undefined;
+  private proposalBlockParts: PartSet | undefined;
+  private lockedRound = -1;
+  private lockedBlock: Block | undefined;
+  private lockedBlockParts: PartSet | undefined;
+  private validRound = -1;
+  private validBlock: Block | undefined;
+  private validBlockParts: PartSet | undefined;
+  private votes!: HeightVoteSet;
+  private commitRound = -1;
+  private lastCommit: VoteSet | undefined;
+  private triggeredTimeoutPrecommit = false;
+  state: ChainState;
+
+  // ---- loop ----
+  private readonly internalQueue: LoopItem[] = [];
+  private readonly externalQueue: LoopItem[] = [];
+  private wake: (() => void) | undefined;
+  private running = false;
+  private stopping = false;
+  private loopDone: Promise<void> | undefined;
+  private replayMode = false;
+  private readonly ticker: TimeoutTicker;
+  private buffered: { msg: ConsensusMessage; peerId: string }[] = [];
+  private readonly lastSyncRequest = new Map<number, number>();
+  private failureError: Error | undefined;
+
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.logger = deps.logger ?? nullLogger;
+    this.state = deps.state;
+    this.ticker = new TimeoutTicker((ti) => this.enqueue({ kind: 'timeout', ti }));
+    if (deps.state.lastBlockHeight > 0) this.reconstructLastCommit(deps.state);
+    this.updateToState(deps.state);
+  }
+
+  get failure(): Error | undefined {
+    return this.failureError;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Replay the WAL for the current height, then run the loop and schedule round 0. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.checkDoubleSigningRisk();
+    this.deps.transport.onMessage((msg, peerId) => this.receivePeerMessage(msg, peerId));
+    this.deps.mempool.onTxsAvailable(() => this.enqueue({ kind: 'txsAvailable' }));
+    await this.catchupReplay();
+    this.running = true;
+    this.stopping = false;
+    this.loopDone = this.runLoop();
+    this.scheduleRound0();
+  }
+
+  /** Finish the current step, stop timers and the loop, flush the WAL. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.stopping = true;
+    this.ticker.stop();
+    this.wake?.();
+    await this.loopDone;
+    this.running = false;
+    this.deps.wal.flushAndSync();
+  }
+
+  // =============================================================================================
+  // Loop
+
+  private enqueue(item: LoopItem, internal = false): void {
+    (internal ? this.internalQueue : this.externalQueue).push(item);
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private sendInternal(msg: ConsensusMessage): void {
+    this.enqueue({ kind: 'msg', msg, peerId: '' }, true);
+  }
+
+  private async runLoop(): Promise<void> {
+    while (!this.stopping) {
+      const item = this.internalQueue.shift() ?? this.externalQueue.shift();
+      if (!item) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        continue;
+      }
+      try {
+        await this.handleItem(item);
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        this.failureError = error;
+        this.logger.error('CONSENSUS FAILURE!!!', { err: error.message, stack: error.stack, height: this.height, round: this.round });
+        this.stopping = true;
+        this.ticker.stop();
+        this.deps.onFailure?.(error);
+      }
+    }
+  }
+
+  private async handleItem(item: LoopItem): Promise<void> {
+    switch (item.kind) {
+      case 'msg':
+        if (item.peerId === '') {
+          // Own message: fsync before it leaves this node, then gossip it.
+          this.deps.wal.writeSync({ kind: 'msgInfo', msg: item.msg, peerId: '' });
+          this.deps.transport.broadcast(item.msg);
+        } else {
+          this.deps.wal.write({ kind: 'msgInfo', msg: item.msg, peerId: item.peerId });
+        }
+        await this.handleMsg(item.msg, item.peerId);
+        return;
+      case 'timeout':
+        this.deps.wal.write({ kind: 'timeout', durationMs: item.ti.durationMs, height: item.ti.height, round: item.ti.round, step: item.ti.step });
+        await this.handleTimeout(item.ti);
+        return;
+      case 'txsAvailable':
+        await this.handleTxsAvailable();
+        return;
+      case 'sync':
+        await this.handleSyncResponse(item.msg, item.peerId);
+        return;
+    }
+  }
+
+  /** Entry point for the transport (runs outside the loop: only enqueues or answers reads). */
+  private receivePeerMessage(msg: PeerMessage, peerId: string): void {
+    if (this.stopping) return;
+    if (msg.type === 'syncRequest') {
+      this.answerSyncRequest(msg.height, peerId);
+      return;
+    }
+    if (msg.type === 'syncResponse') {
+      this.enqueue({ kind: 'sync', msg, peerId });
+      return;
+    }
+    this.enqueue({ kind: 'msg', msg, peerId });
+  }
+
+  // =============================================================================================
+  // Message handling
+
+  private async handleMsg(msg: ConsensusMessage, peerId: string): Promise<void> {
+    const height = messageHeight(msg);
+    if (height > this.height) {
+      this.bufferFuture(msg, peerId);
+      if (peerId) this.maybeRequestSync(peerId);
+      return;
+    }
+    try {
+      switch (msg.type) {
+        case 'proposal':
+          if (msg.proposal.height === this.height && msg.proposal.round > this.round) {
+            this.bufferFuture(msg, peerId);
+            return;
+          }
+          this.setProposal(msg.proposal);
+          return;
+        case 'blockPart': {
+          if (msg.height === this.height && msg.round > this.round) {
+            this.bufferFuture(msg, peerId);
+            return;
+          }
+          const added = this.addProposalBlockPart(msg.height, msg.round, msg.part);
+          if (added && this.proposalBlockParts?.isComplete) await this.handleCompleteProposal(msg.height);
+          return;
+        }
+        case 'vote':
+          await this.tryAddVote(msg.vote, peerId);
+          return;
+      }
+    } catch (err) {
+      if (isConsensusError(err) && peerId !== '' && err.reason !== 'APP' && err.reason !== 'STORE') {
+        this.logger.debug('failed to process peer message', { height: this.height, round: this.round, peer: peerId, type: msg.type, err: err.message });
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private bufferFuture(msg: ConsensusMessage, peerId: string): void {
+    if (messageHeight(msg) > this.height + MAX_BUFFERED_HEIGHT_AHEAD) return;
+    if (this.buffered.length >= MAX_BUFFERED_MESSAGES) this.buffered.shift();
+    this.buffered.push({ msg, peerId });
+  }
+
+  /** Re-queue buffered messages that became current (new height or round). */
+  private releaseBuffered(): void {
+    if (this.buffered.length === 0) return;
+    const ready: LoopItem[] = [];
+    const keep: { msg: ConsensusMessage; peerId: string }[] = [];
+    for (const b of this.buffered) {
+      const h = messageHeight(b.msg);
+      if (h < this.height) continue;
+      const round = b.msg.type === 'proposal' ? b.msg.proposal.round : b.msg.type === 'blockPart' ? b.msg.round : this.round;
+      if (h === this.height && round <= this.round) ready.push({ kind: 'msg', msg: b.msg, peerId: b.peerId });
+      else keep.push(b);
+    }
+    this.buffered = keep;
+    if (ready.length) {
+      this.externalQueue.unshift(...ready);
+      const wake = this.wake;
+      this.wake = undefined;
+      wake?.();
+    }
+  }
+
+  private async handleTimeout(ti: TimeoutInfo): Promise<void> {
+    if (ti.height !== this.height || ti.round < this.round || (ti.round === this.round && ti.step < this.step)) return;
+    switch (ti.step) {
+      case RoundStep.NewHeight:
+        await this.enterNewRound(ti.height, 0);
+        return;
+      case RoundStep.NewRound:
+        await this.enterPropose(ti.height, ti.round);
+        return;
+      case RoundStep.Propose:
+        this.publishRoundState('TimeoutPropose');
+        await this.enterPrevote(ti.height, ti.round);
+        return;
+      case RoundStep.PrevoteWait:
+        this.publishRoundState('TimeoutWait');
+        await this.enterPrecommit(ti.height, ti.round);
+        return;
+      case RoundStep.PrecommitWait:
+        this.publishRoundState('TimeoutWait');
+        await this.enterPrecommit(ti.height, ti.round);
+        await this.enterNewRound(ti.height, ti.round + 1);
+        return;
+      default:
+        throw new ConsensusError('INVALID_PROPOSAL', `invalid timeout step: ${ti.step}`);
+    }
+  }
+
+  private async handleTxsAvailable(): Promise<void> {
+    if (this.round !== 0) return;
+    if (this.step === RoundStep.NewHeight) {
+      if (this.needProofBlock(this.height)) return; // enterPropose will be called by enterNewRound
+      // +1ms so the NewRound timeout always fires after the NewHeight one.
+      this.scheduleTimeout(diffMillis(timestampNow(), this.startTime) + 1, this.height, 0, RoundStep.NewRound);
+    } else if (this.step === RoundStep.NewRound) {
+      await this.enterPropose(this.height, 0);
+    }
+  }
+
+  // =============================================================================================
+  // State transitions
+
+  /** Enter a new round (round 0 after timeout_commit, later rounds after failed ones or a skip). */
+  async enterNewRound(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && this.step !== RoundStep.NewHeight)) return;
+    let validators = this.validators;
+    if (this.round < round) {
+      validators = validators.copy();
+      validators.incrementProposerPriority(round - this.round);
+    }
+    this.updateRoundStep(round, RoundStep.NewRound);
+    this.validators = validators;
+    if (round !== 0) {
+      this.proposal = undefined;
+      this.proposalBlock = undefined;
+      this.proposalBlockParts = undefined;
+    }
+    this.votes.setRound(round + 1); // also track round+1 to allow round-skipping
+    this.triggeredTimeoutPrecommit = false;
+    const proposer = validators.getProposer();
+    this.deps.eventBus.publish('NewRound', {
+      height,
+      round,
+      step: ROUND_STEP_NAMES[RoundStep.NewRound],
+      proposer: { address: proposer.address, index: validators.getByAddress(proposer.address)[0] },
+    });
+    this.logger.debug('entering new round', { height, round, proposer: toHexUpper(proposer.address) });
+    this.releaseBuffered();
+    // Wait for txs before proposing in round 0, unless the last block changed the app hash.
+    const wait = waitForTxs(this.deps.options) && round === 0 && !this.needProofBlock(height);
+    if (wait) {
+      if (this.deps.options.createEmptyBlocksIntervalMs > 0) {
+        this.scheduleTimeout(this.deps.options.createEmptyBlocksIntervalMs, height, round, RoundStep.NewRound);
+      }
+      if (this.deps.mempool.size() > 0) await this.enterPropose(height, round);
+    } else {
+      await this.enterPropose(height, round);
+    }
+  }
+
+  /** True at the first height and when the previous block changed the app hash (a proof block is needed). */
+  private needProofBlock(height: number): boolean {
+    if (height === this.state.initialHeight) return true;
+    const meta = this.deps.blockStore.loadBlockMeta(height - 1);
+    if (!meta) return true;
+    return !bytesEqual(this.state.appHash, meta.header.appHash);
+  }
+
+  async enterPropose(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.Propose <= this.step)) return;
+    this.scheduleTimeout(proposeTimeoutMs(this.deps.options, round), height, round, RoundStep.Propose);
+    const pv = this.deps.privValidator;
+    if (pv && this.validators.hasAddress(pv.address) && bytesEqual(this.validators.getProposer().address, pv.address)) {
+      this.logger.debug('our turn to propose', { height, round });
+      await this.decideProposal(height, round);
+    }
+    this.updateRoundStep(round, RoundStep.Propose);
+    this.newStep();
+    if (this.isProposalComplete()) await this.enterPrevote(height, this.round);
+  }
+
+  private async decideProposal(height: number, round: number): Promise<void> {
+    let block: Block;
+    let parts: PartSet;
+    if (this.validBlock && this.validBlockParts) {
+      block = this.validBlock;
+      parts = this.validBlockParts;
+    } else {
+      let lastCommit: Commit;
+      if (height === this.state.initialHeight) lastCommit = emptyCommit();
+      else if (this.lastCommit?.hasTwoThirdsMajority()) lastCommit = this.lastCommit.makeCommit();
+      else {
+        this.logger.error('propose step; cannot propose anything without commit for the previous block', { height });
+        return;
+      }
+      const made = await this.deps.executor.createProposalBlock(height, this.state, lastCommit, this.deps.privValidator!.address);
+      block = made.block;
+      parts = made.parts;
+    }
+    this.deps.wal.flushAndSync();
+    const proposal: Proposal = {
+      type: SignedMsgType.Proposal,
+      height,
+      round,
+      polRound: this.validRound,
+      blockId: { hash: hashBlock(block), partSetHeader: parts.header },
+      timestamp: timestampNow(),
+      signature: EMPTY_BYTES,
+    };
+    try {
+      this.deps.privValidator!.signProposal(this.state.chainId, proposal);
+    } catch (err) {
+      if (!this.replayMode) this.logger.error('propose step; failed signing proposal', { height, round, err: (err as Error).message });
+      return;
+    }
+    this.sendInternal({ type: 'proposal', proposal });
+    for (let i = 0; i < parts.total; i++) this.sendInternal({ type: 'blockPart', height, round, part: parts.getPart(i)! });
+    this.logger.debug('signed proposal', { height, round, txs: block.data.txs.length });
+  }
+
+  private isProposalComplete(): boolean {
+    if (!this.proposal || !this.proposalBlock) return false;
+    if (this.proposal.polRound < 0) return true;
+    return this.votes.prevotes(this.proposal.polRound)?.hasTwoThirdsMajority() ?? false;
+  }
+
+  async enterPrevote(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.Prevote <= this.step)) return;
+    await this.doPrevote(height, round);
+    this.updateRoundStep(round, RoundStep.Prevote);
+    this.newStep();
+    // Once addVote sees +2/3 prevotes for anything we move to PrevoteWait or Precommit.
+  }
+
+  private async doPrevote(height: number, round: number): Promise<void> {
+    if (this.lockedBlock && this.lockedBlockParts) {
+      this.logger.debug('prevote step; already locked on a block; prevoting locked block', { height, round });
+      this.signAddVote(SignedMsgType.Prevote, hashBlock(this.lockedBlock), this.lockedBlockParts.header);
+      return;
+    }
+    if (!this.proposalBlock || !this.proposalBlockParts) {
+      this.logger.debug('prevote step: ProposalBlock is nil', { height, round });
+      this.signAddVote(SignedMsgType.Prevote, EMPTY_BYTES, undefined);
+      return;
+    }
+    try {
+      this.deps.executor.validateBlock(this.state, this.proposalBlock);
+    } catch (err) {
+      this.logger.error('prevote step: consensus deems this block invalid; prevoting nil', { height, round, err: (err as Error).message });
+      this.signAddVote(SignedMsgType.Prevote, EMPTY_BYTES, undefined);
+      return;
+    }
+    const accepted = await this.deps.executor.processProposal(this.proposalBlock, this.state);
+    if (!accepted) {
+      this.logger.error('prevote step: state machine rejected a proposed block; prevoting nil', { height, round });
+      this.signAddVote(SignedMsgType.Prevote, EMPTY_BYTES, undefined);
+      return;
+    }
+    this.signAddVote(SignedMsgType.Prevote, hashBlock(this.proposalBlock), this.proposalBlockParts.header);
+  }
+
+  async enterPrevoteWait(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.PrevoteWait <= this.step)) return;
+    if (!this.votes.prevotes(round)?.hasTwoThirdsAny()) {
+      throw new ConsensusError('INVALID_VOTE', `entering prevote wait step (${height}/${round}), but prevotes does not have any +2/3 votes`);
+    }
+    this.scheduleTimeout(prevoteTimeoutMs(this.deps.options, round), height, round, RoundStep.PrevoteWait);
+    this.updateRoundStep(round, RoundStep.PrevoteWait);
+    this.newStep();
+  }
+
+  /**
+   * Lock and precommit the proposal block if it has a polka in this round; precommit nil (and
+   * unlock on a nil polka) otherwise.
+   */
+  async enterPrecommit(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && RoundStep.Precommit <= this.step)) return;
+    try {
+      const blockId = this.votes.prevotes(round)?.twoThirdsMajority();
+      if (!blockId) {
+        this.logger.debug('precommit step; no +2/3 prevotes; precommitting nil', { height, round, locked: this.lockedBlock !== undefined });
+        this.signAddVote(SignedMsgType.Precommit, EMPTY_BYTES, undefined);
+        return;
+      }
+      this.publishRoundState('Polka');
+      if (blockId.hash.length === 0) {
+        if (this.lockedBlock) {
+          this.logger.debug('precommit step; +2/3 prevoted for nil; unlocking', { height, round });
+          this.lockedRound = -1;
+          this.lockedBlock = undefined;
+          this.lockedBlockParts = undefined;
+          this.publishRoundState('Unlock');
+        }
+        this.signAddVote(SignedMsgType.Precommit, EMPTY_BYTES, undefined);
+        return;
+      }
+      if (blockHashesTo(this.lockedBlock, blockId.hash)) {
+        this.logger.debug('precommit step; +2/3 prevoted locked block; relocking', { height, round });
+        this.lockedRound = round;
+        this.publishRoundState('Relock');
+        this.signAddVote(SignedMsgType.Precommit, blockId.hash, blockId.partSetHeader);
+        return;
+      }
+      if (blockHashesTo(this.proposalBlock, blockId.hash)) {
+        this.logger.debug('precommit step; +2/3 prevoted proposal block; locking', { height, round, hash: toHexUpper(blockId.hash) });
+        this.deps.executor.validateBlock(this.state, this.proposalBlock!);
+        this.lockedRound = round;
+        this.lockedBlock = this.proposalBlock;
+        this.lockedBlockParts = this.proposalBlockParts;
+        this.publishRoundState('Lock');
+        this.signAddVote(SignedMsgType.Precommit, blockId.hash, blockId.partSetHeader);
+        return;
+      }
+      // A polka for a block we do not have: unlock, fetch it, precommit nil.
+      this.logger.debug('precommit step; +2/3 prevotes for a block we do not have; voting nil', { height, round });
+      this.lockedRound = -1;
+      this.lockedBlock = undefined;
+      this.lockedBlockParts = undefined;
+      if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) {
+        this.proposalBlock = undefined;
+        this.proposalBlockParts = PartSet.fromHeader(blockId.partSetHeader);
+      }
+      this.publishRoundState('Unlock');
+      this.signAddVote(SignedMsgType.Precommit, EMPTY_BYTES, undefined);
+    } finally {
+      this.updateRoundStep(round, RoundStep.Precommit);
+      this.newStep();
+    }
+  }
+
+  async enterPrecommitWait(height: number, round: number): Promise<void> {
+    if (this.height !== height || round < this.round || (this.round === round && this.triggeredTimeoutPrecommit)) return;
+    if (!this.votes.precommits(round)?.hasTwoThirdsAny()) {
+      throw new ConsensusError('INVALID_VOTE', `entering precommit wait step (${height}/${round}), but precommits does not have any +2/3 votes`);
+    }
+    this.scheduleTimeout(precommitTimeoutMs(this.deps.options, round), height, round, RoundStep.PrecommitWait);
+    this.triggeredTimeoutPrecommit = true;
+    this.newStep();
+  }
+
+  /** +2/3 precommits for a block: commit it as soon as we have it. */
+  async enterCommit(height: number, commitRound: number): Promise<void> {
+    if (this.height !== height || RoundStep.Commit <= this.step) return;
+    const blockId = this.votes.precommits(commitRound)?.twoThirdsMajority();
+    if (!blockId) throw new ConsensusError('INVALID_VOTE', 'enterCommit expects +2/3 precommits');
+    if (blockHashesTo(this.lockedBlock, blockId.hash)) {
+      this.proposalBlock = this.lockedBlock;
+      this.proposalBlockParts = this.lockedBlockParts;
+    }
+    if (!blockHashesTo(this.proposalBlock, blockId.hash) && !this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) {
+      this.logger.info('commit is for a block we do not know about; waiting for its parts', { height, hash: toHexUpper(blockId.hash) });
+      this.proposalBlock = undefined;
+      this.proposalBlockParts = PartSet.fromHeader(blockId.partSetHeader);
+      this.publishRoundState('ValidBlock');
+    }
+    this.updateRoundStep(this.round, RoundStep.Commit);
+    this.commitRound = commitRound;
+    this.commitTime = timestampNow();
+    this.newStep();
+    await this.tryFinalizeCommit(height);
+  }
+
+  private async tryFinalizeCommit(height: number): Promise<void> {
+    if (this.height !== height) throw new ConsensusError('INVALID_BLOCK', `tryFinalizeCommit() height ${this.height} vs ${height}`);
+    const blockId = this.votes.precommits(this.commitRound)?.twoThirdsMajority();
+    if (!blockId || blockId.hash.length === 0) {
+      this.logger.error('failed attempt to finalize commit; there was no +2/3 majority or +2/3 was for nil', { height });
+      return;
+    }
+    if (!blockHashesTo(this.proposalBlock, blockId.hash)) {
+      this.logger.debug('failed attempt to finalize commit; we do not have the commit block', { height, commitBlock: toHexUpper(blockId.hash) });
+      return;
+    }
+    await this.finalizeCommit(height);
+  }
+
+  /** Save the block, mark the height in the WAL, execute and commit it, move to the next height. */
+  private async finalizeCommit(height: number): Promise<void> {
+    if (this.height !== height || this.step !== RoundStep.Commit) return;
+    const precommits = this.votes.precommits(this.commitRound)!;
+    const blockId = precommits.twoThirdsMajority();
+    const block = this.proposalBlock;
+    const parts = this.proposalBlockParts;
+    if (!blockId || !block || !parts) throw new ConsensusError('INVALID_BLOCK', 'cannot finalize commit; commit does not have 2/3 majority');
+    if (!parts.hasHeader(blockId.partSetHeader)) throw new ConsensusError('INVALID_BLOCK', 'expected ProposalBlockParts header to be commit header');
+    if (!blockHashesTo(block, blockId.hash)) throw new ConsensusError('INVALID_BLOCK', 'cannot finalize commit; proposal block does not hash to commit hash');
+    this.deps.executor.validateBlock(this.state, block);
+    this.logger.info('finalizing commit of block', { height, hash: toHexUpper(blockId.hash), root: toHexUpper(block.header.appHash), numTxs: block.data.txs.length });
+
+    if (this.deps.blockStore.height() < block.header.height) {
+      // The seen commit justifies this block locally; the next block's last_commit may differ.
+      await this.deps.blockStore.saveBlock(block, parts.bytes(), blockId, precommits.makeCommit());
+    } else {
+      this.logger.debug('calling finalizeCommit on already stored block', { height });
+    }
+    // The block is stored: a crash from here on is recovered by the handshake.
+    this.deps.wal.writeSync({ kind: 'endHeight', height });
+
+    const newState = await this.deps.executor.applyBlock(copyChainState(this.state), blockId, block);
+    this.updateToState(newState);
+    this.scheduleRound0();
+  }
+
+  // =============================================================================================
+  // Proposals and block parts
+
+  private setProposal(proposal: Proposal): void {
+    if (this.proposal) return;
+    if (proposal.height !== this.height || proposal.round !== this.round) return;
+    validateProposalBasic(proposal);
+    if (proposal.polRound < -1 || (proposal.polRound >= 0 && proposal.polRound >= proposal.round)) {
+      throw new ConsensusError('INVALID_PROPOSAL', 'error invalid proposal POL round');
+    }
+    const proposer = this.validators.getProposer();
+    if (!verifySignature(proposer.pubKey, proposalSignBytes(this.state.chainId, proposal), proposal.signature)) {
+      throw new ConsensusError('INVALID_PROPOSAL', 'error invalid proposal signature');
+    }
+    const maxBytes = effectiveMaxBytes(this.state.consensusParams);
+    if (proposal.blockId.partSetHeader.total > Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1) {
+      throw new ConsensusError('INVALID_PROPOSAL', 'proposal block has too many parts');
+    }
+    this.proposal = proposal;
+    if (!this.proposalBlockParts) this.proposalBlockParts = PartSet.fromHeader(proposal.blockId.partSetHeader);
+    this.logger.debug('received proposal', { height: proposal.height, round: proposal.round, proposer: toHexUpper(proposer.address) });
+  }
+
+  private addProposalBlockPart(height: number, round: number, part: Part): boolean {
+    if (this.height !== height) return false;
+    if (!this.proposalBlockParts) return false; // not expecting parts (yet)
+    let added: boolean;
+    try {
+      added = this.proposalBlockParts.addPart(part);
+    } catch (err) {
+      if (round !== this.round) return false; // a part of another round's block
+      throw err;
+    }
+    const maxBytes = effectiveMaxBytes(this.state.consensusParams);
+    if (this.proposalBlockParts.byteSize > maxBytes) {
+      throw new ConsensusError('INVALID_BLOCK', `total size of proposal block parts exceeds maximum block bytes (${this.proposalBlockParts.byteSize} > ${maxBytes})`);
+    }
+    if (added && this.proposalBlockParts.isComplete) {
+      this.proposalBlock = this.proposalBlockParts.toBlock();
+      this.logger.debug('received complete proposal block', { height, hash: toHexUpper(hashBlock(this.proposalBlock)) });
+      this.deps.eventBus.publish('CompleteProposal', {
+        height: this.height,
+        round: this.round,
+        step: ROUND_STEP_NAMES[this.step],
+        blockId: { hash: hashBlock(this.proposalBlock), partSetHeader: this.proposalBlockParts.header },
+      });
+    }
+    return added;
+  }
+
+  private async handleCompleteProposal(height: number): Promise<void> {
+    const prevotes = this.votes.prevotes(this.round);
+    const blockId = prevotes?.twoThirdsMajority();
+    if (blockId && !blockIdIsZero(blockId) && this.validRound < this.round && blockHashesTo(this.proposalBlock, blockId.hash)) {
+      this.validRound = this.round;
+      this.validBlock = this.proposalBlock;
+      this.validBlockParts = this.proposalBlockParts;
+    }
+    if (this.step <= RoundStep.Propose && this.isProposalComplete()) {
+      await this.enterPrevote(height, this.round);
+      if (blockId) await this.enterPrecommit(height, this.round);
+    } else if (this.step === RoundStep.Commit) {
+      await this.tryFinalizeCommit(height);
+    }
+  }
+
+  // =============================================================================================
+  // Votes
+
+  private async tryAddVote(vote: Vote, peerId: string): Promise<boolean> {
+    try {
+      return await this.addVote(vote, peerId);
+    } catch (err) {
+      if (isConsensusError(err, 'CONFLICTING_VOTE')) {
+        if (this.deps.privValidator && bytesEqual(vote.validatorAddress, this.deps.privValidator.address)) {
+          this.logger.error('found conflicting vote from ourselves; did you unsafe_reset a validator?', { height: vote.height, round: vote.round, type: vote.type });
+        } else {
+          this.logger.warn('conflicting votes (equivocation evidence is not yet reported)', { validator: toHexUpper(vote.validatorAddress), height: vote.height, round: vote.round });
+        }
+        return false;
+      }
+      if (isConsensusError(err, 'INVALID_VOTE')) {
+        this.logger.debug('failed attempting to add vote', { err: err.message, peer: peerId });
+        return false;
+      }
+      throw err;
+    }
+  }
+
+  private async addVote(vote: Vote, peerId: string): Promise<boolean> {
+    // A precommit for the previous height: these arrive while we wait timeout_commit.
+    if (vote.height + 1 === this.height && vote.type === SignedMsgType.Precommit) {
+      if (this.step !== RoundStep.NewHeight || !this.lastCommit) return false;
+      const { added } = this.lastCommit.addVote(vote);
+      if (!added) return false;
+      this.deps.eventBus.publish('Vote', { vote });
+      if (this.deps.options.skipTimeoutCommit && this.lastCommit.hasAll()) await this.enterNewRound(this.height, 0);
+      return true;
+    }
+    if (vote.height !== this.height) return false;
+
+    const height = this.height;
+    const { added } = this.votes.addVote(vote, peerId);
+    if (!added) return false;
+    this.deps.eventBus.publish('Vote', { vote });
+
+    if (vote.type === SignedMsgType.Prevote) {
+      const prevotes = this.votes.prevotes(vote.round)!;
+      const blockId = prevotes.twoThirdsMajority();
+      if (blockId) {
+        // A polka: unlock if it is more recent than our lock and for another block.
+        if (this.lockedBlock && this.lockedRound < vote.round && vote.round <= this.round && !blockHashesTo(this.lockedBlock, blockId.hash)) {
+          this.logger.debug('unlocking because of POL', { lockedRound: this.lockedRound, polRound: vote.round });
+          this.lockedRound = -1;
+          this.lockedBlock = undefined;
+          this.lockedBlockParts = undefined;
+          this.publishRoundState('Unlock');
+        }
+        // Update the valid block.
+        if (blockId.hash.length !== 0 && this.validRound < vote.round && vote.round === this.round) {
+          if (blockHashesTo(this.proposalBlock, blockId.hash)) {
+            this.validRound = vote.round;
+            this.validBlock = this.proposalBlock;
+            this.validBlockParts = this.proposalBlockParts;
+          } else {
+            this.proposalBlock = undefined;
+          }
+          if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) this.proposalBlockParts = PartSet.fromHeader(blockId.partSetHeader);
+          this.publishRoundState('ValidBlock');
+        }
+      }
+      if (this.round < vote.round && prevotes.hasTwoThirdsAny()) {
+        await this.enterNewRound(height, vote.round); // round-skip
+      } else if (this.round === vote.round && RoundStep.Prevote <= this.step) {
+        const maj = prevotes.twoThirdsMajority();
+        if (maj && (this.isProposalComplete() || maj.hash.length === 0)) await this.enterPrecommit(height, vote.round);
+        else if (prevotes.hasTwoThirdsAny()) await this.enterPrevoteWait(height, vote.round);
+      } else if (this.proposal && this.proposal.polRound >= 0 && this.proposal.polRound === vote.round) {
+        if (this.isProposalComplete()) await this.enterPrevote(height, this.round);
+      }
+      return true;
+    }
+
+    const precommits = this.votes.precommits(vote.round)!;
+    const blockId = precommits.twoThirdsMajority();
+    if (blockId) {
+      await this.enterNewRound(height, vote.round);
+      await this.enterPrecommit(height, vote.round);
+      if (blockId.hash.length !== 0) {
+        await this.enterCommit(height, vote.round);
+        if (this.deps.options.skipTimeoutCommit && precommits.hasAll()) await this.enterNewRound(this.height, 0);
+      } else {
+        await this.enterPrecommitWait(height, vote.round);
+      }
+    } else if (this.round <= vote.round && precommits.hasTwoThirdsAny()) {
+      await this.enterNewRound(height, vote.round);
+      await this.enterPrecommitWait(height, vote.round);
+    }
+    return true;
+  }
+
+  /** Minimum time of our vote: after the block time we vote for (BFT time). */
+  private voteTime(): Timestamp {
+    const now = timestampNow();
+    const ref = this.lockedBlock ?? this.proposalBlock;
+    if (!ref) return now;
+    const min = addMillis(ref.header.time, 1);
+    return compareTimestamps(now, min) > 0 ? now : min;
+  }
+
+  private signAddVote(type: VoteType, hash: Uint8Array, partSetHeader: PartSetHeader | undefined): void {
+    const pv = this.deps.privValidator;
+    if (!pv) return;
+    const [index] = this.validators.getByAddress(pv.address);
+    if (index < 0) return;
+    this.deps.wal.flushAndSync();
+    const blockId: BlockId = hash.length ? { hash, partSetHeader: partSetHeader! } : zeroBlockId();
+    const vote: Vote = {
+      type,
+      height: this.height,
+      round: this.round,
+      blockId,
+      timestamp: this.voteTime(),
+      validatorAddress: pv.address,
+      validatorIndex: index,
+      signature: EMPTY_BYTES,
+      extension: EMPTY_BYTES,
+      extensionSignature: EMPTY_BYTES,
+    };
+    try {
+      pv.signVote(this.state.chainId, vote);
+    } catch (err) {
+      this.logger.error('failed signing vote', { height: this.height, round: this.round, type, err: (err as Error).message });
+      return;
+    }
+    this.sendInternal({ type: 'vote', vote });
+  }
+
+  // =============================================================================================
+  // Height bookkeeping
+
+  private updateRoundStep(round: number, step: RoundStep): void {
+    this.round = round;
+    this.step = step;
+  }
+
+  private newStep(): void {
+    this.publishRoundState('NewRoundStep');
+  }
+
+  private publishRoundState(type: 'NewRoundStep' | 'TimeoutPropose' | 'TimeoutWait' | 'Polka' | 'Lock' | 'Unlock' | 'Relock' | 'ValidBlock'): void {
+    if (!this.deps.eventBus.hasSubscribers) return;
+    this.deps.eventBus.publish(type, { height: this.height, round: this.round, step: ROUND_STEP_NAMES[this.step] });
+  }
+
+  private scheduleTimeout(durationMs: number, height: number, round: number, step: RoundStep): void {
+    this.ticker.schedule({ durationMs, height, round, step });
+  }
+
+  private scheduleRound0(): void {
+    this.scheduleTimeout(diffMillis(timestampNow(), this.startTime), this.height, 0, RoundStep.NewHeight);
+  }
+
+  /** Reset the round state for the height after `state` (updateToState). */
+  private updateToState(state: ChainState): void {
+    if (this.commitRound > -1 && this.height > 0 && this.height !== state.lastBlockHeight) {
+      throw new ConsensusError('STORE', `updateToState() expected state height of ${this.height} but found ${state.lastBlockHeight}`);
+    }
+    if (state.lastBlockHeight === 0) {
+      this.lastCommit = undefined;
+    } else if (this.commitRound > -1 && this.votes) {
+      const precommits = this.votes.precommits(this.commitRound);
+      if (!precommits?.hasTwoThirdsMajority()) throw new ConsensusError('INVALID_COMMIT', 'wanted to form a commit, but precommits didn\'t have 2/3+');
+      this.lastCommit = precommits;
+    } else if (!this.lastCommit) {
+      throw new ConsensusError('STORE', `last commit cannot be empty after initial block (H:${state.lastBlockHeight + 1})`);
+    }
+    const height = nextHeight(state);
+    this.height = height;
+    this.updateRoundStep(0, RoundStep.NewHeight);
+    this.startTime = addMillis(this.commitTime ?? timestampNow(), this.deps.options.timeoutCommitMs);
+    this.validators = state.validators;
+    this.proposal = undefined;
+    this.proposalBlock = undefined;
+    this.proposalBlockParts = undefined;
+    this.lockedRound = -1;
+    this.lockedBlock = undefined;
+    this.lockedBlockParts = undefined;
+    this.validRound = -1;
+    this.validBlock = undefined;
+    this.validBlockParts = undefined;
+    this.votes = new HeightVoteSet(state.chainId, height, state.validators);
+    this.commitRound = -1;
+    this.triggeredTimeoutPrecommit = false;
+    this.state = state;
+    this.deps.mempool.setHeight(state.lastBlockHeight);
+    for (const h of [...this.lastSyncRequest.keys()]) if (h < height) this.lastSyncRequest.delete(h);
+    this.newStep();
+    this.releaseBuffered();
+  }
+
+  /** Rebuild the last commit's vote set from the stored seen commit (reconstructLastCommit). */
+  private reconstructLastCommit(state: ChainState): void {
+    const commit = this.deps.blockStore.loadSeenCommit(state.lastBlockHeight) ?? this.deps.blockStore.loadBlockCommit(state.lastBlockHeight);
+    if (!commit) throw new ConsensusError('STORE', `failed to reconstruct last commit; commit for height ${state.lastBlockHeight} not found`);
+    if (commit.height !== state.lastBlockHeight) throw new ConsensusError('STORE', `heights don't match in votesFromSeenCommit ${commit.height}!=${state.lastBlockHeight}`);
+    const set = new VoteSet(state.chainId, commit.height, commit.round, SignedMsgType.Precommit, state.lastValidators);
+    commit.signatures.forEach((_sig, i) => {
+      const vote = commitSigToVote(commit, i);
+      if (vote) set.addVote(vote);
+    });
+    if (!set.hasTwoThirdsMajority()) throw new ConsensusError('STORE', 'failed to reconstruct last commit; commit does not have +2/3 majority');
+    this.lastCommit = set;
+  }
+
+  /** Refuse to start when our signature is in one of the last `doubleSignCheckHeight` commits. */
+  private checkDoubleSigningRisk(): void {
+    const n = this.deps.options.doubleSignCheckHeight;
+    const pv = this.deps.privValidator;
+    if (!pv || n <= 0 || this.state.lastBlockHeight === 0) return;
+    for (let h = this.state.lastBlockHeight; h > Math.max(0, this.state.lastBlockHeight - n); h--) {
+      const commit = this.deps.blockStore.loadSeenCommit(h) ?? this.deps.blockStore.loadBlockCommit(h);
+      if (commit?.signatures.some((s) => bytesEqual(s.validatorAddress, pv.address))) {
+        throw new ConsensusError('DOUBLE_SIGN', `found signature from the same key at height ${h}; another node may be running with this validator key`);
+      }
+    }
+  }
+
+  // =============================================================================================
+  // WAL replay
+
+  private async catchupReplay(): Promise<void> {
+    const markerHeight = this.height === this.state.initialHeight ? 0 : this.height - 1;
+    const replay = this.deps.wal.replayFrom(markerHeight, this.height);
+    if (replay.corruption) this.logger.warn('WAL tail was corrupted; replaying up to the last good record', { reason: replay.corruption });
+    if (!replay.found) {
+      if (markerHeight > 0) this.logger.info('WAL does not contain #ENDHEIGHT for the previous height; nothing to replay', { height: this.height, marker: markerHeight });
+      return;
+    }
+    this.replayMode = true;
+    let count = 0;
+    try {
+      for (const { msg } of replay.messages) {
+        if (msg.kind === 'msgInfo') {
+          await this.handleMsg(msg.msg, msg.peerId);
+          count++;
+        } else if (msg.kind === 'timeout') {
+          await this.handleTimeout({ durationMs: msg.durationMs, height: msg.height, round: msg.round, step: msg.step as RoundStep });
+          count++;
+        }
+      }
+    } finally {
+      this.replayMode = false;
+    }
+    this.logger.info('replayed consensus WAL', { height: this.height, round: this.round, step: ROUND_STEP_NAMES[this.step], messages: count });
+  }
+
+  // =============================================================================================
+  // Catch-up (minimal block sync between engines)
+
+  private maybeRequestSync(peerId: string): void {
+    const now = Date.now();
+    const last = this.lastSyncRequest.get(this.height) ?? 0;
+    if (now - last < SYNC_REQUEST_INTERVAL_MS) return;
+    this.lastSyncRequest.set(this.height, now);
+    this.deps.transport.send(peerId, { type: 'syncRequest', height: this.height });
+  }
+
+  private answerSyncRequest(height: number, peerId: string): void {
+    if (height < this.deps.blockStore.base() || height > this.deps.blockStore.height()) return;
+    const bytes = this.deps.blockStore.loadBlockBytes(height);
+    const commit = this.deps.blockStore.loadBlockCommit(height) ?? this.deps.blockStore.loadSeenCommit(height);
+    if (!bytes || !commit) return;
+    const parts = PartSet.fromData(bytes);
+    this.deps.transport.send(peerId, {
+      type: 'syncResponse',
+      height,
+      parts: parts.allParts(),
+      partSetTotal: parts.header.total,
+      partSetHash: parts.header.hash,
+      commit,
+    });
+  }
+
+  /**
+   * A decided block from a peer: verify the commit against our validator set, then feed its
+   * precommits and parts through the normal paths (they trigger enterCommit and finalizeCommit).
+   */
+  private async handleSyncResponse(msg: Extract<SyncMessage, { type: 'syncResponse' }>, peerId: string): Promise<void> {
+    if (msg.height !== this.height || this.step === RoundStep.Commit) return;
+    const commit = msg.commit;
+    try {
+      this.validators.verifyCommit(this.state.chainId, commit.blockId, msg.height, commit);
+    } catch (err) {
+      this.logger.debug('ignoring catch-up block with an invalid commit', { peer: peerId, height: msg.height, err: (err as Error).message });
+      return;
+    }
+    if (commit.blockId.partSetHeader.total !== msg.partSetTotal || !bytesEqual(commit.blockId.partSetHeader.hash, msg.partSetHash)) return;
+    this.logger.info('catching up with a decided block from a peer', { peer: peerId, height: msg.height, round: commit.round });
+    for (let i = 0; i < commit.signatures.length; i++) {
+      const vote = commitSigToVote(commit, i);
+      if (vote) await this.tryAddVote(vote, peerId);
+      if (this.height !== msg.height) return;
+    }
+    for (const part of msg.parts) {
+      if (this.height !== msg.height) return;
+      await this.handleMsg({ type: 'blockPart', height: msg.height, round: commit.round, part }, peerId);
+    }
+  }
+
+  // =============================================================================================
+  // Read access for the RPC
+
+  roundStateSummary(): RoundStateSummary {
+    let proposer: RoundStateSummary['proposer'];
+    if (this.validators && this.validators.size > 0) {
+      const p = this.validators.getProposer();
+      proposer = { address: p.address, index: this.validators.getByAddress(p.address)[0] };
+    }
+    return {
+      height: this.height,
+      round: this.round,
+      step: ROUND_STEP_NAMES[this.step],
+      startTime: this.startTime,
+      proposalBlockHash: this.proposalBlock ? hashBlock(this.proposalBlock) : EMPTY_BYTES,
+      lockedBlockHash: this.lockedBlock ? hashBlock(this.lockedBlock) : EMPTY_BYTES,
+      lockedRound: this.lockedRound,
+      validBlockHash: this.validBlock ? hashBlock(this.validBlock) : EMPTY_BYTES,
+      validRound: this.validRound,
+      proposer,
+      prevotes: this.votes.prevotes(this.round)?.summary() ?? '',
+      precommits: this.votes.precommits(this.round)?.summary() ?? '',
+    };
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The consensus state store (state/store.go): the latest chain state, validator sets and
+ * consensus params per height, and the app's FinalizeBlock response per height.
+ *
+ * Validator sets are stored at the heights where they change and at checkpoints every 100,000
+ * heights; other heights point at the last stored one and the proposer priorities are advanced
+ * on load, as CometBFT does.
+ */
+import type { ConsensusParams, ResponseFinalizeBlock } from '../../abci/types.js';
+import type { BatchOp, Database } from '../../store/db/database.js';
+import { Bucket, bucketKey } from '../../store/db/buckets.js';
+import { ConsensusError } from '../errors.js';
+import { EMPTY_BYTES, uint64BE } from '../types/bytes.js';
+import type { ValidatorSet } from '../types/validator.js';
+import {
+  deserializeChainState,
+  deserializeValidatorSet,
+  serializeChainState,
+  serializeValidatorSet,
+  type ChainState,
+  type StoredChainState,
+  type StoredValidatorSet,
+} from '../state/chainState.js';
+import { decodeTagged, encodeTagged } from './codec.js';
+
+const VALSET_CHECKPOINT_INTERVAL = 100000;
+const STATE_KEY = bucketKey(Bucket.consensusChainState, EMPTY_BYTES);
+
+interface ValidatorsInfo {
+  lastHeightChanged: number;
+  validatorSet?: StoredValidatorSet;
+}
+
+interface ParamsInfo {
+  lastHeightChanged: number;
+  params?: ConsensusParams;
+}
+
+/** What the RPC layer reads. */
+export interface StateStoreReader {
+  /** The latest committed chain state (undefined before genesis is stored). */
+  load(): ChainState | undefined;
+  /** Validators that decide block `height` (undefined when unknown or pruned). */
+  loadValidators(height: number): ValidatorSet | undefined;
+  loadConsensusParams(height: number): ConsensusParams | undefined;
+  loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined;
+}
+
+function key(bucket: Bucket, height: number): Uint8Array {
+  return bucketKey(bucket, uint64BE(height));
+}
+
+export class StateStore implements StateStoreReader {
+  constructor(private readonly db: Database) {}
+
+  load(): ChainState | undefined {
+    const raw = this.db.getSync(STATE_KEY);
+    return raw ? deserializeChainState(decodeTagged<StoredChainState>(raw, 'chain state')) : undefined;
+  }
+
+  private validatorsInfoOps(height: number, lastHeightChanged: number, set: ValidatorSet): BatchOp {
+    if (lastHeightChanged > height) throw new ConsensusError('STORE', 'lastHeightChanged cannot be greater than ValidatorsInfo height');
+    const info: ValidatorsInfo = { lastHeightChanged };
+    // Store the full set at change heights and checkpoints; otherwise a pointer.
+    if (height === lastHeightChanged || height % VALSET_CHECKPOINT_INTERVAL === 0) info.validatorSet = serializeValidatorSet(set);
+    return { type: 'put', key: key(Bucket.consensusValidators, height), value: encodeTagged(info) };
+  }
+
+  private paramsInfoOp(height: number, lastHeightChanged: number, params: ConsensusParams): BatchOp {
+    const info: ParamsInfo = { lastHeightChanged };
+    if (height === lastHeightChanged) info.params = params;
+    return { type: 'put', key: key(Bucket.consensusParams, height), value: encodeTagged(info) };
+  }
+
+  /** The batch operations that persist `state` (Store.Save). */
+  saveOps(state: ChainState): BatchOp[] {
+    const ops: BatchOp[] = [];
+    let next = state.lastBlockHeight + 1;
+    if (next === 1) {
+      next = state.initialHeight;
+      // Validator changes are delayed one block, so the first block's set is stored explicitly.
+      ops.push(this.validatorsInfoOps(next, next, state.validators));
+    }
+    ops.push(this.validatorsInfoOps(next + 1, state.lastHeightValidatorsChanged, state.nextValidators));
+    ops.push(this.paramsInfoOp(next, state.lastHeightConsensusParamsChanged, state.consensusParams));
+    ops.push({ type: 'put', key: STATE_KEY, value: encodeTagged(serializeChainState(state)) });
+    return ops;
+  }
+
+  async save(state: ChainState): Promise<void> {
+    await this.db.batch(this.saveOps(state), { sync: true });
+  }
+
+  async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
+    await this.db.batch([{ type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged(response) }], { sync: true });
+  }
+
+  loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined {
+    const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockResponse, height));
+    return raw ? decodeTagged<ResponseFinalizeBlock>(raw, `finalize block response ${height}`) : undefined;
+  }
+
+  private loadValidatorsInfo(height: number): ValidatorsInfo | undefined {
+    const raw = this.db.getSync(key(Bucket.consensusValidators, height));
+    return raw ? decodeTagged<ValidatorsInfo>(raw, `validators info ${height}`) : undefined;
+  }
+
+  loadValidators(height: number): ValidatorSet | undefined {
+    const info = this.loadValidatorsInfo(height);
+    if (!info) return undefined;
+    if (info.validatorSet) return deserializeValidatorSet(info.validatorSet);
+    const checkpoint = height - (height % VALSET_CHECKPOINT_INTERVAL);
+    const storedHeight = Math.max(checkpoint, info.lastHeightChanged);
+    const stored = this.loadValidatorsInfo(storedHeight);
+    if (!stored?.validatorSet) return undefined;
+    const set = deserializeValidatorSet(stored.validatorSet);
+    if (height > storedHeight) set.incrementProposerPriority(height - storedHeight);
+    return set;
+  }
+
+  loadConsensusParams(height: number): ConsensusParams | undefined {
+    const raw = this.db.getSync(key(Bucket.consensusParams, height));
+    if (!raw) return undefined;
+    const info = decodeTagged<ParamsInfo>(raw, `consensus params ${height}`);
+    if (info.params) return info.params;
+    const changed = this.db.getSync(key(Bucket.consensusParams, info.lastHeightChanged));
+    return changed ? decodeTagged<ParamsInfo>(changed, `consensus params ${info.lastHeightChanged}`).params : undefined;
+  }
+
+  /**
+   * Delete validator infos, params infos and FinalizeBlock responses below `retainHeight`, keeping
+   * the entries that later heights point at.
+   */
+  async prune(fromHeight: number, retainHeight: number): Promise<void> {
+    const keepValidators = new Set<number>();
+    const keepParams = new Set<number>();
+    const latestVals = this.loadValidatorsInfo(retainHeight);
+    if (latestVals && !latestVals.validatorSet) {
+      keepValidators.add(Math.max(retainHeight - (retainHeight % VALSET_CHECKPOINT_INTERVAL), latestVals.lastHeightChanged));
+    }
+    const latestParams = this.db.getSync(key(Bucket.consensusParams, retainHeight));
+    if (latestParams) {
+      const info = decodeTagged<ParamsInfo>(latestParams, 'consensus params');
+      if (!info.params) keepParams.add(info.lastHeightChanged);
+    }
+    const ops: BatchOp[] = [];
+    for (let h = fromHeight; h < retainHeight; h++) {
+      if (!keepValidators.has(h)) ops.push({ type: 'del', key: key(Bucket.consensusValidators, h) });
+      if (!keepParams.has(h)) ops.push({ type: 'del', key: key(Bucket.consensusParams, h) });
+      ops.push({ type: 'del', key: key(Bucket.consensusFinalizeBlockResponse, h) });
+      if (ops.length >= 3000) await this.db.batch(ops.splice(0));
+    }
+    await this.db.batch(ops);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * CacheKVStore: a write cache over a parent KVStore (the SDK's cachekv), used for every branch:
+ * the block branch, the per-tx ante and message branches, the CheckTx state.
+ *
+ * Writes (sets and deletes) are kept in a Map keyed by the key's latin1 string; reads fall
+ * through to the parent when the cache has no entry (reads are not cached: the bottom layer
+ * caches decoded buckets, so a miss costs a few Map lookups). `write()` replays the entries
+ * into the parent; `discard()` drops them.
+ *
+ * Iteration merges the cache's entries in the range (sorted when the iterator starts) with the
+ * parent's iterator; a cached delete hides the parent's entry, a cached set replaces it.
+ */
+import { compareBytes, keyString } from './bytes.js';
+import { StoreError } from './errors.js';
+import type { CacheKVStore, IteratorOptions, KVEntry, KVStore } from './interface.js';
+
+interface CachedWrite {
+  key: Uint8Array;
+  /** undefined = deleted */
+  value: Uint8Array | undefined;
+}
+
+export function assertValidKey(key: Uint8Array): void {
+  if (!(key instanceof Uint8Array) || key.length === 0) {
+    throw new StoreError('INVALID_KEY', 'store key must be non-empty bytes');
+  }
+}
+
+export function assertValidValue(value: Uint8Array): void {
+  if (!(value instanceof Uint8Array)) {
+    throw new StoreError('INVALID_VALUE', 'store value must be bytes (use delete to remove a key)');
+  }
+}
+
+export class CacheKVStoreImpl implements CacheKVStore {
+  private readonly writes = new Map<string, CachedWrite>();
+
+  constructor(private readonly parent: KVStore) {}
+
+  get size(): number {
+    return this.writes.size;
+  }
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const cached = this.writes.get(keyString(key));
+    if (cached !== undefined) return cached.value;
+    return this.parent.get(key);
+  }
+
+  has(key: Uint8Array): boolean {
+    const cached = this.writes.get(keyString(key));
+    if (cached !== undefined) return cached.value !== undefined;
+    return this.parent.has(key);
+  }
+
+  set(key: Uint8Array, value: Uint8Array): void {
+    assertValidKey(key);
+    assertValidValue(value);
+    this.writes.set(keyString(key), { key, value });
+  }
+
+  delete(key: Uint8Array): void {
+    assertValidKey(key);
+    this.writes.set(keyString(key), { key, value: undefined });
+  }
+
+  branch(): CacheKVStore {
+    return new CacheKVStoreImpl(this);
+  }
+
+  write(): void {
+    for (const { key, value } of this.writes.values()) {
+      if (value === undefined) this.parent.delete(key);
+      else this.parent.set(key, value);
+    }
+    this.writes.clear();
+  }
+
+  discard(): void {
+    this.writes.clear();
+  }
+
+  /** The cached writes (for the commit path, which reads the working layer directly). */
+  entries(): IterableIterator<CachedWrite> {
+    return this.writes.values();
+  }
+
+  iterator(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry> {
+    return mergeIterator(() => this.sortedRange(start, end, options.reverse ?? false), this.parent, start, end, options);
+  }
+
+  private sortedRange(start: Uint8Array | undefined, end: Uint8Array | undefined, reverse: boolean): CachedWrite[] {
+    const lo = start === undefined ? undefined : keyString(start);
+    const hi = end === undefined ? undefined : keyString(end);
+    const picked: [string, CachedWrite][] = [];
+    for (const entry of this.writes) {
+      const ks = entry[0];
+      if (lo !== undefined && ks < lo) continue;
+      if (hi !== undefined && ks >= hi) continue;
+      picked.push(entry);
+    }
+    picked.sort(reverse ? (a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0) : (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return picked.map((entry) => entry[1]);
+  }
+}
+
+/**
+ * Merge a sorted snapshot of cached writes with the parent's iterator over the same range.
+ * `snapshot` runs at the first `next()`, so the iterator sees the cache as of that moment.
+ */
+export async function* mergeIterator(
+  snapshot: () => CachedWrite[],
+  parent: KVStore,
+  start: Uint8Array | undefined,
+  end: Uint8Array | undefined,
+  options: IteratorOptions,
+): AsyncIterableIterator<KVEntry> {
+  const reverse = options.reverse ?? false;
+  const cached = snapshot();
+  const below = parent.iterator(start, end, options);
+  let i = 0;
+  try {
+    let next = await below.next();
+    for (;;) {
+      const mine = i < cached.length ? cached[i] : undefined;
+      if (next.done === true) {
+        if (mine === undefined) return;
+        i++;
+        if (mine.value !== undefined) yield [mine.key, mine.value];
+        continue;
+      }
+      if (mine === undefined) {
+        yield next.value;
+        next = await below.next();
+        continue;
+      }
+      let order = compareBytes(next.value[0], mine.key);
+      if (reverse) order = -order;
+      if (order < 0) {
+        yield next.value;
+        next = await below.next();
+      } else {
+        if (order === 0) next = await below.next();
+        i++;
+        if (mine.value !== undefined) yield [mine.key, mine.value];
+      }
+    }
+  } finally {
+    await below.return?.();
+  }
+}

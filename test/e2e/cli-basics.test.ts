@@ -1,0 +1,78 @@
+/** End-to-end: the built binary's global behaviour (output modes, errors, config, version). */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
+
+describe('tokend binary basics', () => {
+  test('--help lists the command topics', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const topic of ['keys', 'config', 'version']) expect(result.stdout).toContain(topic);
+  });
+
+  test('version prints the package version; --long -o json the build facts', async () => {
+    const short = await runCli(['version']);
+    expect(short.code).toBe(0);
+    expect(short.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const long = await runCli(['version', '--long', '-o', 'json']);
+    const info = JSON.parse(long.stdout);
+    expect(info).toMatchObject({ name: 'tokend', app_name: 'tokend', version: short.stdout.trim() });
+    expect(info.node_version).toContain(process.version);
+    expect(info.build_deps.map((dep: { path: string }) => dep.path)).toContain('@noble/curves');
+  });
+
+  test('config set/get round trip, then the value drives resolution', async () => {
+    const home = tempHome();
+    expect((await runCli(['config', 'node', 'remote.example:26657', '--home', home])).code).toBe(0);
+    const get = await runCli(['config', 'node', '--home', home]);
+    expect(get.stdout.trim()).toBe('tcp://remote.example:26657');
+    const all = JSON.parse((await runCli(['config', '--home', home, '-o', 'json'])).stdout);
+    expect(all).toMatchObject({ node: 'tcp://remote.example:26657', 'chain-id': 'testnet' });
+    expect((await runCli(['config', 'chain-id', 'mychain_9000-1', '--home', home])).code).toBe(0);
+    expect((await runCli(['config', 'trust-node', 'false', '--home', home])).code).toBe(0);
+  });
+
+  test('output format comes from client.toml when no flag is given', async () => {
+    const home = tempHome();
+    await runCli(['config', 'output', 'json', '--home', home]);
+    const result = await runCli(['version', '--home', home]);
+    expect(JSON.parse(result.stdout)).toHaveProperty('version');
+  });
+
+  test('unknown config key: one line, exit 1, nothing written', async () => {
+    const home = tempHome();
+    const before = snapshotTree(home);
+    const result = await runCli(['config', 'nodex', 'x', '--home', home]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^Error: unknown config key "nodex"/);
+    expect(snapshotTree(home)).toEqual(before);
+  });
+
+  test('JSON mode gives a JSON error; --trace adds the stack', async () => {
+    const home = tempHome();
+    const result = await runCli(['config', 'output', 'xml', '--home', home, '-o', 'json']);
+    expect(result.code).toBe(1);
+    const body = JSON.parse(result.stderr);
+    expect(body).toMatchObject({ code: 'CONFIG_INVALID', exit_code: 1 });
+    expect(body.error).toMatch(/invalid value "xml"/);
+    const traced = await runCli(['config', 'output', 'xml', '--home', home, '--trace']);
+    expect(traced.stderr).toMatch(/^Error: invalid value/);
+    expect(traced.stderr).toContain('    at ');
+  });
+
+  test('unwritable home is one clear line', async () => {
+    const file = join(tempHome(), 'a-file');
+    writeFileSync(file, 'x');
+    const result = await runCli(['config', 'node', 'localhost:1', '--home', join(file, 'home')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^Error: cannot write to .*: a parent path is not a directory. choose a writable directory/);
+  });
+
+  test('an unknown flag is a usage error with exit code 2', async () => {
+    const result = await runCli(['version', '--bogus']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: Nonexistent flag: --bogus/);
+  });
+});

@@ -1,0 +1,71 @@
+/** Spawn the real built binary (bin/run.js) the way a user's shell script would. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname_of(import.meta.url), '..', '..');
+export const BIN = join(REPO_ROOT, 'bin', 'run.js');
+
+function __dirname_of(url: string): string {
+  return new URL('.', url).pathname;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  input?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+    for (const [key, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[key];
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`tokend ${args.join(' ')} timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 20000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export function tempHome(prefix = 'tokend-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Every file under `dir` with its size and mtime, to assert that a failing command wrote nothing. */
+export function snapshotTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (current: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(current);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(current, entry);
+      const stat = statSync(path);
+      if (stat.isDirectory()) walk(path);
+      else out[path.slice(dir.length)] = `${stat.size}:${stat.mtimeMs}`;
+    }
+  };
+  walk(dir);
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * The REST route table derived from google.api.http options must answer every path the spec
+ * lists for the Accounts, Bank, Node and blocks, Transactions and Staking groups (on /sdk/),
+ * and the upstream /cosmos/ path of the same method.
+ */
+import { QueryAllBalancesRequestSchema } from '../../../src/gen/cosmos/bank/v1beta1/query_pb.js';
+import { httpRoutes, pathTemplateFields } from '../../../src/node/codec/index.js';
+import type { HttpRoute } from '../../../src/node/codec/index.js';
+
+type SpecRow = [method: 'GET' | 'POST', path: string, rpc: string];
+
+const ACCOUNTS = 'cosmos.auth.v1beta1.Query';
+const BANK = 'cosmos.bank.v1beta1.Query';
+const NODE = 'cosmos.base.node.v1beta1.Service';
+const BLOCKS = 'cosmos.base.tendermint.v1beta1.Service';
+const STAKING = 'cosmos.staking.v1beta1.Query';
+const TX = 'cosmos.tx.v1beta1.Service';
+
+/** Copied from spec/SERVICE.md "Endpoints", with the group prefixes spelled out. */
+const SPEC_PATHS: SpecRow[] = [
+  // Accounts (/sdk/auth/v1beta1), all GET
+  ['GET', '/sdk/auth/v1beta1/accounts', `${ACCOUNTS}/Accounts`],
+  ['GET', '/sdk/auth/v1beta1/accounts/{address}', `${ACCOUNTS}/Account`],
+  ['GET', '/sdk/auth/v1beta1/address_by_id/{id}', `${ACCOUNTS}/AccountAddressByID`],
+  ['GET', '/sdk/auth/v1beta1/bech32', `${ACCOUNTS}/Bech32Prefix`],
+  ['GET', '/sdk/auth/v1beta1/bech32/{address_bytes}', `${ACCOUNTS}/AddressBytesToString`],
+  ['GET', '/sdk/auth/v1beta1/bech32/{address_string}', `${ACCOUNTS}/AddressStringToBytes`],
+  ['GET', '/sdk/auth/v1beta1/module_accounts', `${ACCOUNTS}/ModuleAccounts`],
+  ['GET', '/sdk/auth/v1beta1/module_accounts/{name}', `${ACCOUNTS}/ModuleAccountByName`],
+  ['GET', '/sdk/auth/v1beta1/params', `${ACCOUNTS}/Params`],
+  // Bank (/sdk/bank/v1beta1), all GET
+  ['GET', '/sdk/bank/v1beta1/balances/{address}', `${BANK}/AllBalances`],
+  ['GET', '/sdk/bank/v1beta1/balances/{address}/by_denom', `${BANK}/Balance`],
+  ['GET', '/sdk/bank/v1beta1/denom_owners/{denom}', `${BANK}/DenomOwners`],
+  ['GET', '/sdk/bank/v1beta1/denoms_metadata', `${BANK}/DenomsMetadata`],
+  ['GET', '/sdk/bank/v1beta1/denoms_metadata/{denom}', `${BANK}/DenomMetadata`],
+  ['GET', '/sdk/bank/v1beta1/params', `${BANK}/Params`],
+  ['GET', '/sdk/bank/v1beta1/spendable_balances/{address}', `${BANK}/SpendableBalances`],
+  ['GET', '/sdk/bank/v1beta1/supply', `${BANK}/TotalSupply`],
+  ['GET', '/sdk/bank/v1beta1/supply/by_denom', `${BANK}/SupplyOf`],
+  // Node and blocks, all GET
+  ['GET', '/sdk/base/node/v1beta1/config', `${NODE}/Config`],
+  ['GET', '/sdk/base/consensus/v1beta1/abci_query', `${BLOCKS}/ABCIQuery`],
+  ['GET', '/sdk/base/consensus/v1beta1/blocks/latest', `${BLOCKS}/GetLatestBlock`],
+  ['GET', '/sdk/base/consensus/v1beta1/blocks/{height}', `${BLOCKS}/GetBlockByHeight`],
+  ['GET', '/sdk/base/consensus/v1beta1/node_info', `${BLOCKS}/GetNodeInfo`],
+  ['GET', '/sdk/base/consensus/v1beta1/syncing', `${BLOCKS}/GetSyncing`],
+  ['GET', '/sdk/base/consensus/v1beta1/validatorsets/latest', `${BLOCKS}/GetLatestValidatorSet`],
+  ['GET', '/sdk/base/consensus/v1beta1/validatorsets/{height}', `${BLOCKS}/GetValidatorSetByHeight`],
+  // Staking (/sdk/staking/v1beta1), all GET
+  ['GET', '/sdk/staking/v1beta1/delegations/{delegator_addr}', `${STAKING}/DelegatorDelegations`],
+  ['GET', '/sdk/staking/v1beta1/delegators/{delegator_addr}/redelegations', `${STAKING}/Redelegations`],
+  [
+    'GET',
+    '/sdk/staking/v1beta1/delegators/{delegator_addr}/unbonding_delegations',
+    `${STAKING}/DelegatorUnbondingDelegations`,
+  ],
+  ['GET', '/sdk/staking/v1beta1/delegators/{delegator_addr}/validators', `${STAKING}/DelegatorValidators`],
+  [
+    'GET',
+    '/sdk/staking/v1beta1/delegators/{delegator_addr}/validators/{validator_addr}',
+    `${STAKING}/DelegatorValidator`,
+  ],
+  ['GET', '/sdk/staking/v1beta1/historical_info/{height}', `${STAKING}/HistoricalInfo`],
+  ['GET', '/sdk/staking/v1beta1/params', `${STAKING}/Params`],
+  ['GET', '/sdk/staking/v1beta1/pool', `${STAKING}/Pool`],
+  ['GET', '/sdk/staking/v1beta1/validators', `${STAKING}/Validators`],
+  ['GET', '/sdk/staking/v1beta1/validators/{validator_addr}', `${STAKING}/Validator`],
+  ['GET', '/sdk/staking/v1beta1/validators/{validator_addr}/delegations', `${STAKING}/ValidatorDelegations`],
+  [
+    'GET',
+    '/sdk/staking/v1beta1/validators/{validator_addr}/delegations/{delegator_addr}',
+    `${STAKING}/Delegation`,
+  ],
+  [
+    'GET',
+    '/sdk/staking/v1beta1/validators/{validator_addr}/delegations/{delegator_addr}/unbonding_delegation',
+    `${STAKING}/UnbondingDelegation`,
+  ],
+  [
+    'GET',
+    '/sdk/staking/v1beta1/validators/{validator_addr}/unbonding_delegations',
+    `${STAKING}/ValidatorUnbondingDelegations`,
+  ],
+  // Transactions (/sdk/tx/v1beta1)
+  ['POST', '/sdk/tx/v1beta1/simulate', `${TX}/Simulate`],
+  ['GET', '/sdk/tx/v1beta1/txs', `${TX}/GetTxsEvent`],
+  ['POST', '/sdk/tx/v1beta1/txs', `${TX}/BroadcastTx`],
+  ['GET', '/sdk/tx/v1beta1/txs/block/{height}', `${TX}/GetBlockWithTxs`],
+  ['GET', '/sdk/tx/v1beta1/txs/{hash}', `${TX}/GetTx`],
+];
+
+/** The upstream path the SDK serves for the same method. */
+function upstreamPath(specPath: string): string {
+  return specPath.replace(/^\/sdk\/base\/consensus\//, '/cosmos/base/tendermint/').replace(/^\/sdk\//, '/cosmos/');
+}
+
+const routes = httpRoutes();
+const find = (method: string, pattern: string): HttpRoute[] =>
+  routes.filter((r) => r.method === method && r.pattern === pattern);
+
+describe('httpRoutes', () => {
+  it('maps AllBalances to /cosmos/bank/v1beta1/balances/{address} and its /sdk/ twin', () => {
+    const allBalances = routes.filter((r) => r.service === BANK && r.rpc === 'AllBalances');
+    expect(allBalances.map((r) => [r.method, r.pattern, r.additional])).toEqual([
+      ['GET', '/cosmos/bank/v1beta1/balances/{address}', false],
+      ['GET', '/sdk/bank/v1beta1/balances/{address}', true],
+    ]);
+    expect(allBalances[0].descriptor.input).toBe(QueryAllBalancesRequestSchema);
+    expect(allBalances[0].body).toBe('');
+  });
+
+  it.each(SPEC_PATHS)('serves %s %s (%s) on /sdk/ and upstream', (method, path, rpc) => {
+    for (const pattern of [path, upstreamPath(path)]) {
+      const matches = find(method, pattern);
+      expect(matches.map((r) => `${r.service}/${r.rpc}`)).toContain(rpc);
+      for (const route of matches) expect(route.body).toBe(method === 'POST' ? '*' : '');
+    }
+  });
+
+  it('gives every Query/Service method of the served services an /sdk/ alias of its upstream path', () => {
+    for (const route of routes.filter((r) => !r.additional)) {
+      expect(route.pattern.startsWith('/cosmos/')).toBe(true);
+      const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
+      expect(aliases.map((r) => r.pattern)).toContain(route.pattern.replace(/^\/cosmos\//, '/sdk/'));
+      for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
+    }
+    const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX];
+    for (const route of routes) expect(served).toContain(route.service);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9);
+  });
+
+  it('names the fields bound by path variables', () => {
+    expect(pathTemplateFields('/cosmos/staking/v1beta1/validators/{validator_addr}/delegations/{delegator_addr}')).toEqual([
+      'validator_addr',
+      'delegator_addr',
+    ]);
+    expect(pathTemplateFields('/x/{pagination.key=*}/y')).toEqual(['pagination.key']);
+    expect(pathTemplateFields('/cosmos/bank/v1beta1/supply')).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { BlockIdFlag, hashBlock } from '../../../src/node/consensus/types/block.js';
+import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
+import { FilePV } from '../../../src/node/consensus/privval.js';
+import { MemoryNetwork } from '../../../src/node/consensus/transport.js';
+import { makeGenesis, makeNode, utf8, waitForHeight, type TestNode } from './helpers.js';
+
+const running: TestNode[] = [];
+afterEach(async () => {
+  for (const n of running.splice(0)) await n.consensus.stop();
+});
+
+async function makeNetwork(count: number, started: number): Promise<{ nodes: TestNode[]; network: MemoryNetwork }> {
+  const pvs = Array.from({ length: count }, () => FilePV.generate());
+  const genesis = makeGenesis(pvs);
+  const network = new MemoryNetwork();
+  const nodes: TestNode[] = [];
+  for (let i = 0; i < count; i++) nodes.push(await makeNode(genesis, pvs[i]!, { transport: network.transport(`node${i}`) }));
+  for (let i = 0; i < started; i++) {
+    running.push(nodes[i]!);
+    await nodes[i]!.consensus.start();
+  }
+  return { nodes, network };
+}
+
+function assertSameChain(nodes: TestNode[], upTo: number): void {
+  for (let h = 1; h <= upTo; h++) {
+    const hashes = new Set(nodes.map((n) => toHexUpper(n.consensus.blockStore.loadBlockMeta(h)!.blockId.hash)));
+    expect(hashes.size).toBe(1);
+    const appHashes = new Set(nodes.map((n) => toHexUpper(n.consensus.stateStore.loadFinalizeBlockResponse(h)!.appHash)));
+    expect(appHashes.size).toBe(1);
+  }
+}
+
+describe('four validators over an in-memory transport', () => {
+  it('reach consensus: same blocks everywhere, proposers rotate, commits carry +2/3', async () => {
+    const { nodes } = await makeNetwork(4, 4);
+    await nodes[1]!.consensus.mempool.checkTx(utf8('from=node1'));
+    await nodes[3]!.consensus.mempool.checkTx(utf8('from=node3'));
+    await Promise.all(nodes.map((n) => waitForHeight(n.consensus, 8, 30000)));
+    assertSameChain(nodes, 8);
+
+    const store = nodes[0]!.consensus.blockStore;
+    const proposers = new Set<string>();
+    for (let h = 2; h <= 8; h++) {
+      const block = store.loadBlock(h)!;
+      proposers.add(toHexUpper(block.header.proposerAddress));
+      const signed = block.lastCommit.signatures.filter((s) => s.blockIdFlag === BlockIdFlag.Commit).length;
+      expect(signed).toBeGreaterThanOrEqual(3); // +2/3 of 4 equal powers
+      expect(block.lastCommit.signatures).toHaveLength(4);
+    }
+    expect(proposers.size).toBeGreaterThanOrEqual(3);
+    // Both txs made it into the chain (each when its node proposed), and every app has them.
+    for (const n of nodes) {
+      expect(n.app.committed.state.get('from')).toBeDefined();
+    }
+    const allTxs: string[] = [];
+    for (let h = 1; h <= store.height(); h++) allTxs.push(...store.loadBlock(h)!.data.txs.map((t) => new TextDecoder().decode(t)));
+    expect(allTxs).toEqual(expect.arrayContaining(['from=node1', 'from=node3']));
+  }, 60000);
+
+  it('keeps committing with one of four validators offline (3 of 4 = 75% > 2/3)', async () => {
+    const { nodes } = await makeNetwork(4, 3);
+    const live = nodes.slice(0, 3);
+    await Promise.all(live.map((n) => waitForHeight(n.consensus, 6, 40000)));
+    assertSameChain(live, 6);
+    const offlineAddress = toHexUpper(nodes[3]!.pv.address);
+    for (let h = 2; h <= 6; h++) {
+      const block = live[0]!.consensus.blockStore.loadBlock(h)!;
+      expect(toHexUpper(block.header.proposerAddress)).not.toBe(offlineAddress);
+      // The offline validator's slot in every commit is absent.
+      const vals = live[0]!.consensus.stateStore.loadValidators(h - 1)!;
+      const [idx] = vals.getByAddress(nodes[3]!.pv.address);
+      expect(block.lastCommit.signatures[idx]!.blockIdFlag).toBe(BlockIdFlag.Absent);
+    }
+    expect(nodes[3]!.consensus.blockStore.height()).toBe(0);
+  }, 60000);
+
+  it('a validator that starts late catches up from its peers and joins', async () => {
+    const { nodes } = await makeNetwork(4, 3);
+    await Promise.all(nodes.slice(0, 3).map((n) => waitForHeight(n.consensus, 4, 40000)));
+    const late = nodes[3]!;
+    running.push(late);
+    await late.consensus.start();
+    const target = nodes[0]!.consensus.blockStore.height() + 3;
+    await waitForHeight(late.consensus, target, 40000);
+    assertSameChain(nodes, target);
+    expect(toHexUpper(hashBlock(late.consensus.blockStore.loadBlock(target)!))).toBe(toHexUpper(nodes[0]!.consensus.blockStore.loadBlockMeta(target)!.blockId.hash));
+    // Once caught up it votes again: a later commit carries its signature.
+    await Promise.all(nodes.slice(0, 3).map((n) => waitForHeight(n.consensus, target + 3, 40000)));
+    const vals = nodes[0]!.consensus.stateStore.loadValidators(target + 1)!;
+    const [idx] = vals.getByAddress(late.pv.address);
+    const signedByLate = [target + 2, target + 3].some((h) => nodes[0]!.consensus.blockStore.loadBlock(h)!.lastCommit.signatures[idx]!.blockIdFlag === BlockIdFlag.Commit);
+    expect(signedByLate).toBe(true);
+  }, 90000);
+});

@@ -1,0 +1,213 @@
+/**
+ * The RPC JSON renderers, checked two ways: exact CometBFT 0.38 shapes (COMPAT §1.3/§1.4), and by
+ * feeding them to CosmJS's Comet38Client decoders through a fake RpcClient (CosmJS throws on any
+ * shape it does not accept).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import {
+  renderBlockMeta,
+  renderBlockResult,
+  renderBlockResults,
+  renderCommitResult,
+  renderConsensusParamsResult,
+  renderGenesis,
+  renderGenesisJsonText,
+  renderSyncInfo,
+  renderTxProof,
+  renderValidatorInfo,
+  renderValidatorsResult,
+} from '../../../src/node/consensus/json.js';
+import { txHash, txProof } from '../../../src/node/consensus/types/block.js';
+import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
+import { FilePV } from '../../../src/node/consensus/privval.js';
+import { parseGenesisDoc } from '../../../src/node/consensus/types/genesis.js';
+import { makeGenesis, makeNode, utf8, waitForHeight, type TestNode } from './helpers.js';
+
+let node: TestNode;
+let txHeight = 0;
+
+beforeAll(async () => {
+  const pv = FilePV.generate();
+  node = await makeNode(makeGenesis([pv], 'json-chain'), pv);
+  await node.consensus.start();
+  await waitForHeight(node.consensus, 2);
+  const waiter = node.consensus.eventBus.waitForTx(toHexUpper(txHash(utf8('hello=world'))), 10000);
+  await node.consensus.mempool.checkTx(utf8('hello=world'));
+  txHeight = (await waiter.promise).height;
+  await waitForHeight(node.consensus, txHeight + 1);
+  await node.consensus.stop();
+});
+
+afterAll(async () => {
+  await node?.consensus.stop();
+});
+
+/** A JSON-RPC "server" answering from the renderers, as the RPC layer will. */
+function result(method: string, params: Record<string, unknown>): unknown {
+  const c = node.consensus;
+  const latest = c.blockStore.height();
+  const height = params['height'] ? Number(params['height']) : latest;
+  switch (method) {
+    case 'block': {
+      const meta = c.blockStore.loadBlockMeta(height)!;
+      return renderBlockResult(meta.blockId, c.blockStore.loadBlock(height)!);
+    }
+    case 'commit': {
+      const canonical = height < latest;
+      const commit = canonical ? c.blockStore.loadBlockCommit(height)! : c.blockStore.loadSeenCommit(height)!;
+      return renderCommitResult(c.blockStore.loadBlockMeta(height)!.header, commit, canonical);
+    }
+    case 'validators': {
+      const h = params['height'] ? height : latest + 1;
+      const set = c.stateStore.loadValidators(h)!;
+      return renderValidatorsResult(h, set.validators, set.size);
+    }
+    case 'block_results':
+      return renderBlockResults(height, c.stateStore.loadFinalizeBlockResponse(height)!);
+    case 'blockchain': {
+      const metas = [];
+      for (let h = latest; h >= 1; h--) metas.push(renderBlockMeta(c.blockStore.loadBlockMeta(h)!));
+      return { last_height: String(latest), block_metas: metas };
+    }
+    case 'genesis':
+      return { genesis: renderGenesis(c.genesis) };
+    case 'consensus_params':
+      return renderConsensusParamsResult(height, c.stateStore.loadConsensusParams(height)!);
+    case 'status': {
+      const s = c.status();
+      return {
+        node_info: {
+          protocol_version: { p2p: '8', block: '11', app: '1' },
+          id: 'aa'.repeat(20),
+          listen_addr: 'tcp://0.0.0.0:26656',
+          network: s.chainId,
+          version: '0.38.17',
+          channels: '40202122233038606100',
+          moniker: 'test',
+          other: { tx_index: 'on', rpc_address: 'tcp://127.0.0.1:26657' },
+        },
+        sync_info: renderSyncInfo(s),
+        validator_info: renderValidatorInfo(s.validatorInfo!),
+      };
+    }
+    default:
+      throw new Error(`method ${method} not served in this test`);
+  }
+}
+
+function client(): Comet38Client {
+  return Comet38Client.create({
+    execute: async (request) => {
+      // Round-trip through text as the wire would.
+      const params = (request.params ?? {}) as Record<string, unknown>;
+      return JSON.parse(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: result(request.method, params) }));
+    },
+    disconnect: () => {},
+  });
+}
+
+describe('RPC JSON renderers', () => {
+  it('block at height 1 has the empty last_block_id and last_commit shapes', () => {
+    const json = result('block', { height: '1' }) as { block_id: { hash: string; parts: { total: number } }; block: Record<string, Record<string, unknown>> };
+    expect(json.block_id.hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(json.block_id.parts.total).toBe(1);
+    const header = json.block['header']!;
+    expect(header['version']).toEqual({ block: '11', app: '1' });
+    expect(header['chain_id']).toBe('json-chain');
+    expect(header['height']).toBe('1');
+    expect(header['last_block_id']).toEqual({ hash: '', parts: { total: 0, hash: '' } });
+    expect(header['last_commit_hash']).toBe('E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855');
+    expect(header['time']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d*[1-9])?Z$/);
+    expect(json.block['last_commit']).toEqual({ height: '0', round: 0, block_id: { hash: '', parts: { total: 0, hash: '' } }, signatures: [] });
+    expect(json.block['data']).toEqual({ txs: [] });
+    expect(json.block['evidence']).toEqual({ evidence: [] });
+  });
+
+  it('block with a tx: base64 txs, commit signatures with flag 2, int64 as strings', () => {
+    const json = result('block', { height: String(txHeight) }) as { block: { data: { txs: string[] }; last_commit: { height: string; signatures: Record<string, unknown>[] } } };
+    expect(json.block.data.txs).toEqual([Buffer.from('hello=world').toString('base64')]);
+    expect(json.block.last_commit.height).toBe(String(txHeight - 1));
+    const sig = json.block.last_commit.signatures[0]!;
+    expect(sig['block_id_flag']).toBe(2);
+    expect(sig['validator_address']).toBe(toHexUpper(node.pv.address));
+    expect(typeof sig['signature']).toBe('string');
+  });
+
+  it('block_results uses protobuf-JSON ExecTxResults and a base64 app_hash', () => {
+    const json = result('block_results', { height: String(txHeight) }) as Record<string, unknown>;
+    expect(json['height']).toBe(String(txHeight));
+    expect(json['txs_results']).toEqual([
+      { code: 0, data: Buffer.from('hello').toString('base64'), log: '', info: '', gas_wanted: '1', gas_used: '1', events: [{ type: 'kv', attributes: [{ key: 'key', value: 'hello', index: true }] }], codespace: '' },
+    ]);
+    expect(json['validator_updates']).toBeNull();
+    expect(json['consensus_param_updates']).toBeNull();
+    expect(json['app_hash']).toBe(Buffer.from(node.consensus.stateStore.loadFinalizeBlockResponse(txHeight)!.appHash).toString('base64'));
+  });
+
+  it('consensus_params shows the CometBFT defaults', () => {
+    expect(result('consensus_params', { height: '1' })).toEqual({
+      block_height: '1',
+      consensus_params: {
+        block: { max_bytes: '22020096', max_gas: '-1' },
+        evidence: { max_age_num_blocks: '100000', max_age_duration: '172800000000000', max_bytes: '1048576' },
+        validator: { pub_key_types: ['ed25519'] },
+        version: { app: '0' },
+        abci: { vote_extensions_enable_height: '0' },
+      },
+    });
+  });
+
+  it('validators shows amino pubkeys and string powers', () => {
+    const json = result('validators', {}) as { block_height: string; validators: Record<string, unknown>[]; count: string; total: string };
+    expect(json.count).toBe('1');
+    expect(json.total).toBe('1');
+    expect(json.validators[0]).toEqual({
+      address: toHexUpper(node.pv.address),
+      pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(node.pv.pubKey.bytes).toString('base64') },
+      voting_power: '10',
+      proposer_priority: '0',
+    });
+  });
+
+  it('tx proof shape', () => {
+    const block = node.consensus.blockStore.loadBlock(txHeight)!;
+    const json = renderTxProof(txProof(block.data.txs, 0));
+    expect(json.root_hash).toBe(toHexUpper(block.header.dataHash));
+    expect(json.proof).toEqual({ total: '1', index: '0', leaf_hash: expect.any(String) });
+  });
+
+  it('genesis renders in CometBFT layout and app_state keeps its exact text', () => {
+    const genesis = result('genesis', {}) as { genesis: Record<string, unknown> };
+    expect(genesis.genesis['initial_height']).toBe('1');
+    expect(genesis.genesis['app_state']).toEqual({ genesis: 'yes' });
+    const doc = parseGenesisDoc('{"chain_id":"x","genesis_time":"2024-01-01T00:00:00Z","app_state":{"big":123456789012345678901234567890}}');
+    expect(renderGenesisJsonText(doc)).toContain('"app_state":{"big":123456789012345678901234567890}');
+  });
+
+  it('CosmJS Comet38Client accepts block, commit, validators, block_results, blockchain, genesis and status', async () => {
+    const c = client();
+    const block = await c.block(txHeight);
+    expect(block.block.header.height).toBe(txHeight);
+    expect(block.block.txs).toHaveLength(1);
+    expect(block.block.lastCommit?.signatures).toHaveLength(1);
+    const first = await c.block(1);
+    expect(first.block.lastCommit?.height).toBe(0);
+    const commit = await c.commit(txHeight);
+    expect(commit.canonical).toBe(true);
+    expect(commit.commit.blockId.parts.total).toBe(1);
+    const latestCommit = await c.commit();
+    expect(latestCommit.canonical).toBe(false);
+    const validators = await c.validators({});
+    expect(validators.validators[0]!.votingPower).toBe(10n);
+    const results = await c.blockResults(txHeight);
+    expect(results.results[0]!.code).toBe(0);
+    const chain = await c.blockchain(1, node.consensus.blockStore.height());
+    expect(chain.blockMetas.length).toBe(node.consensus.blockStore.height());
+    const genesis = await c.genesis();
+    expect(genesis.chainId).toBe('json-chain');
+    const status = await c.status();
+    expect(status.syncInfo.latestBlockHeight).toBe(node.consensus.blockStore.height());
+    expect(status.validatorInfo.votingPower).toBe(10n);
+  });
+});

@@ -1,0 +1,389 @@
+/**
+ * The committed multi-store: app hash determinism, persistence and reopen, crash safety,
+ * rollback, reads and iteration at old versions, pruning, the CheckTx branch. Run over both the
+ * in-memory database and a real LevelDB in a temp directory.
+ */
+import type { BatchOp, Database } from '../../../src/node/store/db/database.js';
+import { Bucket } from '../../../src/node/store/db/buckets.js';
+import { openCommitMultiStore, type RootMultiStore } from '../../../src/node/store/commitmulti.js';
+import { StoreError, isStoreError } from '../../../src/node/store/errors.js';
+import { PRUNING_EVERYTHING, PRUNING_NOTHING, pruningFromAppToml, type PruningOptions } from '../../../src/node/store/options.js';
+import { readU64 } from '../../../src/node/store/bytes.js';
+import { DB_KINDS, b, drain, hex, rng, s, type DbFixture } from './helpers.js';
+
+const STORES = ['auth', 'bank', 'params', 'staking'];
+
+function open(db: Database, pruning: PruningOptions = PRUNING_NOTHING): Promise<RootMultiStore> {
+  return openCommitMultiStore(db, { stores: STORES, pruning });
+}
+
+function catchStoreError(fn: () => unknown): StoreError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error('expected a StoreError');
+}
+
+async function rejectStoreError(promise: Promise<unknown>): Promise<StoreError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof StoreError) return err;
+    throw err;
+  }
+  throw new Error('expected a StoreError');
+}
+
+/** A database whose next batch fails: the process "dies" before the commit lands. */
+function failingNextBatch(db: Database): Database & { armed: boolean } {
+  const wrapper = Object.create(db) as Database & { armed: boolean };
+  wrapper.armed = true;
+  wrapper.batch = async (ops: BatchOp[], options?: { sync?: boolean }): Promise<void> => {
+    if (wrapper.armed) {
+      wrapper.armed = false;
+      throw new Error('simulated crash before the batch was written');
+    }
+    return db.batch(ops, options);
+  };
+  return wrapper;
+}
+
+for (const [kind, makeFixture] of DB_KINDS) {
+  describe(`CommitMultiStore over ${kind}`, () => {
+    let fixture: DbFixture;
+    beforeEach(async () => {
+      fixture = await makeFixture();
+    });
+    afterEach(async () => fixture.cleanup());
+
+    test('empty state: version 0, empty hash; unknown store is a clear error', async () => {
+      const cms = await open(fixture.db);
+      expect(cms.lastCommitId()).toEqual({ version: 0, hash: new Uint8Array(0) });
+      expect(cms.earliestVersion()).toBe(0);
+      const err = catchStoreError(() => cms.getStore('nope'));
+      expect(err.reason).toBe('UNKNOWN_STORE');
+      expect(err.message).toBe('unknown store "nope"');
+      expect(catchStoreError(() => cms.readAt(1, 'bank', b(1))).reason).toBe('VERSION_NOT_FOUND');
+      await cms.close();
+    });
+
+    test('the same writes in a different order give the same hash; different content a different one', async () => {
+      const writes: [string, Uint8Array, Uint8Array][] = [];
+      for (let i = 0; i < 200; i++) writes.push([STORES[i % STORES.length]!, s(`key-${i}`), s(`value-${i}`)]);
+      const one = await open(fixture.db);
+      for (const [name, key, value] of writes) one.getStore(name).set(key, value);
+      const oneHash = one.workingHash();
+      const other = await openCommitMultiStore((await import('../../../src/node/store/db/database.js')).memoryDatabase(), { stores: [...STORES].reverse() });
+      const shuffled = [...writes].sort(() => 0.5 - rng(7)());
+      for (const [name, key, value] of shuffled.reverse()) other.getStore(name).set(key, value);
+      // Noise that cancels out: a key set then deleted, a value overwritten back.
+      other.getStore('bank').set(s('transient'), s('x'));
+      other.getStore('bank').delete(s('transient'));
+      expect(hex(other.workingHash())).toBe(hex(oneHash));
+      other.getStore('bank').set(s('key-1'), s('value-1!'));
+      expect(hex(other.workingHash())).not.toBe(hex(oneHash));
+      // Same key and value in another store: a different app hash.
+      other.getStore('bank').set(s('key-1'), s('value-1'));
+      other.getStore('auth').set(s('only-here'), s('v'));
+      const a = other.workingHash();
+      other.getStore('auth').delete(s('only-here'));
+      other.getStore('bank').set(s('only-here'), s('v'));
+      expect(hex(other.workingHash())).not.toBe(hex(a));
+      await one.close();
+      await other.close();
+    });
+
+    test('workingHash is what commit returns; commit persists and reopen lands on it', async () => {
+      const cms = await open(fixture.db);
+      cms.getStore('bank').set(s('alice'), s('100'));
+      cms.getStore('auth').set(s('alice'), s('account'));
+      const working = cms.workingHash();
+      expect(hex(cms.workingHash())).toBe(hex(working)); // stable without writes
+      const first = await cms.commit();
+      expect(first.version).toBe(1);
+      expect(hex(first.hash)).toBe(hex(working));
+      expect(cms.lastCommitId()).toEqual(first);
+      // Nothing written: the next version has the same roots, so the same app hash.
+      expect(hex(cms.workingHash())).toBe(hex(working));
+      cms.getStore('bank').set(s('bob'), s('5'));
+      expect(hex(cms.workingHash())).not.toBe(hex(working));
+      const second = await cms.commit();
+      expect(second.version).toBe(2);
+      await cms.close();
+
+      const reopened = await open(await fixture.reopen());
+      expect(reopened.lastCommitId().version).toBe(2);
+      expect(hex(reopened.lastCommitId().hash)).toBe(hex(second.hash));
+      expect(hex(reopened.workingHash())).toBe(hex(second.hash));
+      expect(hex(reopened.getStore('bank').get(s('alice')))).toBe(hex(s('100')));
+      expect(hex(reopened.getStore('bank').get(s('bob')))).toBe(hex(s('5')));
+      expect(hex(reopened.readAt(1, 'bank', s('alice')))).toBe(hex(s('100')));
+      expect(reopened.readAt(1, 'bank', s('bob'))).toBeUndefined();
+      await reopened.close();
+    });
+
+    test('a crash before the commit batch lands leaves the previous version, on disk and in memory', async () => {
+      const cms = await open(fixture.db);
+      cms.getStore('bank').set(s('alice'), s('100'));
+      const v1 = await cms.commit();
+      await cms.close();
+
+      const failing = failingNextBatch(fixture.db);
+      const crashing = await open(failing);
+      crashing.getStore('bank').set(s('alice'), s('1'));
+      crashing.getStore('bank').set(s('carol'), s('7'));
+      crashing.workingHash();
+      await expect(crashing.commit()).rejects.toThrow('simulated crash');
+      expect(crashing.lastCommitId()).toEqual(v1);
+      expect(hex(crashing.readAt(1, 'bank', s('alice')))).toBe(hex(s('100')));
+      await crashing.close();
+
+      // Never committed at all (process killed after FinalizeBlock): reopen lands on version 1.
+      const again = await open(await fixture.reopen());
+      again.getStore('bank').set(s('dave'), s('1'));
+      again.workingHash();
+      const reopened = await open(await fixture.reopen());
+      expect(reopened.lastCommitId().version).toBe(1);
+      expect(hex(reopened.lastCommitId().hash)).toBe(hex(v1.hash));
+      expect(hex(reopened.getStore('bank').get(s('alice')))).toBe(hex(s('100')));
+      expect(reopened.getStore('bank').get(s('carol'))).toBeUndefined();
+      expect(reopened.getStore('bank').get(s('dave'))).toBeUndefined();
+      await reopened.close();
+    });
+
+    test('reads and iteration at every retained version match what was written', async () => {
+      const cms = await open(fixture.db);
+      const random = rng(3);
+      const keys = Array.from({ length: 30 }, (_, i) => s(`acct/${String(i).padStart(2, '0')}`));
+      const history: Map<string, string>[] = [new Map()];
+      for (let version = 1; version <= 12; version++) {
+        const model = new Map(history[version - 1]);
+        for (let op = 0; op < 15; op++) {
+          const key = keys[Math.floor(random() * keys.length)]!;
+          if (random() < 0.3) {
+            cms.getStore('bank').delete(key);
+            model.delete(hex(key)!);
+          } else {
+            const value = s(`v${version}.${op}`);
+            cms.getStore('bank').set(key, value);
+            model.set(hex(key)!, hex(value)!);
+          }
+        }
+        // A hot key written every block (like the fee collector).
+        cms.getStore('bank').set(s('fee'), s(`fee${version}`));
+        model.set(hex(s('fee'))!, hex(s(`fee${version}`))!);
+        await cms.commit();
+        history.push(model);
+      }
+      const check = async (store: RootMultiStore): Promise<void> => {
+        for (let version = 1; version <= 12; version++) {
+          const model = history[version]!;
+          for (const key of [...keys, s('fee')]) expect([version, hex(key), hex(store.readAt(version, 'bank', key))]).toEqual([version, hex(key), model.get(hex(key)!)]);
+          const sorted = [...model.entries()].sort((x, y) => (x[0] < y[0] ? -1 : 1));
+          expect(await drain(store.storeAt(version, 'bank').iterator())).toEqual(sorted);
+          expect(await drain(store.storeAt(version, 'bank').iterator(s('acct/10'), s('acct/20'), { reverse: true }))).toEqual(
+            sorted.filter(([k]) => k >= hex(s('acct/10'))! && k < hex(s('acct/20'))!).reverse(),
+          );
+        }
+        expect(await drain(store.storeAt(12, 'auth').iterator())).toEqual([]);
+      };
+      await check(cms);
+      await cms.close();
+      await check(await open(await fixture.reopen()));
+    });
+
+    test('branchAt gives a writable cache over an old version; storeAt views are read-only', async () => {
+      const cms = await open(fixture.db);
+      cms.getStore('bank').set(s('a'), s('1'));
+      await cms.commit();
+      cms.getStore('bank').set(s('a'), s('2'));
+      await cms.commit();
+      const old = cms.branchAt(1);
+      expect(hex(old.getStore('bank').get(s('a')))).toBe(hex(s('1')));
+      old.getStore('bank').set(s('a'), s('3'));
+      expect(hex(old.getStore('bank').get(s('a')))).toBe(hex(s('3')));
+      expect(hex(cms.readAt(1, 'bank', s('a')))).toBe(hex(s('1')));
+      const view = cms.storeAt(1, 'bank') as unknown as { set(k: Uint8Array, v: Uint8Array): void };
+      expect(catchStoreError(() => view.set(s('a'), s('x'))).reason).toBe('READ_ONLY');
+      await cms.close();
+    });
+
+    test('rollback deletes the latest version; state, hash and history are those of the previous one', async () => {
+      const cms = await open(fixture.db);
+      const bank = cms.getStore('bank');
+      bank.set(s('a'), s('1'));
+      bank.set(s('b'), s('1'));
+      const v1 = await cms.commit();
+      bank.set(s('a'), s('2'));
+      bank.delete(s('b'));
+      bank.set(s('c'), s('2'));
+      const v2 = await cms.commit();
+      bank.delete(s('a'));
+      bank.set(s('b'), s('3')); // re-created after its deletion at v2
+      bank.set(s('c'), s('3'));
+      cms.getStore('staking').set(s('val'), s('3'));
+      await cms.commit();
+
+      bank.set(s('z'), s('pending'));
+      expect((await rejectStoreError(cms.rollback())).reason).toBe('PENDING_WRITES');
+      (bank as unknown as { discard(): void }).discard();
+
+      const back = await cms.rollback();
+      expect(back).toEqual(v2);
+      expect(hex(cms.workingHash())).toBe(hex(v2.hash));
+      expect(hex(bank.get(s('a')))).toBe(hex(s('2')));
+      expect(bank.get(s('b'))).toBeUndefined();
+      expect(hex(bank.get(s('c')))).toBe(hex(s('2')));
+      expect(cms.getStore('staking').get(s('val'))).toBeUndefined();
+      expect(await drain(cms.storeAt(2, 'bank').iterator())).toEqual([
+        [hex(s('a')), hex(s('2'))],
+        [hex(s('c')), hex(s('2'))],
+      ]);
+      expect(catchStoreError(() => cms.readAt(3, 'bank', s('a'))).reason).toBe('VERSION_NOT_FOUND');
+      expect(hex(cms.readAt(1, 'bank', s('b')))).toBe(hex(s('1')));
+      await cms.close();
+
+      const reopened = await open(await fixture.reopen());
+      expect(reopened.lastCommitId()).toEqual(v2);
+      // Build a different version 3 on top.
+      reopened.getStore('bank').set(s('d'), s('4'));
+      const v3 = await reopened.commit();
+      expect(v3.version).toBe(3);
+      expect(reopened.readAt(3, 'bank', s('b'))).toBeUndefined();
+      expect(hex(reopened.readAt(3, 'bank', s('d')))).toBe(hex(s('4')));
+      expect(await reopened.loadVersion(1)).toEqual(v1);
+      expect(await drain(reopened.getStore('bank').iterator())).toEqual([
+        [hex(s('a')), hex(s('1'))],
+        [hex(s('b')), hex(s('1'))],
+      ]);
+      // Rolling back the first version empties the state.
+      expect(await reopened.rollback()).toEqual({ version: 0, hash: new Uint8Array(0) });
+      expect(reopened.getStore('bank').get(s('a'))).toBeUndefined();
+      expect(await drain(reopened.getStore('bank').iterator())).toEqual([]);
+      await reopened.close();
+      const empty = await open(await fixture.reopen());
+      expect(empty.lastCommitId().version).toBe(0);
+      empty.getStore('bank').set(s('a'), s('again'));
+      expect((await empty.commit()).version).toBe(1);
+      await empty.close();
+    });
+
+    test('setInitialVersion: the first commit gets it; later it is refused', async () => {
+      const cms = await open(fixture.db);
+      cms.setInitialVersion(100);
+      cms.getStore('params').set(s('p'), s('1'));
+      expect((await cms.commit()).version).toBe(100);
+      expect(cms.earliestVersion()).toBe(100);
+      expect((await cms.commit()).version).toBe(101);
+      expect(catchStoreError(() => cms.setInitialVersion(5)).reason).toBe('INVALID_OPTIONS');
+      expect(catchStoreError(() => cms.readAt(99, 'params', s('p'))).message).toBe('version 99 has been pruned: available versions are 100–101');
+      await cms.close();
+    });
+
+    test('branchCommitted (CheckTx state) ignores uncommitted working writes', async () => {
+      const cms = await open(fixture.db);
+      cms.getStore('bank').set(s('a'), s('1'));
+      await cms.commit();
+      const check = cms.branchCommitted();
+      cms.getStore('bank').set(s('a'), s('block'));
+      expect(hex(check.getStore('bank').get(s('a')))).toBe(hex(s('1')));
+      const tx = check.branch();
+      tx.getStore('bank').set(s('a'), s('checktx'));
+      tx.write();
+      expect(hex(check.getStore('bank').get(s('a')))).toBe(hex(s('checktx')));
+      expect(hex(cms.getStore('bank').get(s('a')))).toBe(hex(s('block')));
+      await cms.commit();
+      expect(hex(cms.branchCommitted().getStore('bank').get(s('a')))).toBe(hex(s('block')));
+      await cms.close();
+    });
+
+    test('writes during a commit in flight are refused', async () => {
+      const cms = await open(fixture.db);
+      cms.getStore('bank').set(s('a'), s('1'));
+      const pending = cms.commit();
+      expect(catchStoreError(() => cms.getStore('bank').set(s('b'), s('2'))).reason).toBe('COMMIT_IN_PROGRESS');
+      expect((await rejectStoreError(cms.commit())).reason).toBe('COMMIT_IN_PROGRESS');
+      await pending;
+      cms.getStore('bank').set(s('b'), s('2'));
+      await cms.commit();
+      await cms.close();
+    });
+
+    test('pruning: versions below earliest are refused with the available range, their history is deleted', async () => {
+      const pruning = pruningFromAppToml('custom', 3, 10);
+      const cms = await open(fixture.db, pruning);
+      for (let version = 1; version <= 25; version++) {
+        cms.getStore('bank').set(s('fee'), s(`fee${version}`));
+        if (version === 2) cms.getStore('bank').set(s('gone'), s('soon'));
+        if (version === 4) cms.getStore('bank').delete(s('gone'));
+        if (version === 5) cms.getStore('bank').set(s('stable'), s('since5'));
+        if (version === 18) cms.getStore('bank').delete(s('stable'));
+        await cms.commit();
+        // At 10: prune <= 10-3-1 = 6; at 20: prune <= 16.
+        expect(cms.earliestVersion()).toBe(version < 10 ? 1 : version < 20 ? 7 : 17);
+      }
+      await cms.waitForPruning();
+      const err = catchStoreError(() => cms.readAt(16, 'bank', s('fee')));
+      expect(err.reason).toBe('VERSION_PRUNED');
+      expect(err.message).toBe('version 16 has been pruned: available versions are 17–25');
+      expect(catchStoreError(() => cms.storeAt(3, 'bank')).reason).toBe('VERSION_PRUNED');
+      await expect(cms.prove(5, 'bank', s('fee'))).rejects.toThrow('available versions are 17–25');
+      expect(catchStoreError(() => cms.readAt(26, 'bank', s('fee'))).message).toBe('version 26 does not exist: available versions are 17–25');
+      for (let version = 17; version <= 25; version++) {
+        expect(hex(cms.readAt(version, 'bank', s('fee')))).toBe(hex(s(`fee${version}`)));
+        expect(hex(cms.readAt(version, 'bank', s('stable')))).toBe(version < 18 ? hex(s('since5')) : undefined);
+        expect(cms.readAt(version, 'bank', s('gone'))).toBeUndefined();
+      }
+      expect((await drain(cms.storeAt(17, 'bank').iterator())).map(([k]) => k)).toEqual([hex(s('fee')), hex(s('stable'))]);
+      // The deleted data is gone from the database: no diff or commit info below 17.
+      const versions: number[] = [];
+      for await (const key of fixture.db.keys({ gte: Uint8Array.of(Bucket.stateBucketHistory), lt: Uint8Array.of(Bucket.stateBucketHistory + 1) })) versions.push(readU64(key, 5));
+      expect(Math.min(...versions)).toBeGreaterThanOrEqual(17);
+      const infos: number[] = [];
+      for await (const key of fixture.db.keys({ gte: Uint8Array.of(Bucket.stateCommitInfo), lt: Uint8Array.of(Bucket.stateCommitInfo + 1) })) infos.push(readU64(key, 1));
+      expect(infos).toEqual([17, 18, 19, 20, 21, 22, 23, 24, 25]);
+      // Proofs at the earliest retained version still work (its tree record was kept or is newer).
+      const proof = await cms.prove(17, 'bank', s('stable'));
+      expect(hex(proof.value)).toBe(hex(s('since5')));
+      await cms.close();
+      const reopened = await open(await fixture.reopen(), pruning);
+      expect(reopened.earliestVersion()).toBe(17);
+      expect(hex(reopened.readAt(17, 'bank', s('fee')))).toBe(hex(s('fee17')));
+      await reopened.close();
+    });
+
+    test('pruning "everything" keeps the last versions; rollback below earliest is refused', async () => {
+      const cms = await open(fixture.db, PRUNING_EVERYTHING);
+      for (let version = 1; version <= 20; version++) {
+        cms.getStore('bank').set(s('k'), s(`${version}`));
+        await cms.commit();
+      }
+      await cms.waitForPruning();
+      expect(cms.earliestVersion()).toBe(18);
+      await cms.rollback();
+      await cms.rollback();
+      expect(cms.lastCommitId().version).toBe(18);
+      const err = await rejectStoreError(cms.rollback());
+      expect(err.reason).toBe('VERSION_PRUNED');
+      expect(err.message).toBe('cannot roll back to version 17: it has been pruned (available versions are 18–18)');
+      await cms.close();
+    });
+  });
+}
+
+describe('pruning options', () => {
+  test('app.toml strategies map to the SDK presets and are validated with its messages', () => {
+    expect(pruningFromAppToml('default')).toEqual({ strategy: 'default', keepRecent: 362880, interval: 10 });
+    expect(pruningFromAppToml('everything')).toEqual({ strategy: 'everything', keepRecent: 2, interval: 10 });
+    expect(pruningFromAppToml('nothing')).toEqual({ strategy: 'nothing', keepRecent: 0, interval: 0 });
+    expect(pruningFromAppToml('custom', 100, 10)).toEqual({ strategy: 'custom', keepRecent: 100, interval: 10 });
+    expect(() => pruningFromAppToml('custom', 100, 0)).toThrow(`'pruning-interval' must not be 0. If you want to disable pruning, select pruning = "nothing"`);
+    expect(() => pruningFromAppToml('custom', 100, 5)).toThrow(`'pruning-interval' must not be less than 10`);
+    expect(() => pruningFromAppToml('custom', 1, 10)).toThrow(`'pruning-keep-recent' must not be less than 2`);
+    expect(() => pruningFromAppToml('sometimes')).toThrow('unknown pruning strategy sometimes');
+    expect(isStoreError(catchStoreError(() => pruningFromAppToml('custom', 0, 0)), 'INVALID_OPTIONS')).toBe(true);
+  });
+});
