@@ -65,6 +65,10 @@ export class StoreKeyring implements Keyring {
     return toRecord(await this.load(name));
   }
 
+  async prepareWrite(): Promise<void> {
+    await this.store.prepareWrite?.();
+  }
+
   async has(name: string): Promise<boolean> {
     if (!isValidKeyName(name)) return false;
     return (await this.store.readKey(name)) !== undefined;

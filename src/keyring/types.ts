@@ -67,6 +67,11 @@ export interface SignResult {
 
 export interface Keyring {
   readonly backend: KeyringBackendName;
+  /**
+   * Get ready to write without writing anything: the `file` backend asks for its passphrase now
+   * (twice when the keyring is new), so a command's prompts always come in the same order.
+   */
+  prepareWrite(): Promise<void>;
   /** All keys, sorted by name. */
   list(): Promise<KeyRecord[]>;
   /** KEY_NOT_FOUND (hint `tokend keys list`) when absent. */

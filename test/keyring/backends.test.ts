@@ -128,8 +128,15 @@ if (osUnavailableReason) {
 
 let osServiceCounter = 0;
 
+interface KeytarForTests {
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
 async function osFixture(): Promise<KeyringFixture> {
-  const keytar = (await import('keytar')).default;
+  // keytar is optional (it may not have compiled), so no static import: tsc must pass without it.
+  const keytarModule = 'keytar';
+  const keytar = ((await import(keytarModule)) as { default: KeytarForTests }).default;
   const serviceName = `tokend-test-${process.pid}-${++osServiceCounter}`;
   const options: OpenKeyringOptions = { backend: 'os', home: '/unused', serviceName };
   return {

@@ -93,6 +93,8 @@ export class FileKeyStore implements KeyStore {
   private readonly attempts: number;
   /** Derived keys, once the passphrase was accepted. */
   private unlocked?: UnlockedKeys;
+  /** A new keyring's passphrase verifier, written with the first entry (so failed commands leave nothing). */
+  private pendingKeyhash?: KeyhashJson;
   /** The unlock in progress, so concurrent operations share one prompt. */
   private unlocking?: Promise<UnlockedKeys | undefined>;
 
@@ -220,9 +222,18 @@ export class FileKeyStore implements KeyStore {
     }
   }
 
+  /** Ask for the passphrase now (twice for a new keyring) without writing anything. */
+  async prepareWrite(): Promise<void> {
+    await this.unlock(true);
+  }
+
   private async unlockForWrite(): Promise<UnlockedKeys> {
     const keys = await this.unlock(true);
     if (!keys) throw new TokendError('INTERNAL', 'file keyring was not created');
+    if (this.pendingKeyhash) {
+      await writeFileAtomic(this.dir, KEYHASH_FILE, JSON.stringify(this.pendingKeyhash));
+      this.pendingKeyhash = undefined;
+    }
     return keys;
   }
 
@@ -270,7 +281,7 @@ export class FileKeyStore implements KeyStore {
     });
   }
 
-  /** Asks for a new passphrase and its confirmation, then writes `keyhash`. */
+  /** Asks for a new passphrase and its confirmation; `keyhash` is written with the first entry. */
   private async createKeyring(): Promise<UnlockedKeys> {
     const source = this.source();
     const passphrase = await source.read('Enter keyring passphrase (attempt 1/1):');
@@ -294,7 +305,7 @@ export class FileKeyStore implements KeyStore {
       salt: salt.toString('base64'),
       verifier: subkey(master, 'verifier').toString('base64'),
     };
-    await writeFileAtomic(this.dir, KEYHASH_FILE, JSON.stringify(keyhash));
+    this.pendingKeyhash = keyhash;
     return this.keysFrom(master);
   }
 

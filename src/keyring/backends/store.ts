@@ -16,6 +16,8 @@ export interface StoredKey extends KeyRecord {
 
 export interface KeyStore {
   readonly backend: KeyringBackendName;
+  /** Optional: get ready to write (e.g. ask for a passphrase) without writing anything. */
+  prepareWrite?(): Promise<void>;
   listKeys(): Promise<StoredKey[]>;
   readKey(name: string): Promise<StoredKey | undefined>;
   /** Creates or replaces the entry of `key.name`; atomic (all or nothing). */
