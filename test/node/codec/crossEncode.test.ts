@@ -48,6 +48,9 @@ import {
 } from '../../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
 import { BlockIDSchema, HeaderSchema, PartSetHeaderSchema } from '../../../src/gen/tendermint/types/types_pb.js';
 import { ConsensusSchema } from '../../../src/gen/tendermint/version/types_pb.js';
+import { PubKeySchema as EvmPubKeySchema } from '../../../src/gen/cosmos/evm/crypto/v1/ethsecp256k1/keys_pb.js';
+import { PubKeySchema as EthPubKeySchema } from '../../../src/gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
+import { EthAccountSchema } from '../../../src/gen/ethermint/types/v1/account_pb.js';
 import { anyPack } from '../../../src/node/codec/index.js';
 
 interface CosmjsCodec<T> {
@@ -357,5 +360,29 @@ describe('cosmjs-types -> protobuf-es', () => {
     expect(ourHeader.height).toBe(7n);
     expect(ourHeader.time?.seconds).toBe(1_700_000_000n);
     expect(hex(toBinary(HeaderSchema, ourHeader))).toBe(hex(headerBytes));
+  });
+});
+
+describe('types cosmjs-types lacks, checked byte by byte', () => {
+  it('EthAccount{base_account = 1, code_hash = 2}', () => {
+    const account = create(EthAccountSchema, {
+      baseAccount: create(BaseAccountSchema, { address: 'a', accountNumber: 1n }),
+      codeHash: '0x',
+    });
+    // 0a 05 {0a 01 'a' 18 01} 12 02 '0x'
+    expect(hex(toBinary(EthAccountSchema, account))).toBe('0a050a016118011202' + '3078');
+    expect(fromBinary(EthAccountSchema, bytesOf('0a050a0161180112023078')).baseAccount?.accountNumber).toBe(1n);
+  });
+
+  it('eth_secp256k1 PubKey{key = 1} under both type URLs', () => {
+    for (const schema of [EthPubKeySchema, EvmPubKeySchema]) {
+      expect(hex(toBinary(schema, create(schema, { key: PUBKEY })))).toBe(`0a21${hex(PUBKEY)}`);
+    }
+    expect(anyPack(EthPubKeySchema, create(EthPubKeySchema, { key: PUBKEY })).typeUrl).toBe(
+      '/ethermint.crypto.v1.ethsecp256k1.PubKey',
+    );
+    expect(anyPack(EvmPubKeySchema, create(EvmPubKeySchema, { key: PUBKEY })).typeUrl).toBe(
+      '/cosmos.evm.crypto.v1.ethsecp256k1.PubKey',
+    );
   });
 });

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ethermint/types/v1/account.proto.
  */
 export const file_ethermint_types_v1_account: GenFile = /*@__PURE__*/
-  fileDesc("CiBldGhlcm1pbnQvdHlwZXMvdjEvYWNjb3VudC5wcm90bxISZXRoZXJtaW50LnR5cGVzLnYxInkKCkV0aEFjY291bnQSNgoMYmFzZV9hY2NvdW50GAEgASgLMiAuY29zbW9zLmF1dGgudjFiZXRhMS5CYXNlQWNjb3VudBIRCgljb2RlX2hhc2gYAiABKAk6IMq0LRxjb3Ntb3MuYXV0aC52MWJldGExLkFjY291bnRJQiJaIGdpdGh1Yi5jb20vZXZtb3MvZXRoZXJtaW50L3R5cGVzYgZwcm90bzM", [file_cosmos_auth_v1beta1_auth, file_cosmos_proto_cosmos]);
+  fileDesc("CiBldGhlcm1pbnQvdHlwZXMvdjEvYWNjb3VudC5wcm90bxISZXRoZXJtaW50LnR5cGVzLnYxIo8BCgpFdGhBY2NvdW50EjYKDGJhc2VfYWNjb3VudBgBIAEoCzIgLmNvc21vcy5hdXRoLnYxYmV0YTEuQmFzZUFjY291bnQSEQoJY29kZV9oYXNoGAIgASgJOjbKtC0yZ2l0aHViLmNvbS9jb3Ntb3MvY29zbW9zLXNkay94L2F1dGgvdHlwZXMuQWNjb3VudElCIlogZ2l0aHViLmNvbS9ldm1vcy9ldGhlcm1pbnQvdHlwZXNiBnByb3RvMw", [file_cosmos_auth_v1beta1_auth, file_cosmos_proto_cosmos]);
 
 /**
  * A BaseAccount plus the hash of its EVM code (keccak256("") for a plain account).
