@@ -28,7 +28,9 @@ export type ConsensusErrorReason =
   | 'MEMPOOL_TX_TOO_LARGE'
   | 'MEMPOOL_CLOSED'
   | 'TIMEOUT'
-  | 'STOPPED';
+  | 'STOPPED'
+  /** A broken consensus invariant (e.g. +2/3 committed an invalid block): the engine halts. */
+  | 'FATAL';
 
 const toTokendCode: Partial<Record<ConsensusErrorReason, ErrorCode>> = {
   INVALID_GENESIS: 'INVALID_GENESIS',

@@ -84,6 +84,8 @@ export interface Consensus {
   roundState(): RoundStateSummary | undefined;
   /** The latest committed chain state. */
   chainState(): ChainState;
+  /** IDs of connected peers (net_info). */
+  peers(): string[];
   /** Set when consensus halted on an unrecoverable error. */
   readonly failure: Error | undefined;
 }
@@ -191,6 +193,10 @@ class ConsensusNode implements Consensus {
 
   roundState(): RoundStateSummary | undefined {
     return this.engine?.roundStateSummary();
+  }
+
+  peers(): string[] {
+    return this.transport.peers();
   }
 
   status(): ConsensusStatus {

@@ -10,6 +10,7 @@ import { BlockIdFlag, type Block, type BlockId, type BlockMeta, type Commit, typ
 import { toBase64, toHexUpper } from './types/bytes.js';
 import type { GenesisDoc } from './types/genesis.js';
 import { AMINO_PUBKEY_NAMES, type PubKey } from './types/keys.js';
+import type { ConsensusEvent } from './events.js';
 import type { MerkleProof } from './types/merkle.js';
 import { formatRfc3339Nano, type Timestamp } from './types/time.js';
 import type { Validator } from './types/validator.js';
@@ -80,7 +81,8 @@ export interface ConsensusParamsJson {
 
 export interface EventJson {
   type: string;
-  attributes: { key: string; value: string; index: boolean }[];
+  /** Omitted for an attribute-less block event in Amino-style JSON. */
+  attributes?: { key: string; value: string; index: boolean }[];
 }
 
 export interface ExecTxResultJson {
@@ -203,8 +205,19 @@ export function renderConsensusParamsResult(height: number, p: ConsensusParams):
   return { block_height: String(height), consensus_params: renderConsensusParams(p) };
 }
 
+/** An ABCI event as protobuf-JSON with defaults (inside ExecTxResult): `attributes` always present. */
 export function renderEvent(e: AbciEvent): EventJson {
   return { type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })) };
+}
+
+/**
+ * A block-level event (finalize_block_events, NewBlock, NewBlockEvents) in Amino-style JSON, where
+ * an empty `attributes` list is omitted.
+ */
+export function renderBlockEvent(e: AbciEvent): EventJson {
+  const out = renderEvent(e);
+  if (e.attributes.length === 0) delete out.attributes;
+  return out;
 }
 
 /** ExecTxResult as protobuf-JSON with defaults (tx_result, txs_results). */
@@ -245,28 +258,22 @@ export function renderBlockResults(
   return {
     height: String(height),
     txs_results: r.txResults.length === 0 ? null : r.txResults.map(renderExecTxResult),
-    finalize_block_events: r.events.map(renderEvent),
+    finalize_block_events: r.events.map(renderBlockEvent),
     validator_updates: r.validatorUpdates.length === 0 ? null : r.validatorUpdates.map(renderValidatorUpdate),
     consensus_param_updates: r.consensusParamUpdates ? renderConsensusParams(r.consensusParamUpdates) : null,
     app_hash: toBase64(r.appHash),
   };
 }
 
-/** ResponseFinalizeBlock as carried in the NewBlock event (protobuf-JSON field names). */
-export function renderFinalizeBlockResponse(r: ResponseFinalizeBlock): {
-  events: EventJson[];
-  tx_results: ExecTxResultJson[];
-  validator_updates: ValidatorUpdateJson[];
-  consensus_param_updates: ConsensusParamsJson | null;
-  app_hash: string;
-} {
-  return {
-    events: r.events.map(renderEvent),
-    tx_results: r.txResults.map(renderExecTxResult),
-    validator_updates: r.validatorUpdates.map(renderValidatorUpdate),
-    consensus_param_updates: r.consensusParamUpdates ? renderConsensusParams(r.consensusParamUpdates) : null,
-    app_hash: toBase64(r.appHash),
-  };
+/** ResponseFinalizeBlock as carried in the NewBlock event (Amino-style JSON: empty fields omitted). */
+export function renderFinalizeBlockResponse(r: ResponseFinalizeBlock): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (r.events.length) out['events'] = r.events.map(renderBlockEvent);
+  if (r.txResults.length) out['tx_results'] = r.txResults.map(renderExecTxResult);
+  out['validator_updates'] = r.validatorUpdates.length ? r.validatorUpdates.map(renderValidatorUpdate) : null;
+  if (r.consensusParamUpdates) out['consensus_param_updates'] = renderConsensusParams(r.consensusParamUpdates);
+  if (r.appHash.length) out['app_hash'] = toBase64(r.appHash);
+  return out;
 }
 
 /** The `proof` object of the `tx` RPC with prove=true. */
@@ -364,4 +371,52 @@ export function renderSyncInfo(s: {
 /** `status` validator_info ({address:"",pub_key:null,voting_power:"0"} style for a non-validator is up to the caller). */
 export function renderValidatorInfo(v: { address: Uint8Array; pubKey: PubKey; votingPower: bigint }): { address: string; pub_key: PubKeyJson; voting_power: string } {
   return { address: toHexUpper(v.address), pub_key: renderPubKey(v.pubKey), voting_power: v.votingPower.toString() };
+}
+
+/**
+ * The `data` of a websocket event: {"type":"tendermint/event/<Name>","value":…} (COMPAT §1.6).
+ * Pair it with `event.events` (the composite keys) for the `events` field of the reply.
+ */
+export function renderEventData(event: ConsensusEvent): { type: string; value: Record<string, unknown> } {
+  const type = `tendermint/event/${event.type}`;
+  switch (event.type) {
+    case 'NewBlock':
+      return {
+        type,
+        value: {
+          block: renderBlock(event.data.block),
+          block_id: renderBlockId(event.data.blockId),
+          result_finalize_block: renderFinalizeBlockResponse(event.data.resultFinalizeBlock),
+        },
+      };
+    case 'NewBlockHeader':
+      return { type, value: { header: renderHeader(event.data.header) } };
+    case 'NewBlockEvents':
+      return { type, value: { height: String(event.data.height), events: event.data.events.map(renderBlockEvent), num_txs: String(event.data.numTxs) } };
+    case 'Tx': {
+      const txResult: Record<string, unknown> = { height: String(event.data.height) };
+      if (event.data.index !== 0) txResult['index'] = event.data.index; // omitempty
+      txResult['tx'] = toBase64(event.data.tx);
+      txResult['result'] = renderExecTxResult(event.data.result);
+      return { type, value: { TxResult: txResult } };
+    }
+    case 'ValidatorSetUpdates':
+      return { type, value: { validator_updates: event.data.validatorUpdates.map(renderValidator) } };
+    case 'Vote':
+      return { type, value: { Vote: renderVote(event.data.vote) } };
+    case 'NewRound':
+      return {
+        type,
+        value: {
+          height: String(event.data.height),
+          round: event.data.round,
+          step: event.data.step,
+          proposer: { address: toHexUpper(event.data.proposer.address), index: event.data.proposer.index },
+        },
+      };
+    case 'CompleteProposal':
+      return { type, value: { height: String(event.data.height), round: event.data.round, step: event.data.step, block_id: renderBlockId(event.data.blockId) } };
+    default:
+      return { type: 'tendermint/event/RoundState', value: { height: String(event.data.height), round: event.data.round, step: event.data.step } };
+  }
 }

@@ -3,7 +3,10 @@ import { BlockIdFlag, hashBlock } from '../../../src/node/consensus/types/block.
 import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
 import { MemoryNetwork } from '../../../src/node/consensus/transport.js';
-import { makeGenesis, makeNode, utf8, waitForHeight, type TestNode } from './helpers.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeGenesis, makeNode, recordingLogger, utf8, waitForHeight, type TestNode } from './helpers.js';
 
 const running: TestNode[] = [];
 afterEach(async () => {
@@ -83,7 +86,7 @@ describe('four validators over an in-memory transport', () => {
     running.push(late);
     await late.consensus.start();
     const target = nodes[0]!.consensus.blockStore.height() + 3;
-    await waitForHeight(late.consensus, target, 40000);
+    await Promise.all(nodes.map((n) => waitForHeight(n.consensus, target, 40000)));
     assertSameChain(nodes, target);
     expect(toHexUpper(hashBlock(late.consensus.blockStore.loadBlock(target)!))).toBe(toHexUpper(nodes[0]!.consensus.blockStore.loadBlockMeta(target)!.blockId.hash));
     // Once caught up it votes again: a later commit carries its signature.
@@ -92,5 +95,49 @@ describe('four validators over an in-memory transport', () => {
     const [idx] = vals.getByAddress(late.pv.address);
     const signedByLate = [target + 2, target + 3].some((h) => nodes[0]!.consensus.blockStore.loadBlock(h)!.lastCommit.signatures[idx]!.blockIdFlag === BlockIdFlag.Commit);
     expect(signedByLate).toBe(true);
+  }, 90000);
+
+  it('a validator crashed mid-height (rounds without a decision) resumes from its WAL without double-sign refusals', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokend-crash-'));
+    try {
+      const keyFile = join(dir, 'key.json');
+      const stateFile = join(dir, 'state.json');
+      const pvs = [FilePV.generate({ keyFile, stateFile }), FilePV.generate(), FilePV.generate(), FilePV.generate()];
+      const genesis = makeGenesis(pvs);
+      const network = new MemoryNetwork();
+      const walFile = join(dir, 'cs.wal', 'wal');
+      const nodes: TestNode[] = [];
+      nodes.push(await makeNode(genesis, pvs[0]!, { transport: network.transport('node0'), options: { walFile } }));
+      for (let i = 1; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { transport: network.transport(`node${i}`) }));
+      for (const n of nodes) await n.consensus.start();
+      running.push(...nodes.slice(1));
+      await Promise.all(nodes.map((n) => waitForHeight(n.consensus, 2, 30000)));
+      // Three validators reject every proposal: +2/3 prevote nil, rounds pass without a decision
+      // while node0 keeps prevoting the proposed blocks.
+      for (const n of nodes.slice(1)) n.app.rejectProposals = true;
+      await new Promise((r) => setTimeout(r, 2500));
+      const stuckAt = nodes[0]!.consensus.roundState()!;
+      expect(stuckAt.round).toBeGreaterThan(0);
+      const signedRound = FilePV.load(keyFile, stateFile).lastSignState.round;
+      expect(signedRound).toBeGreaterThan(0);
+      await nodes[0]!.consensus.stop(); // "crash"
+
+      const logger = recordingLogger();
+      const pv0 = FilePV.load(keyFile, stateFile);
+      const restarted = await makeNode(genesis, pv0, { db: nodes[0]!.db, app: nodes[0]!.app, transport: network.transport('node0'), options: { walFile }, logger });
+      running.push(restarted);
+      await restarted.consensus.start();
+      // The WAL brought it back to the round it had reached (not round 0).
+      expect(restarted.consensus.roundState()!.height).toBe(stuckAt.height);
+      expect(restarted.consensus.roundState()!.round).toBeGreaterThanOrEqual(signedRound);
+      for (const n of nodes.slice(1)) n.app.rejectProposals = false;
+      const target = stuckAt.height + 2;
+      await Promise.all([restarted, nodes[1]!].map((n) => waitForHeight(n.consensus, target, 40000)));
+      expect(logger.entries.filter((e) => e.level === 'error' && /failed signing|conflicting/.test(e.msg))).toEqual([]);
+      expect(restarted.consensus.failure).toBeUndefined();
+      expect(toHexUpper(restarted.consensus.blockStore.loadBlockMeta(target)!.blockId.hash)).toBe(toHexUpper(nodes[1]!.consensus.blockStore.loadBlockMeta(target)!.blockId.hash));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 90000);
 });

@@ -4,7 +4,9 @@ import { EMPTY_HASH } from '../../../src/node/consensus/types/merkle.js';
 import { bytesEqual, toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
 import { MemoryWAL } from '../../../src/node/consensus/state/wal.js';
-import { KvApp, makeGenesis, makeNode, utf8, waitForHeight, type TestNode } from './helpers.js';
+import { KvApp, makeGenesis, makeNode, utf8, waitForHeight, type KvSnapshot, type TestNode } from './helpers.js';
+import { StateStore } from '../../../src/node/consensus/store/stateStore.js';
+import type { ChainState } from '../../../src/node/consensus/state/chainState.js';
 
 const running: TestNode[] = [];
 afterEach(async () => {
@@ -165,5 +167,93 @@ describe('engine with one validator', () => {
     expect(node.consensus.blockStore.loadBlock(3)!.data.txs).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(node.consensus.blockStore.height()).toBe(3);
+  });
+
+  it('applies validator updates from FinalizeBlock two heights later and publishes ValidatorSetUpdates', async () => {
+    const pv = FilePV.generate();
+    const node = await makeNode(makeGenesis([pv]), pv);
+    running.push(node);
+    const updates: bigint[] = [];
+    node.consensus.eventBus.on('ValidatorSetUpdates', (d) => updates.push(d.validatorUpdates[0]!.votingPower));
+    await node.consensus.start();
+    await waitForHeight(node.consensus, 2);
+    const waiter = node.consensus.eventBus.waitForTx(toHexUpper(txHash(utf8(`val:${Buffer.from(pv.pubKey.bytes).toString('hex')}=25`))), 10000);
+    await node.consensus.mempool.checkTx(utf8(`val:${Buffer.from(pv.pubKey.bytes).toString('hex')}=25`));
+    const h = (await waiter.promise).height;
+    await waitForHeight(node.consensus, h + 3);
+    expect(updates).toEqual([25n]);
+    const store = node.consensus.stateStore;
+    expect(store.loadValidators(h + 1)!.totalVotingPower()).toBe(10n);
+    expect(store.loadValidators(h + 2)!.totalVotingPower()).toBe(25n);
+    const bs = node.consensus.blockStore;
+    expect(toHexUpper(bs.loadBlock(h + 1)!.header.nextValidatorsHash)).toBe(toHexUpper(store.loadValidators(h + 2)!.hash()));
+    expect(toHexUpper(bs.loadBlock(h + 2)!.header.validatorsHash)).toBe(toHexUpper(store.loadValidators(h + 2)!.hash()));
+    expect(node.consensus.status().validatorInfo?.votingPower).toBe(25n);
+  });
+
+  it('prunes blocks below the retain height the app returns from Commit', async () => {
+    const pv = FilePV.generate();
+    const app = new KvApp();
+    app.retainBlocks = 3;
+    const node = await makeNode(makeGenesis([pv]), pv, { app });
+    running.push(node);
+    await node.consensus.start();
+    await waitForHeight(node.consensus, 8);
+    const bs = node.consensus.blockStore;
+    const top = bs.height();
+    expect(bs.base()).toBeGreaterThanOrEqual(top - 3);
+    expect(bs.loadBlock(1)).toBeUndefined();
+    expect(bs.loadBlockMeta(2)).toBeUndefined();
+    expect(node.consensus.stateStore.loadFinalizeBlockResponse(1)).toBeUndefined();
+    expect(bs.loadBlock(bs.base())).toBeDefined();
+    expect(node.consensus.status().earliestBlockHeight).toBe(bs.base());
+    // Validators of retained heights are still loadable (their pointers were kept).
+    expect(node.consensus.stateStore.loadValidators(top)!.size).toBe(1);
+  });
+
+  describe('handshake at each crash point between saving the block and saving the state', () => {
+    async function chainWithHistory(): Promise<{ first: TestNode; genesis: ReturnType<typeof makeGenesis>; pv: FilePV; states: Map<number, ChainState>; snapshots: Map<number, KvSnapshot> }> {
+      const pv = FilePV.generate();
+      const genesis = makeGenesis([pv]);
+      const first = await makeNode(genesis, pv);
+      const states = new Map<number, ChainState>();
+      const snapshots = new Map<number, KvSnapshot>();
+      first.consensus.eventBus.on('NewBlock', (d) => {
+        states.set(d.block.header.height, first.consensus.stateStore.load()!);
+        snapshots.set(d.block.header.height, first.app.snapshot());
+      });
+      await first.consensus.start();
+      await first.consensus.mempool.checkTx(utf8('p=1'));
+      await waitForHeight(first.consensus, 5);
+      await first.consensus.mempool.checkTx(utf8('q=2'));
+      await waitForHeight(first.consensus, first.consensus.blockStore.height() + 2);
+      await first.consensus.stop();
+      return { first, genesis, pv, states, snapshots };
+    }
+
+    for (const [label, appLag] of [
+      ['app committed the block, state not saved (stored FinalizeBlock response replayed)', 0],
+      ['app one block behind (last block replayed into the app)', 1],
+      ['app three blocks behind (blocks replayed, then the last one applied)', 3],
+    ] as const) {
+      it(label, async () => {
+        const { first, genesis, pv, states, snapshots } = await chainWithHistory();
+        const top = first.consensus.blockStore.height();
+        const finalState = first.consensus.stateStore.load()!;
+        // Roll the state store back one height: the block store is one ahead, as after a crash.
+        await new StateStore(first.db).save(states.get(top - 1)!);
+        const app = new KvApp(appLag === 0 ? first.app.snapshot() : snapshots.get(top - appLag)!);
+        const second = await makeNode(genesis, pv, { db: first.db, app });
+        running.push(second);
+        await second.consensus.start();
+        const state = second.consensus.chainState();
+        expect(state.lastBlockHeight).toBe(top);
+        expect(toHexUpper(state.appHash)).toBe(toHexUpper(finalState.appHash));
+        expect(toHexUpper(app.committed.appHash)).toBe(toHexUpper(finalState.appHash));
+        expect(app.finalizeCount).toBe(appLag);
+        await waitForHeight(second.consensus, top + 2);
+        expect(toHexUpper(second.consensus.blockStore.loadBlock(top + 1)!.header.appHash)).toBe(toHexUpper(finalState.appHash));
+      });
+    }
   });
 });

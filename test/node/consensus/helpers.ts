@@ -22,6 +22,7 @@ import { pubKeyAddress } from '../../../src/node/consensus/types/keys.js';
 import { timestampNow } from '../../../src/node/consensus/types/time.js';
 import type { GenesisDoc } from '../../../src/node/consensus/types/genesis.js';
 import type { WAL } from '../../../src/node/consensus/state/wal.js';
+import type { Logger } from '../../../src/node/consensus/logger.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -42,6 +43,10 @@ export class KvApp implements Application {
   readonly calls: string[] = [];
   finalizeCount = 0;
   initChainCount = 0;
+  /** When set, ProcessProposal rejects every block (to force rounds without a decision). */
+  rejectProposals = false;
+  /** When > 0, Commit asks the engine to keep only this many recent blocks. */
+  retainBlocks = 0;
 
   constructor(snapshot?: KvSnapshot) {
     this.committed = snapshot
@@ -90,6 +95,7 @@ export class KvApp implements Application {
   }
 
   async processProposal(req: { txs: Uint8Array[] }): Promise<{ status: 'accept' | 'reject' }> {
+    if (this.rejectProposals) return { status: 'reject' };
     return { status: req.txs.every((tx) => KvApp.parse(tx)) ? 'accept' : 'reject' };
   }
 
@@ -100,8 +106,13 @@ export class KvApp implements Application {
       throw new Error(`kv app: finalizeBlock ${req.height} after committed height ${this.committed.height}`);
     }
     const state = new Map(this.committed.state);
+    const validatorUpdates: ResponseFinalizeBlock['validatorUpdates'] = [];
     const txResults: ExecTxResult[] = req.txs.map((tx) => {
       const kv = KvApp.parse(tx);
+      // "val:<hex ed25519 pubkey>=<power>" changes a validator's power.
+      if (kv && kv[0].startsWith('val:')) {
+        validatorUpdates.push({ pubKeyType: 'ed25519', pubKey: new Uint8Array(Buffer.from(kv[0].slice(4), 'hex')), power: BigInt(kv[1]) });
+      }
       if (!kv) return { code: 1, data: new Uint8Array(0), log: 'bad tx', info: '', gasWanted: 1n, gasUsed: 1n, events: [], codespace: 'kv' };
       state.set(kv[0], kv[1]);
       return {
@@ -117,7 +128,7 @@ export class KvApp implements Application {
     });
     const appHash = KvApp.hashState(state);
     this.pending = { height: req.height, state, appHash };
-    return { events: [{ type: 'block', attributes: [{ key: 'height', value: String(req.height), index: true }] }], txResults, validatorUpdates: [], appHash };
+    return { events: [{ type: 'block', attributes: [{ key: 'height', value: String(req.height), index: true }] }], txResults, validatorUpdates, appHash };
   }
 
   async commit(): Promise<{ retainHeight: number }> {
@@ -125,7 +136,7 @@ export class KvApp implements Application {
     if (!this.pending) throw new Error('kv app: commit without finalizeBlock');
     this.committed = { height: this.pending.height, appHash: this.pending.appHash, state: this.pending.state };
     this.pending = undefined;
-    return { retainHeight: 0 };
+    return { retainHeight: this.retainBlocks > 0 ? Math.max(0, this.committed.height - this.retainBlocks + 1) : 0 };
   }
 
   async query(req: { data: Uint8Array }): Promise<ResponseQuery> {
@@ -189,6 +200,8 @@ export async function makeNode(
     options: { ...FAST_OPTIONS, ...opts.options },
     transport: opts.transport,
     wal: opts.wal,
+    logger: opts.logger,
+    mempoolOptions: opts.mempoolOptions,
   });
   return { consensus, app, db, pv };
 }
@@ -215,3 +228,14 @@ export function waitForHeight(consensus: Consensus, height: number, timeoutMs = 
 }
 
 export const utf8 = (s: string): Uint8Array => enc.encode(s);
+
+/** A logger that records entries (level, msg, ctx) for assertions. */
+export function recordingLogger(): Logger & { entries: { level: string; msg: string; ctx?: Record<string, unknown> }[] } {
+  const entries: { level: string; msg: string; ctx?: Record<string, unknown> }[] = [];
+  const at =
+    (level: string) =>
+    (msg: string, ctx?: Record<string, unknown>): void => {
+      entries.push({ level, msg, ctx });
+    };
+  return { entries, trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}

@@ -4,11 +4,12 @@
  * shape it does not accept).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { execFileSync } from 'node:child_process';
 import {
   renderBlockMeta,
   renderBlockResult,
   renderBlockResults,
+  renderEventData,
   renderCommitResult,
   renderConsensusParamsResult,
   renderGenesis,
@@ -22,14 +23,19 @@ import { txHash, txProof } from '../../../src/node/consensus/types/block.js';
 import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
 import { parseGenesisDoc } from '../../../src/node/consensus/types/genesis.js';
+import type { ConsensusEvent } from '../../../src/node/consensus/events.js';
 import { makeGenesis, makeNode, utf8, waitForHeight, type TestNode } from './helpers.js';
 
 let node: TestNode;
 let txHeight = 0;
+const captured: ConsensusEvent[] = [];
 
 beforeAll(async () => {
   const pv = FilePV.generate();
   node = await makeNode(makeGenesis([pv], 'json-chain'), pv);
+  node.consensus.eventBus.subscribe((e) => {
+    if (e.type === 'Tx' || (e.type === 'NewBlock' && e.data.block.data.txs.length > 0)) captured.push(e);
+  });
   await node.consensus.start();
   await waitForHeight(node.consensus, 2);
   const waiter = node.consensus.eventBus.waitForTx(toHexUpper(txHash(utf8('hello=world'))), 10000);
@@ -96,15 +102,65 @@ function result(method: string, params: Record<string, unknown>): unknown {
   }
 }
 
-function client(): Comet38Client {
-  return Comet38Client.create({
-    execute: async (request) => {
-      // Round-trip through text as the wire would.
-      const params = (request.params ?? {}) as Record<string, unknown>;
-      return JSON.parse(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: result(request.method, params) }));
-    },
-    disconnect: () => {},
+/**
+ * CosmJS is CommonJS that requires ESM-only @noble packages, which Jest's module runtime cannot
+ * load; plain Node can. So the CosmJS check runs in a child process over canned responses.
+ */
+const COSMJS_SCRIPT = `
+const { Comet38Client } = require('@cosmjs/tendermint-rpc');
+const responses = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+const key = (method, params) => method + ':' + (params && params.height !== undefined ? params.height : '');
+const c = Comet38Client.create({
+  execute: async (request) => {
+    const r = responses[key(request.method, request.params)] ?? responses[request.method + ':'];
+    if (!r) throw new Error('no canned response for ' + key(request.method, request.params));
+    return { jsonrpc: '2.0', id: request.id, result: r };
+  },
+  disconnect: () => {},
+});
+(async () => {
+  const out = {};
+  const big = (v) => (typeof v === 'bigint' ? v.toString() : v);
+  const args = JSON.parse(process.argv[1]);
+  const block = await c.block(args.txHeight);
+  out.blockHeight = block.block.header.height;
+  out.blockTxs = block.block.txs.length;
+  out.lastCommitSigs = block.block.lastCommit.signatures.length;
+  out.firstLastCommit = (await c.block(1)).block.lastCommit;
+  const commit = await c.commit(args.txHeight);
+  out.commitCanonical = commit.canonical;
+  out.commitParts = commit.commit.blockId.parts.total;
+  out.latestCanonical = (await c.commit()).canonical;
+  out.validatorPower = (await c.validators({})).validators[0].votingPower;
+  out.resultCode = (await c.blockResults(args.txHeight)).results[0].code;
+  out.metas = (await c.blockchain(1, args.latest)).blockMetas.length;
+  out.genesisChainId = (await c.genesis()).chainId;
+  const status = await c.status();
+  out.statusHeight = status.syncInfo.latestBlockHeight;
+  out.statusPower = status.validatorInfo.votingPower;
+  process.stdout.write(JSON.stringify(out, (_k, v) => big(v)));
+})().catch((err) => { process.stderr.write(String(err && err.stack || err)); process.exit(1); });
+`;
+
+function runCosmjs(): Record<string, unknown> {
+  const latest = node.consensus.blockStore.height();
+  const responses: Record<string, unknown> = {
+    [`block:${txHeight}`]: result('block', { height: String(txHeight) }),
+    'block:1': result('block', { height: '1' }),
+    [`commit:${txHeight}`]: result('commit', { height: String(txHeight) }),
+    'commit:': result('commit', {}),
+    'validators:': result('validators', {}),
+    [`block_results:${txHeight}`]: result('block_results', { height: String(txHeight) }),
+    'blockchain:': result('blockchain', {}),
+    'genesis:': result('genesis', {}),
+    'status:': result('status', {}),
+  };
+  const out = execFileSync(process.execPath, ['-e', COSMJS_SCRIPT, JSON.stringify({ txHeight, latest })], {
+    input: JSON.stringify(responses),
+    cwd: process.cwd(),
+    env: { ...process.env, NODE_OPTIONS: '' },
   });
+  return JSON.parse(out.toString('utf8')) as Record<string, unknown>;
 }
 
 describe('RPC JSON renderers', () => {
@@ -170,6 +226,30 @@ describe('RPC JSON renderers', () => {
     });
   });
 
+  it('websocket event data: Tx and NewBlock, with composite keys for queries', () => {
+    const tx = captured.find((e) => e.type === 'Tx')!;
+    expect(tx.events['tm.event']).toEqual(['Tx']);
+    expect(tx.events['tx.hash']).toEqual([toHexUpper(txHash(utf8('hello=world')))]);
+    expect(tx.events['tx.height']).toEqual([String(txHeight)]);
+    expect(tx.events['kv.key']).toEqual(['hello']);
+    const data = renderEventData(tx);
+    expect(data.type).toBe('tendermint/event/Tx');
+    expect(data.value).toEqual({
+      TxResult: {
+        height: String(txHeight),
+        tx: Buffer.from('hello=world').toString('base64'),
+        result: { code: 0, data: Buffer.from('hello').toString('base64'), log: '', info: '', gas_wanted: '1', gas_used: '1', events: [{ type: 'kv', attributes: [{ key: 'key', value: 'hello', index: true }] }], codespace: '' },
+      },
+    }); // index 0 is omitted (omitempty)
+    const block = captured.find((e) => e.type === 'NewBlock')!;
+    expect(block.events['tm.event']).toEqual(['NewBlock']);
+    expect(block.events['block.height']).toEqual([String(txHeight)]);
+    const bd = renderEventData(block).value as { block: { header: { height: string } }; block_id: { hash: string }; result_finalize_block: Record<string, unknown> };
+    expect(bd.block.header.height).toBe(String(txHeight));
+    expect(bd.block_id.hash).toMatch(/^[0-9A-F]{64}$/);
+    expect(Object.keys(bd.result_finalize_block)).toEqual(['events', 'tx_results', 'validator_updates', 'app_hash']);
+  });
+
   it('tx proof shape', () => {
     const block = node.consensus.blockStore.loadBlock(txHeight)!;
     const json = renderTxProof(txProof(block.data.txs, 0));
@@ -185,29 +265,22 @@ describe('RPC JSON renderers', () => {
     expect(renderGenesisJsonText(doc)).toContain('"app_state":{"big":123456789012345678901234567890}');
   });
 
-  it('CosmJS Comet38Client accepts block, commit, validators, block_results, blockchain, genesis and status', async () => {
-    const c = client();
-    const block = await c.block(txHeight);
-    expect(block.block.header.height).toBe(txHeight);
-    expect(block.block.txs).toHaveLength(1);
-    expect(block.block.lastCommit?.signatures).toHaveLength(1);
-    const first = await c.block(1);
-    expect(first.block.lastCommit?.height).toBe(0);
-    const commit = await c.commit(txHeight);
-    expect(commit.canonical).toBe(true);
-    expect(commit.commit.blockId.parts.total).toBe(1);
-    const latestCommit = await c.commit();
-    expect(latestCommit.canonical).toBe(false);
-    const validators = await c.validators({});
-    expect(validators.validators[0]!.votingPower).toBe(10n);
-    const results = await c.blockResults(txHeight);
-    expect(results.results[0]!.code).toBe(0);
-    const chain = await c.blockchain(1, node.consensus.blockStore.height());
-    expect(chain.blockMetas.length).toBe(node.consensus.blockStore.height());
-    const genesis = await c.genesis();
-    expect(genesis.chainId).toBe('json-chain');
-    const status = await c.status();
-    expect(status.syncInfo.latestBlockHeight).toBe(node.consensus.blockStore.height());
-    expect(status.validatorInfo.votingPower).toBe(10n);
+  it('CosmJS Comet38Client accepts block, commit, validators, block_results, blockchain, genesis and status', () => {
+    const out = runCosmjs();
+    expect(out).toEqual({
+      blockHeight: txHeight,
+      blockTxs: 1,
+      lastCommitSigs: 1,
+      firstLastCommit: null, // CosmJS maps the empty last commit of block 1 to null
+      commitCanonical: true,
+      commitParts: 1,
+      latestCanonical: false,
+      validatorPower: '10',
+      resultCode: 0,
+      metas: node.consensus.blockStore.height(),
+      genesisChainId: 'json-chain',
+      statusHeight: node.consensus.blockStore.height(),
+      statusPower: '10',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { ValidatorSet, newValidator, type Validator } from '../../../src/node/consensus/types/validator.js';
 import { Ed25519PrivateKey } from '../../../src/node/consensus/types/keys.js';
 import { BlockIdFlag, type Commit } from '../../../src/node/consensus/types/block.js';
-import { SignedMsgType, voteSignBytes } from '../../../src/node/consensus/types/vote.js';
+import { SignedMsgType, voteSignBytes, type Vote } from '../../../src/node/consensus/types/vote.js';
 import { timestampNow } from '../../../src/node/consensus/types/time.js';
 import { VoteSet } from '../../../src/node/consensus/types/voteSet.js';
 import { isConsensusError } from '../../../src/node/consensus/errors.js';
@@ -116,8 +116,8 @@ describe('VoteSet and commit verification', () => {
   const blockId = { hash: new Uint8Array(32).fill(5), partSetHeader: { total: 1, hash: new Uint8Array(32).fill(6) } };
   const nilId = { hash: new Uint8Array(0), partSetHeader: { total: 0, hash: new Uint8Array(0) } };
   const keyOf = (i: number): Ed25519PrivateKey => keys.find((k) => Buffer.from(k.address).equals(Buffer.from(set.validators[i]!.address)))!;
-  function signed(i: number, type: SignedMsgType.Prevote | SignedMsgType.Precommit, id = blockId) {
-    const v = {
+  function signed(i: number, type: SignedMsgType.Prevote | SignedMsgType.Precommit, id = blockId): Vote {
+    const v: Vote = {
       type,
       height: 3,
       round: 0,

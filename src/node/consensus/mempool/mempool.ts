@@ -93,6 +93,7 @@ export class Mempool implements MempoolReader {
   private height = 0;
   private notifiedTxsAvailable = false;
   private txsAvailableListener: (() => void) | undefined;
+  private txAdmittedListener: ((tx: Uint8Array) => void) | undefined;
   private closed = false;
 
   constructor(
@@ -119,6 +120,11 @@ export class Mempool implements MempoolReader {
   /** Called (at most once per height) when the pool becomes non-empty (TxsAvailable). */
   onTxsAvailable(listener: () => void): void {
     this.txsAvailableListener = listener;
+  }
+
+  /** Called for every tx admitted to the pool (the engine gossips it to peers). */
+  onTxAdmitted(listener: (tx: Uint8Array) => void): void {
+    this.txAdmittedListener = listener;
   }
 
   setHeight(height: number): void {
@@ -177,6 +183,7 @@ export class Mempool implements MempoolReader {
           this.txs.set(key, entry);
           this.totalBytes += tx.length;
           this.notifyTxsAvailable();
+          this.txAdmittedListener?.(tx);
         }
       } else if (!this.options.keepInvalidTxsInCache) {
         this.cache.remove(key);

@@ -154,6 +154,9 @@ export class ConsensusEngine {
     this.checkDoubleSigningRisk();
     this.deps.transport.onMessage((msg, peerId) => this.receivePeerMessage(msg, peerId));
     this.deps.mempool.onTxsAvailable(() => this.enqueue({ kind: 'txsAvailable' }));
+    this.deps.mempool.onTxAdmitted((tx) => {
+      if (!this.stopping) this.deps.transport.broadcast({ type: 'tx', tx });
+    });
     await this.catchupReplay();
     this.running = true;
     this.stopping = false;
@@ -244,6 +247,11 @@ export class ConsensusEngine {
       this.enqueue({ kind: 'sync', msg, peerId });
       return;
     }
+    if (msg.type === 'tx') {
+      // Mempool gossip: CheckTx it like a local submission; the dedup cache stops re-flooding.
+      this.deps.mempool.checkTx(msg.tx).catch(() => undefined);
+      return;
+    }
     this.enqueue({ kind: 'msg', msg, peerId });
   }
 
@@ -280,7 +288,7 @@ export class ConsensusEngine {
           return;
       }
     } catch (err) {
-      if (isConsensusError(err) && peerId !== '' && err.reason !== 'APP' && err.reason !== 'STORE') {
+      if (isConsensusError(err) && peerId !== '' && err.reason !== 'APP' && err.reason !== 'STORE' && err.reason !== 'FATAL') {
         this.logger.debug('failed to process peer message', { height: this.height, round: this.round, peer: peerId, type: msg.type, err: err.message });
         return;
       }
@@ -498,7 +506,7 @@ export class ConsensusEngine {
   async enterPrevoteWait(height: number, round: number): Promise<void> {
     if (this.height !== height || round < this.round || (this.round === round && RoundStep.PrevoteWait <= this.step)) return;
     if (!this.votes.prevotes(round)?.hasTwoThirdsAny()) {
-      throw new ConsensusError('INVALID_VOTE', `entering prevote wait step (${height}/${round}), but prevotes does not have any +2/3 votes`);
+      throw new ConsensusError('FATAL', `entering prevote wait step (${height}/${round}), but prevotes does not have any +2/3 votes`);
     }
     this.scheduleTimeout(prevoteTimeoutMs(this.deps.options, round), height, round, RoundStep.PrevoteWait);
     this.updateRoundStep(round, RoundStep.PrevoteWait);
@@ -539,7 +547,11 @@ export class ConsensusEngine {
       }
       if (blockHashesTo(this.proposalBlock, blockId.hash)) {
         this.logger.debug('precommit step; +2/3 prevoted proposal block; locking', { height, round, hash: toHexUpper(blockId.hash) });
-        this.deps.executor.validateBlock(this.state, this.proposalBlock!);
+        try {
+          this.deps.executor.validateBlock(this.state, this.proposalBlock!);
+        } catch (err) {
+          throw new ConsensusError('FATAL', `precommit step; +2/3 prevoted for an invalid block: ${(err as Error).message}`);
+        }
         this.lockedRound = round;
         this.lockedBlock = this.proposalBlock;
         this.lockedBlockParts = this.proposalBlockParts;
@@ -567,7 +579,7 @@ export class ConsensusEngine {
   async enterPrecommitWait(height: number, round: number): Promise<void> {
     if (this.height !== height || round < this.round || (this.round === round && this.triggeredTimeoutPrecommit)) return;
     if (!this.votes.precommits(round)?.hasTwoThirdsAny()) {
-      throw new ConsensusError('INVALID_VOTE', `entering precommit wait step (${height}/${round}), but precommits does not have any +2/3 votes`);
+      throw new ConsensusError('FATAL', `entering precommit wait step (${height}/${round}), but precommits does not have any +2/3 votes`);
     }
     this.scheduleTimeout(precommitTimeoutMs(this.deps.options, round), height, round, RoundStep.PrecommitWait);
     this.triggeredTimeoutPrecommit = true;
@@ -578,7 +590,7 @@ export class ConsensusEngine {
   async enterCommit(height: number, commitRound: number): Promise<void> {
     if (this.height !== height || RoundStep.Commit <= this.step) return;
     const blockId = this.votes.precommits(commitRound)?.twoThirdsMajority();
-    if (!blockId) throw new ConsensusError('INVALID_VOTE', 'enterCommit expects +2/3 precommits');
+    if (!blockId) throw new ConsensusError('FATAL', 'enterCommit expects +2/3 precommits');
     if (blockHashesTo(this.lockedBlock, blockId.hash)) {
       this.proposalBlock = this.lockedBlock;
       this.proposalBlockParts = this.lockedBlockParts;
@@ -597,7 +609,7 @@ export class ConsensusEngine {
   }
 
   private async tryFinalizeCommit(height: number): Promise<void> {
-    if (this.height !== height) throw new ConsensusError('INVALID_BLOCK', `tryFinalizeCommit() height ${this.height} vs ${height}`);
+    if (this.height !== height) throw new ConsensusError('FATAL', `tryFinalizeCommit() height ${this.height} vs ${height}`);
     const blockId = this.votes.precommits(this.commitRound)?.twoThirdsMajority();
     if (!blockId || blockId.hash.length === 0) {
       this.logger.error('failed attempt to finalize commit; there was no +2/3 majority or +2/3 was for nil', { height });
@@ -617,10 +629,14 @@ export class ConsensusEngine {
     const blockId = precommits.twoThirdsMajority();
     const block = this.proposalBlock;
     const parts = this.proposalBlockParts;
-    if (!blockId || !block || !parts) throw new ConsensusError('INVALID_BLOCK', 'cannot finalize commit; commit does not have 2/3 majority');
-    if (!parts.hasHeader(blockId.partSetHeader)) throw new ConsensusError('INVALID_BLOCK', 'expected ProposalBlockParts header to be commit header');
-    if (!blockHashesTo(block, blockId.hash)) throw new ConsensusError('INVALID_BLOCK', 'cannot finalize commit; proposal block does not hash to commit hash');
-    this.deps.executor.validateBlock(this.state, block);
+    if (!blockId || !block || !parts) throw new ConsensusError('FATAL', 'cannot finalize commit; commit does not have 2/3 majority');
+    if (!parts.hasHeader(blockId.partSetHeader)) throw new ConsensusError('FATAL', 'expected ProposalBlockParts header to be commit header');
+    if (!blockHashesTo(block, blockId.hash)) throw new ConsensusError('FATAL', 'cannot finalize commit; proposal block does not hash to commit hash');
+    try {
+      this.deps.executor.validateBlock(this.state, block);
+    } catch (err) {
+      throw new ConsensusError('FATAL', `+2/3 committed an invalid block: ${(err as Error).message}`);
+    }
     this.logger.info('finalizing commit of block', { height, hash: toHexUpper(blockId.hash), root: toHexUpper(block.header.appHash), numTxs: block.data.txs.length });
 
     if (this.deps.blockStore.height() < block.header.height) {
@@ -632,7 +648,15 @@ export class ConsensusEngine {
     // The block is stored: a crash from here on is recovered by the handshake.
     this.deps.wal.writeSync({ kind: 'endHeight', height });
 
-    const newState = await this.deps.executor.applyBlock(copyChainState(this.state), blockId, block);
+    let newState: ChainState;
+    try {
+      newState = await this.deps.executor.applyBlock(copyChainState(this.state), blockId, block);
+    } catch (err) {
+      // A decided block that cannot be applied (bad validator or params updates from the app, …)
+      // must halt the engine, never be treated as a bad peer message.
+      if (isConsensusError(err) && err.reason !== 'FATAL') throw new ConsensusError('FATAL', `failed to apply block ${height}: ${err.message}`, { cause: err });
+      throw err;
+    }
     this.updateToState(newState);
     this.scheduleRound0();
   }
@@ -829,7 +853,11 @@ export class ConsensusEngine {
     try {
       pv.signVote(this.state.chainId, vote);
     } catch (err) {
-      this.logger.error('failed signing vote', { height: this.height, round: this.round, type, err: (err as Error).message });
+      // During WAL replay the signer has already moved past these steps; the original votes are
+      // replayed from the log, so a refusal here is expected.
+      const ctx = { height: this.height, round: this.round, type, err: (err as Error).message };
+      if (this.replayMode) this.logger.debug('replay: signer refused a vote it already passed', ctx);
+      else this.logger.error('failed signing vote', ctx);
       return;
     }
     this.sendInternal({ type: 'vote', vote });
@@ -869,7 +897,7 @@ export class ConsensusEngine {
       this.lastCommit = undefined;
     } else if (this.commitRound > -1 && this.votes) {
       const precommits = this.votes.precommits(this.commitRound);
-      if (!precommits?.hasTwoThirdsMajority()) throw new ConsensusError('INVALID_COMMIT', 'wanted to form a commit, but precommits didn\'t have 2/3+');
+      if (!precommits?.hasTwoThirdsMajority()) throw new ConsensusError('FATAL', "wanted to form a commit, but precommits didn't have 2/3+");
       this.lastCommit = precommits;
     } else if (!this.lastCommit) {
       throw new ConsensusError('STORE', `last commit cannot be empty after initial block (H:${state.lastBlockHeight + 1})`);
@@ -930,7 +958,14 @@ export class ConsensusEngine {
 
   private async catchupReplay(): Promise<void> {
     const markerHeight = this.height === this.state.initialHeight ? 0 : this.height - 1;
-    const replay = this.deps.wal.replayFrom(markerHeight, this.height);
+    let replay;
+    try {
+      replay = this.deps.wal.replayFrom(markerHeight, this.height);
+    } catch (err) {
+      // As CometBFT: an unusable log is reported and consensus starts without it.
+      this.logger.error('error on catchup replay; proceeding to start state anyway', { height: this.height, err: (err as Error).message });
+      return;
+    }
     if (replay.corruption) this.logger.warn('WAL tail was corrupted; replaying up to the last good record', { reason: replay.corruption });
     if (!replay.found) {
       if (markerHeight > 0) this.logger.info('WAL does not contain #ENDHEIGHT for the previous height; nothing to replay', { height: this.height, marker: markerHeight });
@@ -986,7 +1021,7 @@ export class ConsensusEngine {
    * precommits and parts through the normal paths (they trigger enterCommit and finalizeCommit).
    */
   private async handleSyncResponse(msg: Extract<SyncMessage, { type: 'syncResponse' }>, peerId: string): Promise<void> {
-    if (msg.height !== this.height || this.step === RoundStep.Commit) return;
+    if (msg.height !== this.height) return;
     const commit = msg.commit;
     try {
       this.validators.verifyCommit(this.state.chainId, commit.blockId, msg.height, commit);
@@ -995,15 +1030,23 @@ export class ConsensusEngine {
       return;
     }
     if (commit.blockId.partSetHeader.total !== msg.partSetTotal || !bytesEqual(commit.blockId.partSetHeader.hash, msg.partSetHash)) return;
-    this.logger.info('catching up with a decided block from a peer', { peer: peerId, height: msg.height, round: commit.round });
-    for (let i = 0; i < commit.signatures.length; i++) {
-      const vote = commitSigToVote(commit, i);
-      if (vote) await this.tryAddVote(vote, peerId);
-      if (this.height !== msg.height) return;
+    this.logger.info('catching up with a decided block from a peer', { peer: peerId, height: msg.height, round: commit.round, step: ROUND_STEP_NAMES[this.step] });
+    if (this.step !== RoundStep.Commit) {
+      // The precommits drive the normal path to enterCommit, which expects this block's parts.
+      for (let i = 0; i < commit.signatures.length; i++) {
+        const vote = commitSigToVote(commit, i);
+        if (vote) await this.tryAddVote(vote, peerId);
+        if (this.height !== msg.height) return;
+      }
     }
+    // In the Commit step we may be waiting for exactly these parts (we missed the proposal).
+    if (this.height !== msg.height || !this.proposalBlockParts?.hasHeader(commit.blockId.partSetHeader)) return;
     for (const part of msg.parts) {
-      if (this.height !== msg.height) return;
-      await this.handleMsg({ type: 'blockPart', height: msg.height, round: commit.round, part }, peerId);
+      const added = this.addProposalBlockPart(msg.height, this.round, part);
+      if (added && this.proposalBlockParts.isComplete) {
+        await this.handleCompleteProposal(msg.height);
+        return;
+      }
     }
   }
 

@@ -181,8 +181,17 @@ export class BlockExecutor {
     return makePartSet(this.makeBlock(height, state, prepared.txs, lastCommit, proposerAddress));
   }
 
+  /** Blocks already validated against a given state object (prevote, precommit and commit all validate the same block). */
+  private readonly validated = new WeakMap<Block, ChainState>();
+
   /** Check a block against the state (validateBlock); throws INVALID_BLOCK with CometBFT's wording. */
   validateBlock(state: ChainState, block: Block): void {
+    if (this.validated.get(block) === state) return;
+    this.validateBlockUncached(state, block);
+    this.validated.set(block, state);
+  }
+
+  private validateBlockUncached(state: ChainState, block: Block): void {
     validateBlockBasic(block);
     const h = block.header;
     const fail = (msg: string): never => {

@@ -21,7 +21,13 @@ export type SyncMessage =
   | { type: 'syncRequest'; height: number }
   | { type: 'syncResponse'; height: number; parts: Part[]; partSetTotal: number; partSetHash: Uint8Array; commit: Commit };
 
-export type PeerMessage = ConsensusMessage | SyncMessage;
+/** Mempool gossip: a tx admitted by a peer's CheckTx. */
+export interface TxMessage {
+  type: 'tx';
+  tx: Uint8Array;
+}
+
+export type PeerMessage = ConsensusMessage | SyncMessage | TxMessage;
 
 export function messageHeight(m: ConsensusMessage): number {
   switch (m.type) {
@@ -91,8 +97,9 @@ export function decodeConsensusMessage(bytes: Uint8Array): ConsensusMessage {
   return out;
 }
 
-/** Sync messages use a private encoding (field numbers 100+ so they never collide with Message). */
+/** Sync and tx-gossip messages use a private encoding (field numbers 100+ so they never collide with Message). */
 export function encodePeerMessage(m: PeerMessage): Uint8Array {
+  if (m.type === 'tx') return encodeProto((w) => w.bytesAlways(102, m.tx), m.tx.length + 8);
   if (m.type === 'syncRequest') return encodeProto((w) => w.messageAlways(100, (x) => x.varintField(1, m.height)), 16);
   if (m.type === 'syncResponse') {
     return encodeProto((w) =>
@@ -109,9 +116,11 @@ export function encodePeerMessage(m: PeerMessage): Uint8Array {
 }
 
 export function decodePeerMessage(bytes: Uint8Array): PeerMessage {
-  let sync: SyncMessage | undefined;
+  let sync: SyncMessage | TxMessage | undefined;
   readMessage(bytes, (field, wire, r) => {
-    if (field === 100 && wire === 2) {
+    if (field === 102 && wire === 2) {
+      sync = { type: 'tx', tx: r.bytes().slice() };
+    } else if (field === 100 && wire === 2) {
       let height = 0;
       readMessage(r.bytes(), (f, wt, rr) => {
         if (f === 1 && wt === 0) height = rr.int64Number();

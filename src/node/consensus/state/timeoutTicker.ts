@@ -49,14 +49,22 @@ export class TimeoutTicker {
     }
     this.stop();
     this.last = ti;
-    this.timer = setTimeout(() => {
+    const fire = (): void => {
       this.timer = undefined;
+      this.immediate = undefined;
       this.onTimeout(ti);
-    }, Math.max(0, ti.durationMs));
+    };
+    // setTimeout(0) waits at least 1 ms; an already-due timeout (timeout_commit = 0) fires on the next turn.
+    if (ti.durationMs <= 0) this.immediate = setImmediate(fire);
+    else this.timer = setTimeout(fire, ti.durationMs);
   }
+
+  private immediate: NodeJS.Immediate | undefined;
 
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
     this.timer = undefined;
+    this.immediate = undefined;
   }
 }

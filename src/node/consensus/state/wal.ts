@@ -251,6 +251,8 @@ export class FileWAL implements WAL {
   private size: number;
   private flushTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Bytes written since the last fsync. */
+  private unsynced = false;
   private recovered: DecodedWal | undefined;
 
   constructor(
@@ -296,6 +298,7 @@ export class FileWAL implements WAL {
     let offset = 0;
     while (offset < data.length) offset += writeSync(this.fd, data, offset, data.length - offset, this.size + offset);
     this.size += data.length;
+    this.unsynced = true;
   }
 
   write(msg: WalMessage): void {
@@ -312,7 +315,9 @@ export class FileWAL implements WAL {
   flushAndSync(): void {
     if (this.closed) return;
     this.flush();
+    if (!this.unsynced) return;
     fsyncSync(this.fd);
+    this.unsynced = false;
   }
 
   /** Start a fresh file that holds only the end-height marker just written (replay never needs more). */

@@ -416,20 +416,31 @@ export function maxCommitBytes(validatorCount: number): number {
 // ---------------------------------------------------------------------------------------------
 // Data, evidence and results hashes
 
+/**
+ * Tx hashes memoised per tx object: the same bytes flow from CheckTx through the proposal to the
+ * block, so the proposer hashes each tx once. Txs are treated as immutable.
+ */
+const txHashCache = new WeakMap<Uint8Array, Uint8Array>();
+
 /** sha256 of a raw transaction: its hash and its key in the mempool and indexes. */
 export function txHash(tx: Uint8Array): Uint8Array {
-  return sha256(tx);
+  let hash = txHashCache.get(tx);
+  if (!hash) {
+    hash = sha256(tx);
+    txHashCache.set(tx, hash);
+  }
+  return hash;
 }
 
 /** data_hash = Merkle root over the tx hashes. */
 export function hashTxs(txs: readonly Uint8Array[]): Uint8Array {
   if (txs.length === 0) return EMPTY_HASH;
-  return merkleRootFromLeafHashes(txs.map((tx) => leafHash(sha256(tx))));
+  return merkleRootFromLeafHashes(txs.map((tx) => leafHash(txHash(tx))));
 }
 
 /** Inclusion proof of txs[index] under the block's data_hash (the `tx` RPC with prove=true). */
 export function txProof(txs: readonly Uint8Array[], index: number): { rootHash: Uint8Array; data: Uint8Array; proof: MerkleProof } {
-  const { root, proof } = merkleProof(txs.map(sha256), index);
+  const { root, proof } = merkleProof(txs.map(txHash), index);
   return { rootHash: root, data: txs[index]!, proof };
 }
 

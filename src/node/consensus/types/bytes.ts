@@ -1,5 +1,5 @@
 /** Byte helpers shared by the consensus types (hex, base64, comparison, big-endian keys). */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 
 export const EMPTY_BYTES = new Uint8Array(0);
 
@@ -56,8 +56,17 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: 'buffer') => Buffer;
+/** crypto.hash (Node ≥ 20.12) is about twice as fast as createHash for small inputs. */
+const oneShotHash: OneShotHash | undefined = (nodeCrypto as unknown as { hash?: OneShotHash }).hash;
+
+function asView(buf: Buffer): Uint8Array {
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
 export function sha256(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(data).digest());
+  if (oneShotHash) return asView(oneShotHash('sha256', data, 'buffer'));
+  return asView(nodeCrypto.createHash('sha256').update(data).digest());
 }
 
 /** 8-byte big-endian encoding of a non-negative integer (store keys sort by number). */

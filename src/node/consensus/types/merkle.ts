@@ -3,20 +3,33 @@
  * leaf = SHA-256(0x00‖item), inner = SHA-256(0x01‖left‖right), empty = SHA-256(""),
  * and a list of n > 1 items splits at k = the largest power of two below n.
  */
-import { createHash } from 'node:crypto';
-import { bytesEqual } from './bytes.js';
+import { bytesEqual, sha256 } from './bytes.js';
 
-const LEAF_PREFIX = Buffer.of(0);
-const INNER_PREFIX = Buffer.of(1);
+export const EMPTY_HASH: Uint8Array = sha256(new Uint8Array(0));
 
-export const EMPTY_HASH: Uint8Array = new Uint8Array(createHash('sha256').digest());
+/** Scratch buffers for prefix‖data (hashing is synchronous, so one shared buffer is safe). */
+let scratch = new Uint8Array(1024);
+const inner = new Uint8Array(65);
+inner[0] = 1;
 
 export function leafHash(item: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(LEAF_PREFIX).update(item).digest());
+  if (item.length + 1 > scratch.length) scratch = new Uint8Array(Math.max(item.length + 1, scratch.length * 2));
+  scratch[0] = 0;
+  scratch.set(item, 1);
+  return sha256(scratch.subarray(0, item.length + 1));
 }
 
 export function innerHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(INNER_PREFIX).update(left).update(right).digest());
+  if (left.length === 32 && right.length === 32) {
+    inner.set(left, 1);
+    inner.set(right, 33);
+    return sha256(inner);
+  }
+  const buf = new Uint8Array(1 + left.length + right.length);
+  buf[0] = 1;
+  buf.set(left, 1);
+  buf.set(right, 1 + left.length);
+  return sha256(buf);
 }
 
 /** Largest power of two strictly less than n (n ≥ 2). */

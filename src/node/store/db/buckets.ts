@@ -13,7 +13,7 @@ export enum Bucket {
   // ---- state store (src/node/store; layout in src/node/store/README.md) ----
   // storeId = u8 assigned per module store name (persisted in stateMeta); bucket = u24 (top 20
   // bits of sha256(key)); version = u64. Integers big-endian.
-  /** utf8 name → value: "latest" | "earliest" | "first" | "pruned-below" → u64; "store:<name>" → u8 storeId. */
+  /** utf8 name → value: "latest" | "earliest" | "first" | "pruned-below" | "snapshot" → u64; "store:<name>" → u8 storeId. */
   stateMeta = 0x01,
   /** version → commit info: u16 count, then per store (sorted by name) u8 nameLen ‖ name ‖ root[32]. */
   stateCommitInfo = 0x02,
@@ -27,6 +27,8 @@ export enum Bucket {
   stateChangeset = 0x06,
   /** storeId ‖ version → the store's depth-3 tree nodes at `version` (sparse u16 index ‖ hash[32]). */
   stateTreeLevel = 0x07,
+  /** storeId ‖ u8 group → bucket hashes saved at clean shutdown: bitmap[32] ‖ present 512-B chunks (valid iff meta "snapshot" = latest). */
+  stateTreeSnapshot = 0x08,
 
   // ---- consensus (src/node/consensus) ----
   // Heights are uint64 big-endian (8 bytes). Block and commit values are tendermint.types protobuf;
@@ -52,9 +54,26 @@ export enum Bucket {
   /** state store: (empty key) → the latest committed chain state (validators, params, app hash, …). */
   consensusChainState = 0x2b,
 
-  // ---- indexers ----
-  /** Reserved for indexers; see the indexer modules for the layout of 0x40–0x5f. */
-  indexReserved = 0x40,
+  // ---- indexers (src/node/indexer) ----
+  // attrKey = u16 len ‖ compositeKey utf8 ("transfer.recipient") ‖ u32 len ‖ value utf8; heights u64,
+  // tx indexes u32, counts and sequence numbers u64, all big-endian. `seq` numbers the txs (blocks)
+  // carrying one attribute value from 0 in (height, index) order, so any page is a direct lookup.
+  /** utf8 "tx" | "block" → earliest indexed height u64 ‖ latest indexed height u64 ‖ number of indexed txs (blocks) u64. */
+  indexMeta = 0x40,
+  /** tx index: tx hash (32 bytes) → height u64 ‖ index u32 ‖ tx length u32 ‖ tx ‖ ExecTxResult (tagged JSON). */
+  txIndexByHash = 0x41,
+  /** tx index: height u64 ‖ index u32 → tx hash (32 bytes); every indexed tx (tx.height queries, full scans). */
+  txIndexByHeight = 0x42,
+  /** tx index: attrKey ‖ seq u64 → height u64 ‖ index u32 ‖ tx hash (32 bytes), for each index:true event attribute (once per tx). */
+  txIndexEvent = 0x43,
+  /** tx index: attrKey → count u64 (txs carrying that attribute value; also the next seq). */
+  txIndexEventCount = 0x44,
+  /** block index: height u64 → the block's index:true finalize_block_events (tagged JSON [{type, attributes:[{key, value}]}]). */
+  blockIndexByHeight = 0x48,
+  /** block index: attrKey ‖ seq u64 → height u64, for each index:true finalize_block_events attribute (once per block). */
+  blockIndexEvent = 0x49,
+  /** block index: attrKey → count u64 (blocks carrying that attribute value; also the next seq). */
+  blockIndexEventCount = 0x4a,
 
   // ---- node metadata ----
   /** utf8 metadata name → value bytes (schema version, chain id). */

@@ -1,0 +1,108 @@
+import { describe, expect, it } from '@jest/globals';
+import type { RequestCheckTx, ResponseCheckTx } from '../../../src/node/abci/types.js';
+import { Mempool } from '../../../src/node/consensus/mempool/mempool.js';
+import { txHash } from '../../../src/node/consensus/types/block.js';
+import { isConsensusError } from '../../../src/node/consensus/errors.js';
+
+const enc = new TextEncoder();
+const tx = (s: string): Uint8Array => enc.encode(s);
+
+/** An app whose CheckTx accepts txs not in `invalid`, with gas = tx length. */
+function app(invalid = new Set<string>()): { checkTx(req: RequestCheckTx): Promise<ResponseCheckTx>; log: string[] } {
+  const log: string[] = [];
+  return {
+    log,
+    async checkTx(req) {
+      const text = new TextDecoder().decode(req.tx);
+      log.push(`${req.type}:${text}`);
+      const ok = !invalid.has(text);
+      return { code: ok ? 0 : 5, data: new Uint8Array(0), log: ok ? '' : 'bad', info: '', gasWanted: BigInt(req.tx.length), gasUsed: 0n, events: [], codespace: '' };
+    },
+  };
+}
+
+async function refusal(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (err) {
+    expect(isConsensusError(err)).toBe(true);
+    return (err as Error).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('mempool', () => {
+  it('refuses with CometBFT wording: duplicate, too large, full', async () => {
+    const pool = new Mempool(app(), { size: 2, maxTxBytes: 10, maxTxsBytes: 1000 });
+    await pool.checkTx(tx('a=1'));
+    expect(await refusal(pool.checkTx(tx('a=1')))).toBe('tx already exists in cache');
+    expect(await refusal(pool.checkTx(tx('0123456789x')))).toBe('Tx too large. Max size is 10, but got 11');
+    await pool.checkTx(tx('b=2'));
+    expect(await refusal(pool.checkTx(tx('c=3')))).toBe('mempool is full: number of txs 2 (max: 2), total txs bytes 6 (max: 1000)');
+    const bytesFull = new Mempool(app(), { maxTxsBytes: 5 });
+    await bytesFull.checkTx(tx('abc'));
+    expect(await refusal(bytesFull.checkTx(tx('def')))).toBe('mempool is full: number of txs 1 (max: 5000), total txs bytes 3 (max: 5)');
+  });
+
+  it('keeps FIFO order and reaps within max bytes and max gas', async () => {
+    const pool = new Mempool(app());
+    for (const t of ['s1-a', 's2-a', 's1-b', 's1-c', 's2-b']) await pool.checkTx(tx(t));
+    expect(pool.reapMaxTxs(-1).map((t) => new TextDecoder().decode(t))).toEqual(['s1-a', 's2-a', 's1-b', 's1-c', 's2-b']);
+    // Each 4-byte tx costs 6 bytes of Data encoding (tag + length + bytes).
+    expect(pool.reapMaxBytesMaxGas(13, -1n)).toHaveLength(2);
+    expect(pool.reapMaxBytesMaxGas(-1, 12n)).toHaveLength(3);
+    expect(pool.reapMaxBytesMaxGas(-1, -1n)).toHaveLength(5);
+    expect(pool.reapMaxTxs(2)).toHaveLength(2);
+    expect(pool.sizeBytes()).toBe(20);
+  });
+
+  it('a tx failing CheckTx is not added and not cached', async () => {
+    const a = app(new Set(['bad']));
+    const pool = new Mempool(a);
+    expect((await pool.checkTx(tx('bad'))).code).toBe(5);
+    expect(pool.size()).toBe(0);
+    expect((await pool.checkTx(tx('bad'))).code).toBe(5); // checked again, not "already exists"
+  });
+
+  it('update removes committed txs and rechecks the rest against the new state', async () => {
+    const invalid = new Set<string>();
+    const a = app(invalid);
+    const pool = new Mempool(a);
+    let notified = 0;
+    pool.onTxsAvailable(() => notified++);
+    for (const t of ['x', 'y', 'z']) await pool.checkTx(tx(t));
+    expect(notified).toBe(1); // once per height
+    invalid.add('z'); // the committed block made z invalid
+    const release = await pool.acquire();
+    await pool.update(1, [tx('x')], [{ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' }]);
+    release();
+    expect(pool.reapMaxTxs(-1).map((t) => new TextDecoder().decode(t))).toEqual(['y']);
+    expect(a.log).toEqual(['new:x', 'new:y', 'new:z', 'recheck:y', 'recheck:z']);
+    expect(notified).toBe(2); // txs still available at the new height
+    expect(pool.has(txHash(tx('y')))).toBe(true);
+    // Committed txs stay in the cache: resubmitting is refused.
+    expect(await refusal(pool.checkTx(tx('x')))).toBe('tx already exists in cache');
+  });
+
+  it('CheckTx waits while the engine holds the lock for Commit', async () => {
+    const pool = new Mempool(app());
+    const release = await pool.acquire();
+    let done = false;
+    const pending = pool.checkTx(tx('later')).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    release();
+    await pending;
+    expect(done).toBe(true);
+  });
+
+  it('the cache forgets the oldest entries beyond cache_size', async () => {
+    const pool = new Mempool(app(), { cacheSize: 2 });
+    for (const t of ['1', '2', '3']) await pool.checkTx(tx(t));
+    const release = await pool.acquire();
+    await pool.update(1, [tx('1'), tx('2'), tx('3')], [0, 0, 0].map(() => ({ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' })));
+    release();
+    expect((await pool.checkTx(tx('1'))).code).toBe(0); // evicted from the 2-entry cache
+    expect(await refusal(pool.checkTx(tx('3')))).toBe('tx already exists in cache');
+  });
+});
