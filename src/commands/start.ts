@@ -1,0 +1,35 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base.js';
+
+export default class Start extends BaseCommand<typeof Start, void> {
+  static override summary = 'Run the full node';
+  static override description =
+    'Opens the home (one node per home), recovers from any crash by replaying the WAL and the block store, starts consensus and the consensus RPC, and runs until SIGINT/SIGTERM.';
+  static override examples = ['<%= config.bin %> start', '<%= config.bin %> start --home ./node1 --rpc.laddr tcp://127.0.0.1:36657 --log_format json'];
+  static override flags = {
+    'rpc.laddr': Flags.string({ description: 'Consensus RPC listen address (default from config.toml, tcp://127.0.0.1:26657)' }),
+    'minimum-gas-prices': Flags.string({ description: 'Minimum gas prices accepted in CheckTx, e.g. 0.1attotoken (default from app.toml)' }),
+    'halt-height': Flags.integer({ description: 'Stop after committing this height', min: 0 }),
+  };
+
+  async execute(): Promise<void> {
+    const { startNode } = await import('../node/node.js');
+    const argv = this.argv;
+    const node = await startNode(this.home, {
+      logLevel: argv.some((a) => a.startsWith('--log_level')) ? this.flags.log_level : undefined,
+      logFormat: argv.some((a) => a.startsWith('--log_format')) ? this.flags.log_format : undefined,
+      rpcLaddr: this.flags['rpc.laddr'],
+      minimumGasPrices: this.flags['minimum-gas-prices'],
+      haltHeight: this.flags['halt-height'],
+    });
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+    const reason = await new Promise<string>((resolve) => {
+      for (const signal of signals) process.once(signal, () => resolve(`received ${signal}`));
+      void node.stopped.then(resolve);
+    });
+    node.logger.info('shutting down', { reason });
+    await node.stop();
+    node.logger.info('stopped');
+    if (reason.startsWith('consensus failure')) process.exitCode = 1;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The client's tx pipeline shared by every `tx` command: resolve the signer, look up its account
+ * number and sequence (unless --offline), estimate gas (--gas auto: simulate × adjustment),
+ * compute fees (--fees or --gas-prices × gas), sign (SIGN_MODE_DIRECT), then broadcast in the
+ * chosen mode — or stop early for --generate-only / --dry-run.
+ */
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import type { Any } from '@bufbuild/protobuf/wkt';
+import { TokendError } from '../../util/errors.js';
+import type { Keyring, KeyRecord } from '../../keyring/types.js';
+import { toAccountAddress } from '../../keyring/address.js';
+import { Query as AuthQuery } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
+import { Service as TxService, SimulateRequestSchema, SimulateResponseSchema } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
+import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
+import { TxSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
+import { registry, toGatewayJson } from '../codec/index.js';
+import { feeFromGatewayPrices, parseGasSetting, type GasSetting } from './gas.js';
+import { parseCoins, type CoinAmount } from './coins.js';
+import { abciQueryError, queryMethod, type JsonObject, type JsonValue } from './query.js';
+import { DEFAULT_GAS_LIMIT, encodeTxParts, encodeTxRaw, signDocBytes, txFromParts, type TxContent } from './tx.js';
+import type { RpcClient } from './rpc.js';
+import type { BroadcastMode } from '../config/client.js';
+import { decodeTxJson, type TxResponseJson } from './txResponse.js';
+
+export interface TxOptions {
+  chainId: string;
+  fees?: string;
+  gas?: string;
+  gasPrices?: string;
+  gasAdjustment: number;
+  memo?: string;
+  timeoutHeight?: bigint;
+  mode: BroadcastMode;
+  generateOnly?: boolean;
+  dryRun?: boolean;
+  offline?: boolean;
+  accountNumber?: bigint;
+  sequence?: bigint;
+}
+
+export interface SignerAccount {
+  accountNumber: bigint;
+  sequence: bigint;
+}
+
+/** Account number and sequence of `address` from the node (auth Query/Account). */
+export async function fetchSignerAccount(rpc: RpcClient, address: string): Promise<SignerAccount> {
+  let value: JsonObject;
+  try {
+    value = (await queryMethod(rpc, AuthQuery.method.account, { address })).value;
+  } catch (err) {
+    if (err instanceof TokendError && err.code === 'NOT_FOUND') {
+      throw new TokendError('NOT_FOUND', `account ${address} does not exist on chain`, { hint: 'an account exists once it has received tokens; fund it first' });
+    }
+    throw err;
+  }
+  const account = value.account as JsonObject;
+  const base = (account.base_account ?? account) as JsonObject;
+  return { accountNumber: BigInt(String(base.account_number ?? '0')), sequence: BigInt(String(base.sequence ?? '0')) };
+}
+
+/** gas_used of `content` simulated for `key` at `sequence`. */
+export async function simulateGas(rpc: RpcClient, key: KeyRecord, content: TxContent, sequence: bigint): Promise<bigint> {
+  const parts = encodeTxParts(content, { algo: key.algo, pubKey: key.pubKey, sequence }, SignMode.UNSPECIFIED);
+  const txBytes = encodeTxRaw(parts, [new Uint8Array(0)]);
+  const path = `/${TxService.typeName}/${TxService.method.simulate.name}`;
+  const result = await rpc.abciQuery({ path, data: toBinary(SimulateRequestSchema, create(SimulateRequestSchema, { txBytes })) });
+  if (result.response.code !== 0) {
+    const err = abciQueryError(result.response, path);
+    throw new TokendError('TX_FAILED', `gas estimation failed: ${err.message}`, { meta: err.meta });
+  }
+  const response = fromBinary(SimulateResponseSchema, Buffer.from(result.response.value ?? '', 'base64'));
+  return response.gasInfo?.gasUsed ?? 0n;
+}
+
+export type TxOutcome =
+  | { kind: 'generated'; tx: JsonValue }
+  | { kind: 'dry-run'; gas_estimate: string; fee: string }
+  | { kind: 'broadcast'; response: TxResponseJson };
+
+function feeCoins(options: TxOptions, gasLimit: bigint): CoinAmount[] {
+  if (options.fees && options.gasPrices) throw new TokendError('INVALID_ARGUMENT', 'cannot provide both --fees and --gas-prices', { exitCode: 2 });
+  if (options.fees) return parseCoins(options.fees, { allowZero: true });
+  if (options.gasPrices) return feeFromGatewayPrices(options.gasPrices, gasLimit);
+  return [];
+}
+
+/** Build, sign and broadcast `messages` from `key`. */
+export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Keyring, key: KeyRecord, messages: Any[], options: TxOptions): Promise<TxOutcome> {
+  const gasSetting: GasSetting = parseGasSetting(options.gas);
+  const address = toAccountAddress(key.address);
+  const needNode = !options.offline;
+  if (needNode && !rpc) throw new TokendError('INTERNAL', 'no node client');
+  if (options.offline && (options.accountNumber === undefined || options.sequence === undefined)) {
+    throw new TokendError('INVALID_ARGUMENT', '--offline needs --account-number and --sequence', { exitCode: 2 });
+  }
+  if (options.offline && gasSetting.kind === 'auto') throw new TokendError('INVALID_ARGUMENT', '--gas auto needs a node to simulate; it cannot be used with --offline', { exitCode: 2 });
+  const account = options.offline ? { accountNumber: options.accountNumber!, sequence: options.sequence! } : await fetchSignerAccount(rpc!, address);
+  if (options.accountNumber !== undefined) account.accountNumber = options.accountNumber;
+  if (options.sequence !== undefined) account.sequence = options.sequence;
+
+  const content: TxContent = { messages, memo: options.memo ?? '', timeoutHeight: options.timeoutHeight, fee: [], gasLimit: DEFAULT_GAS_LIMIT };
+  let gasLimit = gasSetting.kind === 'fixed' ? gasSetting.limit : DEFAULT_GAS_LIMIT;
+  if (gasSetting.kind === 'auto' || options.dryRun) {
+    const used = await simulateGas(rpc!, key, { ...content, fee: feeCoins(options, DEFAULT_GAS_LIMIT) }, account.sequence);
+    const estimate = BigInt(Math.ceil(Number(used) * options.gasAdjustment));
+    if (options.dryRun) return { kind: 'dry-run', gas_estimate: estimate.toString(), fee: feeCoins(options, estimate).map((c) => `${c.amount}${c.denom}`).join(',') };
+    gasLimit = estimate;
+  }
+  content.gasLimit = gasLimit;
+  content.fee = feeCoins(options, gasLimit);
+  const signer = { algo: key.algo, pubKey: key.pubKey, accountNumber: account.accountNumber, sequence: account.sequence };
+  const parts = encodeTxParts(content, signer);
+  if (options.generateOnly) {
+    return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(parts, []), { registry }) as JsonValue };
+  }
+  const signed = await keyring.sign(key.name, signDocBytes(parts, options.chainId, account.accountNumber));
+  const txBytes = encodeTxRaw(parts, [signed.signature]);
+  return { kind: 'broadcast', response: await broadcastTxBytes(rpc!, txBytes, options.mode) };
+}
+
+/** Broadcast TxRaw bytes; `block` waits for the commit (broadcast_tx_commit). */
+export async function broadcastTxBytes(rpc: RpcClient, txBytes: Uint8Array, mode: BroadcastMode): Promise<TxResponseJson> {
+  const base: TxResponseJson = {
+    height: '0', txhash: '', codespace: '', code: 0, data: '', raw_log: '', logs: [], info: '', gas_wanted: '0', gas_used: '0', tx: null, timestamp: '', events: [],
+  };
+  if (mode === 'block') {
+    const result = await rpc.broadcastTxCommit(txBytes);
+    const check = result.check_tx;
+    if (check.code !== 0) {
+      return { ...base, txhash: result.hash, code: check.code, codespace: check.codespace, raw_log: check.log, gas_wanted: check.gas_wanted, gas_used: check.gas_used };
+    }
+    const exec = result.tx_result;
+    return {
+      ...base,
+      height: result.height,
+      txhash: result.hash,
+      code: exec.code,
+      codespace: exec.codespace,
+      raw_log: exec.log,
+      data: exec.data ? Buffer.from(exec.data, 'base64').toString('hex').toUpperCase() : '',
+      gas_wanted: exec.gas_wanted,
+      gas_used: exec.gas_used,
+      events: exec.events,
+      tx: decodeTxJson(txBytes),
+    };
+  }
+  const result = mode === 'async' ? await rpc.broadcastTxAsync(txBytes) : await rpc.broadcastTxSync(txBytes);
+  return { ...base, txhash: result.hash, code: result.code, codespace: result.codespace, raw_log: result.log, data: result.data };
+}

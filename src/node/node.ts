@@ -1,0 +1,249 @@
+/**
+ * The node's composition root: builds database → app → consensus → indexer → servers in order,
+ * hands each a child logger, and tears them down in reverse with one `stop()`.
+ *
+ * One LevelDB database (`<home>/data/tokend.db`) holds every subsystem's buckets (see
+ * store/db/buckets.ts); opening it takes the lock, so a second node on the same home fails with
+ * "a node is already running with home …".
+ */
+import { join } from 'node:path';
+import { TokendError } from '../util/errors.js';
+import { dataDir } from './config/home.js';
+import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
+import { createLogger, type Logger, type NodeLogLevel, type LogFormat } from './logger.js';
+import { childLogger } from './consensus/logger.js';
+import { openDatabase, type Database } from './store/db/database.js';
+import { loadGenesisFile } from './consensus/types/genesis.js';
+import { FilePV, loadNodeKey } from './consensus/privval.js';
+import { createConsensus, type Consensus } from './consensus/index.js';
+import { BlockStore } from './consensus/store/blockStore.js';
+import { StateStore } from './consensus/store/stateStore.js';
+import { rollbackState } from './consensus/rollback.js';
+import { IndexerService } from './indexer/index.js';
+import { RpcServer, rpcEnvironment, type RpcAddress } from './rpc/index.js';
+import { openApp, type OpenedApp } from './app/open.js';
+import { pruningFromAppToml } from './store/options.js';
+import { appVersion } from './version/version.js';
+import { COMPAT_COMETBFT_VERSION } from './version/version.js';
+
+export const DATABASE_DIRNAME = 'tokend.db';
+
+export interface NodeOverrides {
+  logLevel?: NodeLogLevel;
+  logFormat?: LogFormat;
+  logger?: Logger;
+  /** --rpc.laddr */
+  rpcLaddr?: string;
+  minimumGasPrices?: string;
+  haltHeight?: number;
+  /** Mutate the loaded config.toml values (tests: short timeouts). */
+  nodeConfig?: (config: NodeConfig) => void;
+  appConfig?: (config: AppConfig) => void;
+}
+
+export interface RunningNode {
+  readonly consensus: Consensus;
+  readonly rpcAddress: RpcAddress;
+  readonly logger: Logger;
+  /** Resolves (with the reason) when the node stops by itself: halt height, consensus failure. */
+  readonly stopped: Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function databasePath(home: string): string {
+  return join(dataDir(home), DATABASE_DIRNAME);
+}
+
+export async function openNodeDatabase(home: string): Promise<Database> {
+  return openDatabase(databasePath(home), { ownerHint: home });
+}
+
+function appOptionsFrom(appConfig: AppConfig, chainId: string, logger: Logger): Parameters<typeof openApp>[1] {
+  return {
+    chainId,
+    minGasPrices: appConfig.minimumGasPrices,
+    pruning: pruningFromAppToml(appConfig.pruning, appConfig.pruningKeepRecent, appConfig.pruningInterval),
+    haltHeight: appConfig.haltHeight,
+    indexEvents: appConfig.indexEvents,
+    version: appVersion(),
+    logger: childLogger(logger, { module: 'app' }),
+  };
+}
+
+/** Start a node from its home. Throws one clear error when the home is not usable. */
+export async function startNode(home: string, overrides: NodeOverrides = {}): Promise<RunningNode> {
+  const nodeConfig = loadNodeConfig(home);
+  const appConfig = loadAppConfig(home);
+  overrides.nodeConfig?.(nodeConfig);
+  overrides.appConfig?.(appConfig);
+  if (overrides.rpcLaddr) nodeConfig.rpc.laddr = overrides.rpcLaddr;
+  if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
+  if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
+  const logger =
+    overrides.logger ??
+    createLogger({ level: overrides.logLevel ?? (nodeConfig.logLevel as NodeLogLevel), format: overrides.logFormat ?? nodeConfig.logFormat });
+
+  const genesis = await loadGenesisFile(homePath(home, nodeConfig.genesisFile)).catch((err: Error) => {
+    throw new TokendError('INVALID_GENESIS', err.message, { hint: 'check it with `tokend validate-genesis`', cause: err });
+  });
+  const privValidator = FilePV.load(homePath(home, nodeConfig.privValidatorKeyFile), homePath(home, nodeConfig.privValidatorStateFile));
+  const nodeKey = loadNodeKey(homePath(home, nodeConfig.nodeKeyFile));
+  const db = await openNodeDatabase(home);
+  const cleanups: (() => Promise<void>)[] = [() => db.close()];
+  const cleanup = async (): Promise<void> => {
+    for (const fn of cleanups.reverse()) await fn().catch((err: Error) => logger.error('shutdown step failed', { err: err.message }));
+  };
+  try {
+    let resolveStopped!: (reason: string) => void;
+    const stopped = new Promise<string>((resolve) => (resolveStopped = resolve));
+    const opened: OpenedApp = await openApp(db, {
+      ...appOptionsFrom(appConfig, genesis.chainId, logger),
+      onHalt: (reason: string) => resolveStopped(`halted: ${reason}`),
+    });
+    cleanups.push(() => opened.close());
+    const consensus = await createConsensus({
+      db,
+      app: opened.app,
+      genesis,
+      privValidator,
+      nodeKey,
+      options: { ...nodeConfig.consensus, walFile: homePath(home, nodeConfig.consensus.walFile ?? 'data/cs.wal/wal') },
+      mempoolOptions: nodeConfig.mempool,
+      logger: childLogger(logger, { module: 'consensus' }),
+      onFailure: (err: Error) => {
+        logger.error('consensus failed', { err: err.message });
+        resolveStopped(`consensus failure: ${err.message}`);
+      },
+    });
+    const indexer = new IndexerService({
+      db,
+      blockStore: consensus.blockStore,
+      stateStore: consensus.stateStore,
+      eventBus: consensus.eventBus,
+      options: { indexer: nodeConfig.txIndex.indexer },
+      logger: childLogger(logger, { module: 'txindex' }),
+    });
+    await indexer.start();
+    cleanups.push(() => indexer.stop());
+    const rpc = new RpcServer({
+      env: rpcEnvironment({
+        consensus,
+        app: opened.app,
+        indexer,
+        nodeInfo: () => ({
+          id: nodeKey.id,
+          listenAddr: nodeConfig.p2p.laddr,
+          network: genesis.chainId,
+          version: COMPAT_COMETBFT_VERSION,
+          moniker: nodeConfig.moniker,
+        }),
+      }),
+      options: {
+        laddr: nodeConfig.rpc.laddr,
+        maxSubscriptionClients: nodeConfig.rpc.maxSubscriptionClients,
+        maxSubscriptionsPerClient: nodeConfig.rpc.maxSubscriptionsPerClient,
+        timeoutBroadcastTxCommitMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs,
+      },
+      logger: childLogger(logger, { module: 'rpc' }),
+    });
+    // Bind the RPC port first: a busy port must fail before consensus makes any block.
+    const rpcAddress = await rpc.start();
+    cleanups.push(() => rpc.stop());
+    await consensus.start();
+    cleanups.push(() => consensus.stop());
+    logger.info('node started', { chain_id: genesis.chainId, moniker: nodeConfig.moniker, node_id: nodeKey.id, rpc: rpcAddress.url, height: consensus.status().latestBlockHeight });
+    let stopping: Promise<void> | undefined;
+    return {
+      consensus,
+      rpcAddress,
+      logger,
+      stopped,
+      stop(): Promise<void> {
+        stopping ??= cleanup().then(() => resolveStopped('stopped'));
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
+
+/** Roll app and consensus state back by one height. */
+export async function rollbackNode(home: string): Promise<{ height: number; app_hash: string }> {
+  const appConfig = loadAppConfig(home);
+  const db = await openNodeDatabase(home);
+  try {
+    const blockStore = new BlockStore(db);
+    const stateStore = new StateStore(db);
+    const result = await rollbackState(blockStore, stateStore);
+    const chainId = stateStore.load()?.chainId ?? '';
+    const opened = await openApp(db, appOptionsFrom(appConfig, chainId, createLogger({ level: 'error', format: 'plain' })));
+    try {
+      let appHeight = opened.store.latestVersion();
+      while (appHeight > result.height) {
+        await opened.store.rollback();
+        appHeight = opened.store.latestVersion();
+      }
+      const appHash = opened.store.lastCommitId().hash;
+      if (Buffer.compare(Buffer.from(appHash), Buffer.from(result.appHash)) !== 0) {
+        throw new TokendError('INTERNAL', `app hash after rollback (${Buffer.from(appHash).toString('hex')}) does not match the block's (${Buffer.from(result.appHash).toString('hex')})`);
+      }
+      return { height: result.height, app_hash: Buffer.from(appHash).toString('hex').toUpperCase() };
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Export the state at `height` (default: the app's latest) as a genesis document that starts a
+ * new chain with the same state: app_state from every module, the bonded validators, the
+ * consensus params of that height, initial_height = height + 1.
+ */
+export async function exportGenesis(home: string, height?: number): Promise<Record<string, unknown>> {
+  const nodeConfig = loadNodeConfig(home);
+  const appConfig = loadAppConfig(home);
+  const genesis = await loadGenesisFile(homePath(home, nodeConfig.genesisFile));
+  const db = await openNodeDatabase(home);
+  try {
+    const opened = await openApp(db, appOptionsFrom(appConfig, genesis.chainId, createLogger({ level: 'error', format: 'plain' })));
+    try {
+      const latest = opened.store.latestVersion();
+      const exportHeight = height ?? latest;
+      if (exportHeight < 1 || exportHeight > latest) {
+        throw new TokendError('INVALID_ARGUMENT', `cannot export height ${exportHeight}: the app has heights ${opened.store.earliestVersion()}–${latest}`);
+      }
+      const { exportAppState, exportValidators } = await import('./app/genesis.js');
+      const { renderConsensusParams } = await import('./consensus/json.js');
+      const appState = await exportAppState(opened.store, exportHeight);
+      const validators = await exportValidators(opened.store, exportHeight);
+      const params = new StateStore(db).loadConsensusParams(exportHeight) ?? genesis.consensusParams;
+      const time = genesis.genesisTime;
+      return {
+        app_name: 'tokend',
+        app_version: appVersion(),
+        genesis_time: (await import('./consensus/json.js')).renderTime(time),
+        chain_id: genesis.chainId,
+        initial_height: exportHeight + 1,
+        app_hash: null,
+        app_state: appState,
+        consensus: {
+          validators: validators.map((v) => ({
+            address: v.address,
+            pub_key: { type: v.pubKeyType === 'ed25519' ? 'tendermint/PubKeyEd25519' : 'tendermint/PubKeySecp256k1', value: Buffer.from(v.pubKey).toString('base64') },
+            power: v.power.toString(),
+            name: v.name,
+          })),
+          params: renderConsensusParams(params),
+        },
+      };
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await db.close();
+  }
+}
