@@ -7,9 +7,12 @@ import { ConsensusError } from '../errors.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function replacer(this: unknown, _key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return { $n: value.toString() };
-  if (value instanceof Uint8Array) return { $b: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
+function replacer(this: unknown, key: string, value: unknown): unknown {
+  // JSON.stringify calls Buffer#toJSON before the replacer sees the value, so look at the
+  // holder's original property: a Buffer (a Uint8Array) must be tagged like any other bytes.
+  const original = (this as Record<string, unknown>)[key];
+  if (typeof original === 'bigint') return { $n: original.toString() };
+  if (original instanceof Uint8Array) return { $b: Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') };
   return value;
 }
 
