@@ -1,0 +1,76 @@
+/**
+ * The RPC environment (CometBFT rpc/core/env.go): the narrow readers the route handlers use, and
+ * nothing of the engine's internals. The node's composition root builds one from the consensus
+ * subsystem, the app and the indexer service:
+ *
+ *   const env: RpcEnvironment = {
+ *     blockStore: consensus.blockStore, stateStore: consensus.stateStore, mempool: consensus.mempool,
+ *     app, genesis: consensus.genesis, status: () => consensus.status(), roundState: () => consensus.roundState(),
+ *     eventBus: indexer.eventBus,            // events after indexing, not consensus.eventBus
+ *     txIndexer: indexer.txIndexer, blockIndexer: indexer.blockIndexer,
+ *     nodeInfo: () => ({ id, moniker, network: chainId, listenAddr, … }),
+ *   };
+ */
+import type { RequestCheckTx, RequestInfo, RequestQuery, ResponseCheckTx, ResponseInfo, ResponseQuery } from '../abci/types.js';
+import type { EventBusReader } from '../consensus/events.js';
+import type { ConsensusStatus, RoundStateSummary } from '../consensus/index.js';
+import type { MempoolReader } from '../consensus/mempool/mempool.js';
+import type { BlockStoreReader } from '../consensus/store/blockStore.js';
+import type { StateStoreReader } from '../consensus/store/stateStore.js';
+import type { GenesisDoc } from '../consensus/types/genesis.js';
+import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
+
+/** The app connections the RPC uses: query (abci_query, abci_info) and mempool (check_tx). */
+export interface RpcApp {
+  info(request: RequestInfo): Promise<ResponseInfo>;
+  query(request: RequestQuery): Promise<ResponseQuery>;
+  checkTx(request: RequestCheckTx): Promise<ResponseCheckTx>;
+}
+
+/** p2p DefaultNodeInfo as `status` and `net_info` show it. */
+export interface NodeInfo {
+  /** Node ID: lowercase hex of the node key's address. */
+  id: string;
+  /** P2P listen address ("tcp://0.0.0.0:26656"). */
+  listenAddr: string;
+  /** The chain id. */
+  network: string;
+  /** CometBFT version this node is compatible with; CosmJS needs "0.38.*". Default: COMPAT_COMETBFT_VERSION. */
+  version?: string;
+  /** Reactor channels as hex; default CometBFT's "40202122233038606100". */
+  channels?: string;
+  moniker: string;
+  /** protocol_version; defaults p2p 8, block 11, app 0. */
+  protocolVersion?: { p2p?: bigint; block?: bigint; app?: bigint };
+}
+
+export interface PeerInfo {
+  nodeInfo: NodeInfo;
+  isOutbound: boolean;
+  remoteIp: string;
+}
+
+export interface NetInfo {
+  listening: boolean;
+  listeners: string[];
+  peers: PeerInfo[];
+}
+
+export interface RpcEnvironment {
+  blockStore: BlockStoreReader;
+  stateStore: StateStoreReader;
+  app: RpcApp;
+  mempool: MempoolReader;
+  /** Subscriptions and broadcast_tx_commit; pass the indexer's relay so events follow indexing. */
+  eventBus: EventBusReader;
+  genesis: GenesisDoc;
+  /** sync_info and validator_info of `status`. */
+  status(): ConsensusStatus;
+  nodeInfo(): NodeInfo;
+  /** Peers; default: listening on nodeInfo().listenAddr with no peers. */
+  netInfo?(): NetInfo;
+  /** consensus_state / dump_consensus_state; undefined before consensus starts. */
+  roundState?(): RoundStateSummary | undefined;
+  txIndexer: TxIndexer;
+  blockIndexer: BlockIndexer;
+}
