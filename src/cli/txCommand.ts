@@ -118,6 +118,8 @@ export abstract class TxCommand<T extends typeof Command> extends NodeCommand<T,
   }
 
   protected override async renderText(result: TxOutcome): Promise<string | undefined> {
+    // An unsigned tx is always JSON, so it can be fed to `tx sign` whatever the output format.
+    if (result.kind === 'generated') return JSON.stringify(result.tx);
     const { stringify } = await import('yaml');
     return stringify(this.toJson(result), { lineWidth: 0 }).trimEnd();
   }

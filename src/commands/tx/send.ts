@@ -4,6 +4,7 @@ import type { TxOutcome } from '../../node/client/broadcast.js';
 
 export default class TxSend extends TxCommand<typeof TxSend> {
   static override summary = 'Send tokens from a key to an address';
+  static override aliases = ['tx:bank:send'];
   static override description = 'Signs a /cosmos.bank.v1beta1.MsgSend with <from_key_or_address> and broadcasts it (-b sync by default).';
   static override examples = [
     '<%= config.bin %> tx send alice token1… 1000attotoken --chain-id testnet --fees 200000attotoken --yes',

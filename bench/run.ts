@@ -1,0 +1,50 @@
+/**
+ * `npm run bench`: runs every subsystem benchmark and prints one table. Each suite measures its
+ * own ratios within the same run (machines here are shared and noisy); pick suites with
+ * `npm run bench -- store app`. Progress goes to stderr; the table to stdout.
+ */
+interface Row {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+type Suite = { name: string; load: () => Promise<{ run: (log?: (line: string) => void) => Promise<Row[]> }> };
+
+const SUITES: Suite[] = [
+  { name: 'store', load: () => import('./store/store.bench.js') },
+  { name: 'app', load: () => import('./app/send.bench.js') },
+  { name: 'consensus', load: () => import('./consensus/consensus.bench.js') },
+  { name: 'rpc', load: () => import('./rpc/rpc.bench.js') },
+  { name: 'api', load: () => import('./api/api.bench.js') },
+];
+
+function formatValue(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  return value.toPrecision(3);
+}
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const suites = wanted.length ? SUITES.filter((s) => wanted.includes(s.name)) : SUITES;
+  const rows: (Row & { suite: string })[] = [];
+  for (const suite of suites) {
+    process.stderr.write(`== ${suite.name}\n`);
+    const started = Date.now();
+    try {
+      const { run } = await suite.load();
+      for (const row of await run((line) => process.stderr.write(`   ${line}\n`))) rows.push({ ...row, suite: suite.name });
+    } catch (err) {
+      process.stderr.write(`   ${suite.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+      rows.push({ suite: suite.name, name: 'FAILED', value: NaN, unit: (err as Error).message });
+    }
+    process.stderr.write(`   (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  }
+  const widths = [9, Math.max(20, ...rows.map((r) => r.name.length)), 14, 10];
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+  process.stdout.write(`${line(['suite', 'measure', 'value', 'unit'])}\n${line(widths.map((w) => '-'.repeat(w)))}\n`);
+  for (const row of rows) process.stdout.write(`${line([row.suite, row.name, formatValue(row.value), row.unit])}\n`);
+}
+
+await main();

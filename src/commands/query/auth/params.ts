@@ -1,0 +1,10 @@
+import { Query } from '../../../gen/cosmos/auth/v1beta1/query_pb.js';
+import { defineQueryCommand } from '../../../cli/queryCommand.js';
+
+export default defineQueryCommand({
+  method: Query.method.params,
+  summary: 'Query the auth module parameters',
+  args: [],
+  paginated: false,
+  examples: ['<%= config.bin %> query auth params'],
+});
