@@ -1,0 +1,245 @@
+/**
+ * The gRPC server (the SDK's :9090) over the node's QueryRouter, with server reflection.
+ *
+ *   const grpc = new GrpcServer({ router, options: { address: '127.0.0.1:9090' }, logger });
+ *   const { port } = await grpc.start();
+ *   …
+ *   await grpc.stop();
+ *
+ * It is @connectrpc/connect-node on a plaintext HTTP/2 server (h2c with prior knowledge, what
+ * gRPC clients speak without TLS). Every entry of the router is served under its upstream name
+ * ("/cosmos.bank.v1beta1.Query/AllBalances"); the gRPC-Web and Connect protocols answer on the
+ * same port too (over HTTP/2: the port speaks no HTTP/1.1). An unknown service or method answers
+ * UNIMPLEMENTED (HTTP 404). Identity-encoded unary gRPC calls take a fast path (unary.ts);
+ * everything else goes through connect-node.
+ *
+ * Height: the `x-cosmos-block-height` request metadata picks the state height (0 / absent =
+ * latest); every answer carries the height it reflects in the `x-cosmos-block-height` response
+ * header, as the SDK's gRPC server does. Failures are gRPC statuses with the QueryError's code
+ * and message.
+ */
+import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { setMaxListeners } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { create, type DescMessage, type DescMethod, type DescMethodUnary, type Message } from '@bufbuild/protobuf';
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import {
+  ServerReflection as ReflectionV1,
+  ServerReflectionResponseSchema as ReflectionResponseV1Schema,
+  type ServerReflectionRequest as ReflectionRequestV1,
+  type ServerReflectionResponse as ReflectionResponseV1,
+} from '../../gen/grpc/reflection/v1/reflection_pb.js';
+import {
+  ServerReflection as ReflectionV1Alpha,
+  ServerReflectionResponseSchema as ReflectionResponseV1AlphaSchema,
+  type ServerReflectionRequest as ReflectionRequestV1Alpha,
+  type ServerReflectionResponse as ReflectionResponseV1Alpha,
+} from '../../gen/grpc/reflection/v1alpha/reflection_pb.js';
+import { nullLogger } from '../consensus/logger.js';
+import type { Logger } from '../logger.js';
+import { parseApiAddress } from '../api/options.js';
+import { QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';
+import { ReflectionIndex, type ReflectionRequestLike } from './reflection.js';
+import { GRPC_HEIGHT_HEADER, UnaryFastPath, encodeGrpcMessage, parseHeightMetadata } from './unary.js';
+
+export { GRPC_HEIGHT_HEADER, encodeGrpcMessage };
+
+export interface GrpcOptions {
+  /** "host:port" (or "tcp://host:port"); port 0 picks a free port (tests). */
+  address: string;
+  /** Largest request message accepted (app.toml grpc max-recv-msg-size; SDK default 10 MiB). */
+  maxRecvMsgBytes: number;
+  /** Largest response message sent (grpc max-send-msg-size; SDK default MaxInt32). */
+  maxSendMsgBytes: number;
+  /** Serve grpc.reflection.v1alpha / v1 ServerReflection. */
+  reflection: boolean;
+}
+
+export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
+  address: 'localhost:9090',
+  maxRecvMsgBytes: 10 * 1024 * 1024,
+  maxSendMsgBytes: 2 ** 31 - 1,
+  reflection: true,
+});
+
+export interface GrpcServerConfig {
+  router: QueryRouter;
+  options?: Partial<GrpcOptions>;
+  logger?: Logger;
+}
+
+export interface GrpcAddress {
+  host: string;
+  port: number;
+  /** host:port as gRPC clients take it. */
+  target: string;
+}
+
+
+/** A QueryError (or anything else: Internal) as a ConnectError with the same code and message. */
+export function connectErrorOf(err: unknown): ConnectError {
+  if (err instanceof ConnectError) return err;
+  const queryErr = isQueryError(err) ? err : new QueryError('Internal', err instanceof Error ? err.message : String(err), { cause: err });
+  return new ConnectError(queryErr.message, queryErr.grpcCode as number as Code, undefined, undefined, err);
+}
+
+function fixGrpcMessage(headers: OutgoingHttpHeaders | undefined): OutgoingHttpHeaders | undefined {
+  const value = headers?.['grpc-message'];
+  if (typeof value !== 'string' || headers === undefined) return headers;
+  let text: string;
+  try {
+    text = decodeURIComponent(value);
+  } catch {
+    return headers;
+  }
+  headers['grpc-message'] = encodeGrpcMessage(text);
+  return headers;
+}
+
+/** Re-encodes grpc-message in the headers (trailers-only answers) and trailers of a response. */
+function reencodeGrpcMessage(res: Http2ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, headers?: OutgoingHttpHeaders) => Http2ServerResponse;
+  const addTrailers = res.addTrailers.bind(res);
+  (res as unknown as { writeHead: (status: number, headers?: OutgoingHttpHeaders) => Http2ServerResponse }).writeHead = (status, headers) =>
+    writeHead(status, fixGrpcMessage(headers));
+  res.addTrailers = (trailers: OutgoingHttpHeaders): void => addTrailers(fixGrpcMessage(trailers) ?? trailers);
+}
+
+function heightOf(ctx: HandlerContext): number {
+  try {
+    return parseHeightMetadata(ctx.requestHeader.get(GRPC_HEIGHT_HEADER) ?? undefined);
+  } catch (err) {
+    throw connectErrorOf(err);
+  }
+}
+
+export class GrpcServer {
+  readonly options: GrpcOptions;
+  private readonly router: QueryRouter;
+  private readonly logger: Logger;
+  private server: Http2Server | undefined;
+  private readonly sessions = new Set<Http2Session>();
+  private readonly shutdown = new AbortController();
+  /** Full names of the services served, in registration order (reflection list_services). */
+  readonly serviceNames: string[];
+
+  constructor(config: GrpcServerConfig) {
+    this.router = config.router;
+    this.options = { ...defaultGrpcOptions, ...config.options };
+    this.logger = config.logger ?? nullLogger;
+    const names = new Set<string>();
+    for (const entry of this.router.entries()) names.add(entry.method.parent.typeName);
+    if (this.options.reflection) {
+      names.add(ReflectionV1Alpha.typeName);
+      names.add(ReflectionV1.typeName);
+    }
+    this.serviceNames = [...names];
+    // connect-node adds one abort listener per call in flight to the shutdown signal.
+    setMaxListeners(0, this.shutdown.signal);
+  }
+
+  /** The request handler (HTTP/2; also usable with another http2 server). */
+  handler(): (req: Http2ServerRequest, res: Http2ServerResponse) => void {
+    const adapter = connectNodeAdapter({
+      routes: (router) => this.routes(router),
+      grpc: true,
+      grpcWeb: true,
+      connect: true,
+      readMaxBytes: this.options.maxRecvMsgBytes,
+      writeMaxBytes: this.options.maxSendMsgBytes,
+      shutdownSignal: this.shutdown.signal,
+    });
+    const fast = new UnaryFastPath(this.router, this.options.maxRecvMsgBytes, this.options.maxSendMsgBytes, this.logger);
+    return (req, res) => {
+      if (fast.serve(req, res)) return;
+      reencodeGrpcMessage(res);
+      adapter(req, res);
+    };
+  }
+
+  private routes(router: ConnectRouter): void {
+    for (const entry of this.router.entries()) this.registerEntry(router, entry);
+    if (this.options.reflection) this.registerReflection(router);
+  }
+
+  private registerEntry(router: ConnectRouter, entry: QueryEntry): void {
+    const method: DescMethod = entry.method;
+    if (method.methodKind !== 'unary') {
+      this.logger.warn('gRPC: skipping a streaming method', { method: entry.path });
+      return;
+    }
+    router.rpc(method as DescMethodUnary<DescMessage, DescMessage>, async (request: Message, ctx: HandlerContext) => {
+      const height = heightOf(ctx);
+      try {
+        const result = await entry.handle(request, { height });
+        ctx.responseHeader.set(GRPC_HEIGHT_HEADER, String(result.height));
+        return result.response;
+      } catch (err) {
+        const connectErr = connectErrorOf(err);
+        if (connectErr.code === Code.Internal || connectErr.code === Code.Unknown) {
+          this.logger.error('gRPC query failed', { method: entry.path, err: connectErr.rawMessage });
+        }
+        ctx.responseHeader.set(GRPC_HEIGHT_HEADER, String(height > 0 ? height : this.router.latestHeight()));
+        throw connectErr;
+      }
+    });
+  }
+
+  private registerReflection(router: ConnectRouter): void {
+    const index = new ReflectionIndex(this.serviceNames);
+    const v1alpha = ReflectionV1Alpha.method.serverReflectionInfo;
+    router.rpc(v1alpha, async function* (requests: AsyncIterable<ReflectionRequestV1Alpha>): AsyncIterable<ReflectionResponseV1Alpha> {
+      const sent = new Set<string>();
+      for await (const request of requests) {
+        yield create(ReflectionResponseV1AlphaSchema, { ...index.respond(request as ReflectionRequestLike, sent), originalRequest: request });
+      }
+    });
+    const v1 = ReflectionV1.method.serverReflectionInfo;
+    router.rpc(v1, async function* (requests: AsyncIterable<ReflectionRequestV1>): AsyncIterable<ReflectionResponseV1> {
+      const sent = new Set<string>();
+      for await (const request of requests) {
+        yield create(ReflectionResponseV1Schema, { ...index.respond(request as ReflectionRequestLike, sent), originalRequest: request });
+      }
+    });
+  }
+
+  async start(): Promise<GrpcAddress> {
+    if (this.server !== undefined) throw new Error('gRPC server already started');
+    const { host, port } = parseApiAddress(this.options.address, 'gRPC');
+    const server = createServer(this.handler());
+    server.on('session', (session: Http2Session) => {
+      this.sessions.add(session);
+      session.once('close', () => this.sessions.delete(session));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const address = server.address() as AddressInfo;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.logger.info('gRPC server listening', { address: `${shownHost}:${address.port}`, services: this.serviceNames.length });
+    return { host: address.address, port: address.port, target: `${shownHost}:${address.port}` };
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return;
+    this.server = undefined;
+    this.shutdown.abort(new ConnectError('server is shutting down', Code.Unavailable));
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const session of this.sessions) session.close();
+    const timer = setTimeout(() => {
+      for (const session of this.sessions) session.destroy();
+    }, 1000);
+    await closed;
+    clearTimeout(timer);
+  }
+}
+
+

@@ -1,0 +1,307 @@
+/**
+ * The REST gateway over the app (InitChain → FinalizeBlock → Commit driven here) on 127.0.0.1:
+ * response shapes, pagination through query parameters, the height header, errors and their
+ * HTTP statuses, POST bodies, route precedence, the OpenAPI document.
+ */
+import { ApiServer } from '../../../src/node/api/index.js';
+import { addGenesisAccounts, collectGentxs, defaultAppState } from '../../../src/node/app/index.js';
+import { createQueryRouter } from '../../../src/node/services/index.js';
+import { CHAIN_ID, DENOM, TOKEN, consensusKey, makeGentx, msgSend, signTx, startChain, testKey, type Chain } from '../app/helpers.js';
+
+const alice = testKey('alice');
+const bob = testKey('bob');
+const carol = testKey('carol');
+const validator = testKey('validator');
+const stranger = testKey('stranger');
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
+
+async function request(url: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+describe('REST gateway over the app', () => {
+  let chain: Chain;
+  let api: ApiServer;
+  let url: string;
+
+  beforeAll(async () => {
+    let appState = defaultAppState({ denom: DENOM });
+    appState = addGenesisAccounts(appState, [
+      { address: alice.address, coins: [{ denom: DENOM, amount: 1000n * TOKEN }] },
+      { address: validator.address, coins: [{ denom: DENOM, amount: 200n * TOKEN }] },
+      {
+        address: carol.address,
+        coins: [
+          { denom: 'aaa', amount: 1n },
+          { denom: DENOM, amount: 3n },
+          { denom: 'bbb', amount: 2n },
+          { denom: 'ccc', amount: 4n },
+        ],
+      },
+    ]);
+    appState = collectGentxs(appState, [makeGentx(validator, consensusKey(validator.bech32), 100n * TOKEN)], CHAIN_ID);
+    chain = await startChain(appState);
+    await chain.block([]); // height 1
+    // height 2: alice → bob
+    const tx = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 5n * TOKEN)], sequence: 0n, accountNumber: 0n, fee: 2000n, gas: 200_000n });
+    const result = await chain.block([tx]);
+    expect(result.txResults[0]!.code).toBe(0);
+    api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', maxBodyBytes: 64 * 1024 } });
+    ({ url } = await api.start());
+  });
+
+  afterAll(async () => {
+    await api.stop();
+    await chain.close();
+  });
+
+  test('an account that never received tokens: balances [] with next_key null and total "0"', async () => {
+    const res = await request(`${url}/sdk/bank/v1beta1/balances/${stranger.bech32}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.text).toBe('{"balances":[],"pagination":{"next_key":null,"total":"0"}}');
+    const upstream = await request(`${url}/cosmos/bank/v1beta1/balances/${stranger.bech32}`);
+    expect(upstream.text).toBe(res.text);
+  });
+
+  test('balances of a funded account, and by_denom (the more specific template wins)', async () => {
+    const res = await request(`${url}/sdk/bank/v1beta1/balances/${bob.bech32}`);
+    expect(res.body).toEqual({ balances: [{ denom: DENOM, amount: (5n * TOKEN).toString() }], pagination: { next_key: null, total: '1' } });
+    const byDenom = await request(`${url}/cosmos/bank/v1beta1/balances/${bob.bech32}/by_denom?denom=${DENOM}`);
+    expect(byDenom.status).toBe(200);
+    expect(byDenom.body).toEqual({ balance: { denom: DENOM, amount: (5n * TOKEN).toString() } });
+  });
+
+  describe('pagination through query parameters', () => {
+    const base = (): string => `${url}/sdk/bank/v1beta1/balances/${carol.bech32}`;
+
+    test('no limit: the default page with count_total forced (total set)', async () => {
+      const res = await request(base());
+      expect(res.body.balances.map((c: { denom: string }) => c.denom)).toEqual(['aaa', DENOM, 'bbb', 'ccc']);
+      expect(res.body.pagination).toEqual({ next_key: null, total: '4' });
+    });
+
+    test('limit, then next_key as pagination.key walks every balance exactly once', async () => {
+      const seen: string[] = [];
+      let key: string | null = null;
+      for (let page = 0; page < 10; page++) {
+        const query: string = key === null ? 'pagination.limit=1' : `pagination.limit=1&pagination.key=${encodeURIComponent(key)}`;
+        const res = await request(`${base()}?${query}`);
+        expect(res.status).toBe(200);
+        expect(res.body.balances).toHaveLength(1);
+        expect(res.body.pagination.total).toBe('0');
+        seen.push(res.body.balances[0].denom);
+        key = res.body.pagination.next_key;
+        if (key === null) break;
+      }
+      expect(seen).toEqual(['aaa', DENOM, 'bbb', 'ccc']);
+    });
+
+    test('offset + limit + count_total (proto or lowerCamel names), reverse', async () => {
+      const res = await request(`${base()}?pagination.offset=1&pagination.limit=2&pagination.count_total=true`);
+      expect(res.body.balances.map((c: { denom: string }) => c.denom)).toEqual([DENOM, 'bbb']);
+      expect(res.body.pagination.total).toBe('4');
+      expect(res.body.pagination.next_key).not.toBeNull();
+      const camel = await request(`${base()}?pagination.offset=1&pagination.limit=2&pagination.countTotal=true`);
+      expect(camel.text).toBe(res.text);
+      const reverse = await request(`${base()}?pagination.reverse=true&pagination.limit=2`);
+      expect(reverse.body.balances.map((c: { denom: string }) => c.denom)).toEqual(['ccc', 'bbb']);
+    });
+
+    test('key and offset together: 400 with the SDK text', async () => {
+      const res = await request(`${base()}?pagination.key=YWFh&pagination.offset=1`);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe(3);
+      expect(res.body.message).toContain('invalid request, either offset or key is expected, got both');
+      expect(res.body.details).toEqual([]);
+      expect(res.body.error).toBe(res.body.message);
+    });
+
+    test('unparsable values are 400 naming the field; a field given twice is 400; unknown parameters are ignored', async () => {
+      const badBool = await request(`${base()}?pagination.count_total=maybe`);
+      expect(badBool.status).toBe(400);
+      expect(badBool.body.message).toBe('invalid value "maybe" for pagination.count_total: expected true or false');
+      const badLimit = await request(`${base()}?pagination.limit=-1`);
+      expect(badLimit.status).toBe(400);
+      expect(badLimit.body.message).toBe('invalid value "-1" for pagination.limit: expected an unsigned 64-bit integer');
+      const badKey = await request(`${base()}?pagination.key=*`);
+      expect(badKey.status).toBe(400);
+      const twice = await request(`${base()}?pagination.limit=1&pagination.limit=2`);
+      expect(twice.status).toBe(400);
+      expect(twice.body.message).toBe('too many values for field "pagination.limit"');
+      const unknown = await request(`${base()}?foo=bar&pagination.nope=1`);
+      expect(unknown.status).toBe(200);
+    });
+
+    test('a limit above the maximum (1000) is clamped, not refused', async () => {
+      const res = await request(`${base()}?pagination.limit=100000`);
+      expect(res.status).toBe(200);
+      expect(res.body.balances).toHaveLength(4);
+    });
+  });
+
+  test('x-cosmos-block-height picks the height; every answer carries the height it reflects', async () => {
+    const latest = await request(`${url}/sdk/bank/v1beta1/balances/${alice.bech32}`);
+    expect(latest.headers.get('x-cosmos-block-height')).toBe('2');
+    expect(latest.headers.get('grpc-metadata-x-cosmos-block-height')).toBe('2');
+    expect(latest.body.balances[0].amount).toBe((1000n * TOKEN - 5n * TOKEN - 2000n).toString());
+
+    const atOne = await request(`${url}/sdk/bank/v1beta1/balances/${alice.bech32}`, { headers: { 'x-cosmos-block-height': '1' } });
+    expect(atOne.status).toBe(200);
+    expect(atOne.headers.get('x-cosmos-block-height')).toBe('1');
+    expect(atOne.body.balances[0].amount).toBe((1000n * TOKEN).toString());
+    const bobAtOne = await request(`${url}/sdk/bank/v1beta1/balances/${bob.bech32}`, { headers: { 'x-cosmos-block-height': '1' } });
+    expect(bobAtOne.body.balances).toEqual([]);
+
+    const future = await request(`${url}/sdk/bank/v1beta1/balances/${alice.bech32}`, { headers: { 'x-cosmos-block-height': '99' } });
+    expect(future.status).toBe(400);
+    expect(future.body.message).toContain('cannot query with height in the future');
+    expect(future.headers.get('x-cosmos-block-height')).toBe('99');
+
+    const garbage = await request(`${url}/sdk/bank/v1beta1/balances/${alice.bech32}`, { headers: { 'x-cosmos-block-height': 'abc' } });
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.message).toBe('invalid x-cosmos-block-height header "abc": expected a non-negative integer height');
+    expect(garbage.headers.get('x-cosmos-block-height')).toBe('2');
+  });
+
+  test('errors: invalid address 400, missing account 404 with the SDK message, unknown route 501, wrong verb 405', async () => {
+    const invalid = await request(`${url}/cosmos/bank/v1beta1/balances/not-an-address`);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.code).toBe(3);
+
+    const missing = await request(`${url}/cosmos/auth/v1beta1/accounts/${stranger.bech32}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      code: 5,
+      message: `rpc error: code = NotFound desc = account ${stranger.bech32} not found: key not found`,
+      details: [],
+      error: `rpc error: code = NotFound desc = account ${stranger.bech32} not found: key not found`,
+    });
+
+    const unknown = await request(`${url}/cosmos/nothing/here`);
+    expect(unknown.status).toBe(501);
+    expect(unknown.text).toBe('{"code":12,"message":"Not Implemented","details":[],"error":"Not Implemented"}');
+    expect(unknown.headers.get('x-cosmos-block-height')).toBe('2');
+
+    const wrongVerb = await request(`${url}/cosmos/bank/v1beta1/balances/${alice.bech32}`, { method: 'POST', body: '{}' });
+    expect(wrongVerb.status).toBe(405);
+    expect(wrongVerb.body.code).toBe(12);
+
+    // A route of a method this node does not serve (amino JSON encoding) is 501 too.
+    const amino = await request(`${url}/cosmos/tx/v1beta1/encode/amino`, { method: 'POST', body: '{"amino_json":"{}"}' });
+    expect(amino.status).toBe(501);
+    expect(amino.body.code).toBe(12);
+  });
+
+  test('the account of a funded address: EthAccount JSON with @type first', async () => {
+    const res = await request(`${url}/sdk/auth/v1beta1/accounts/${alice.bech32}`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.account)[0]).toBe('@type');
+    expect(res.body.account['@type']).toBe('/ethermint.types.v1.EthAccount');
+    expect(res.body.account.base_account.sequence).toBe('1');
+    expect(res.body.account.base_account.pub_key['@type']).toBe('/ethermint.crypto.v1.ethsecp256k1.PubKey');
+  });
+
+  test('identical templates (/bech32/{address_bytes} and /bech32/{address_string}): a bech32 value → AddressStringToBytes, base64 → AddressBytesToString', async () => {
+    const toBytes = await request(`${url}/sdk/auth/v1beta1/bech32/${alice.bech32}`);
+    expect(toBytes.status).toBe(200);
+    expect(Buffer.from(toBytes.body.address_bytes, 'base64')).toEqual(Buffer.from(alice.address));
+    const toString = await request(`${url}/cosmos/auth/v1beta1/bech32/${encodeURIComponent(Buffer.from(alice.address).toString('base64'))}`);
+    expect(toString.status).toBe(200);
+    expect(toString.body).toEqual({ address_string: alice.bech32 });
+  });
+
+  test('string filters in query parameters (staking validators by status)', async () => {
+    const bonded = await request(`${url}/sdk/staking/v1beta1/validators?status=BOND_STATUS_BONDED`);
+    expect(bonded.status).toBe(200);
+    expect(bonded.body.validators).toHaveLength(1);
+    const unbonded = await request(`${url}/sdk/staking/v1beta1/validators?status=BOND_STATUS_UNBONDED`);
+    expect(unbonded.body.validators).toHaveLength(0);
+  });
+
+  test('POST bodies in gateway JSON: simulate a tx; malformed JSON, unknown fields and oversize bodies are refused', async () => {
+    const tx = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 1n, accountNumber: 0n, fee: 2000n, gas: 200_000n });
+    const sim = await request(`${url}/sdk/tx/v1beta1/simulate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx_bytes: Buffer.from(tx).toString('base64') }) });
+    expect(sim.status).toBe(200);
+    expect(BigInt(sim.body.gas_info.gas_used)).toBeGreaterThan(0n);
+    expect(sim.body.result.msg_responses[0]['@type']).toBe('/cosmos.bank.v1beta1.MsgSendResponse');
+
+    const malformed = await request(`${url}/cosmos/tx/v1beta1/simulate`, { method: 'POST', body: '{"tx_bytes":' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.message).toMatch(/^invalid JSON body/);
+    const unknownField = await request(`${url}/cosmos/tx/v1beta1/simulate`, { method: 'POST', body: '{"txBytes":"AA==","nope":1}' });
+    expect(unknownField.status).toBe(400);
+    const big = await request(`${url}/cosmos/tx/v1beta1/simulate`, { method: 'POST', body: JSON.stringify({ tx_bytes: 'A'.repeat(100_000) }) });
+    expect(big.status).toBe(413);
+    expect(big.body.code).toBe(8);
+  });
+
+  test('the OpenAPI document lists the served routes with parameters and schemas; /swagger/ is an HTML index', async () => {
+    const res = await request(`${url}/swagger/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.0.3');
+    const balances = res.body.paths['/sdk/bank/v1beta1/balances/{address}'].get;
+    expect(balances.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(
+      expect.arrayContaining(['path:address', 'query:pagination.key', 'query:pagination.offset', 'query:pagination.limit', 'query:pagination.count_total', 'query:pagination.reverse', 'header:x-cosmos-block-height']),
+    );
+    expect(balances.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/cosmos.bank.v1beta1.QueryAllBalancesResponse');
+    expect(balances.parameters.find((p: { name: string }) => p.name === 'pagination.key').schema).toEqual({ type: 'string', format: 'byte' });
+    expect(balances.parameters.find((p: { name: string }) => p.name === 'pagination.count_total').schema).toEqual({ type: 'boolean' });
+    expect(res.body.components.schemas['cosmos.base.query.v1beta1.PageResponse'].properties.total).toEqual({ type: 'string', format: 'uint64' });
+    expect(res.body.paths['/cosmos/tx/v1beta1/simulate'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/cosmos.tx.v1beta1.SimulateRequest');
+    // Methods this node does not serve are left out.
+    expect(res.body.paths['/cosmos/tx/v1beta1/encode/amino']).toBeUndefined();
+    const ids = Object.values(res.body.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const html = await request(`${url}/swagger/`);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(html.text).toContain('/sdk/bank/v1beta1/balances/{address}');
+  });
+});
+
+describe('REST gateway options', () => {
+  test('CORS is off by default and answers preflights when enabled', async () => {
+    const chain = await startChain(defaultAppStateWithValidator());
+    const router = createQueryRouter({ app: chain.app });
+    const closed = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0' } });
+    const open = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0', enableUnsafeCors: true } });
+    const a = await closed.start();
+    const b = await open.start();
+    try {
+      const plain = await fetch(`${a.url}/cosmos/bank/v1beta1/params`);
+      expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+      const preflight = await fetch(`${b.url}/cosmos/bank/v1beta1/params`, { method: 'OPTIONS', headers: { origin: 'http://x', 'access-control-request-method': 'GET' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      const get = await fetch(`${b.url}/cosmos/bank/v1beta1/params`);
+      expect(get.headers.get('access-control-allow-origin')).toBe('*');
+      expect(get.status).toBe(200);
+    } finally {
+      await closed.stop();
+      await open.stop();
+      await chain.close();
+    }
+  });
+});
+
+function defaultAppStateWithValidator(): ReturnType<typeof defaultAppState> {
+  let appState = defaultAppState({ denom: DENOM });
+  appState = addGenesisAccounts(appState, [{ address: validator.address, coins: [{ denom: DENOM, amount: 200n * TOKEN }] }]);
+  return collectGentxs(appState, [makeGentx(validator, consensusKey(validator.bech32), 100n * TOKEN)], CHAIN_ID);
+}

@@ -1,0 +1,251 @@
+/**
+ * Every endpoint of the spec's four groups — Accounts, Bank, Node and blocks, Transactions
+ * (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... path and on the upstream
+ * /cosmos/... path, with the same answer, on a full node (app + consensus + indexer) behind the
+ * gateway; and the OpenAPI document lists both templates of each. Plus the transaction flow a
+ * service provider scripts over REST: broadcast, find by hash, find by event, block with txs.
+ */
+import { ApiServer } from '../../../src/node/api/index.js';
+import { TOKEN, alice, aliceSends, bob, carol, startFullNode, type FullNode } from '../services/helpers.js';
+
+interface SpecEndpoint {
+  verb: 'GET' | 'POST';
+  /** Spec path (under /sdk/...). */
+  sdk: string;
+  /** Upstream path (under /cosmos/...). */
+  cosmos: string;
+}
+
+/** The spec's table rows: [verb, path relative to the group's base]. */
+const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndpoint['verb'], string][] }> = {
+  Accounts: {
+    sdk: '/sdk/auth/v1beta1',
+    cosmos: '/cosmos/auth/v1beta1',
+    rows: [
+      ['GET', '/accounts'],
+      ['GET', '/accounts/{address}'],
+      ['GET', '/address_by_id/{id}'],
+      ['GET', '/bech32'],
+      ['GET', '/bech32/{address_bytes}'],
+      ['GET', '/bech32/{address_string}'],
+      ['GET', '/module_accounts'],
+      ['GET', '/module_accounts/{name}'],
+      ['GET', '/params'],
+    ],
+  },
+  Bank: {
+    sdk: '/sdk/bank/v1beta1',
+    cosmos: '/cosmos/bank/v1beta1',
+    rows: [
+      ['GET', '/balances/{address}'],
+      ['GET', '/balances/{address}/by_denom'],
+      ['GET', '/denom_owners/{denom}'],
+      ['GET', '/denoms_metadata'],
+      ['GET', '/denoms_metadata/{denom}'],
+      ['GET', '/params'],
+      ['GET', '/spendable_balances/{address}'],
+      ['GET', '/supply'],
+      ['GET', '/supply/by_denom'],
+    ],
+  },
+  'Node and blocks (node)': {
+    sdk: '/sdk/base/node/v1beta1',
+    cosmos: '/cosmos/base/node/v1beta1',
+    rows: [['GET', '/config']],
+  },
+  'Node and blocks (consensus)': {
+    sdk: '/sdk/base/consensus/v1beta1',
+    cosmos: '/cosmos/base/tendermint/v1beta1',
+    rows: [
+      ['GET', '/abci_query'],
+      ['GET', '/blocks/latest'],
+      ['GET', '/blocks/{height}'],
+      ['GET', '/node_info'],
+      ['GET', '/syncing'],
+      ['GET', '/validatorsets/latest'],
+      ['GET', '/validatorsets/{height}'],
+    ],
+  },
+  Transactions: {
+    sdk: '/sdk/tx/v1beta1',
+    cosmos: '/cosmos/tx/v1beta1',
+    rows: [
+      ['POST', '/simulate'],
+      ['GET', '/txs'],
+      ['POST', '/txs'],
+      ['GET', '/txs/block/{height}'],
+      ['GET', '/txs/{hash}'],
+    ],
+  },
+};
+
+const SPEC_ENDPOINTS: SpecEndpoint[] = Object.values(SPEC_GROUPS).flatMap((group) =>
+  group.rows.map(([verb, path]) => ({ verb, sdk: `${group.sdk}${path}`, cosmos: `${group.cosmos}${path}` })),
+);
+
+/** Answers that change from one call to the next (new blocks, mempool state). */
+const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$/;
+
+async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', () => {
+  let node: FullNode;
+  let api: ApiServer;
+  let url: string;
+  let txHash: string;
+  let txHeight: number;
+  let sequence = 0n;
+
+  beforeAll(async () => {
+    node = await startFullNode();
+    api = new ApiServer({ router: node.router, options: { address: 'tcp://127.0.0.1:0' } });
+    ({ url } = await api.start());
+    // One committed transfer to look up.
+    const res = await request(`${url}/sdk/tx/v1beta1/txs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx_bytes: Buffer.from(aliceSends(bob, 5n * TOKEN, sequence++)).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.tx_response.code).toBe(0);
+    txHash = res.body.tx_response.txhash;
+    txHeight = Number(res.body.tx_response.height);
+  });
+
+  afterAll(async () => {
+    await api.stop();
+    await node.stop();
+  });
+
+  function concrete(template: string): string {
+    return template
+      .replace('{address}', alice.bech32)
+      .replace('{id}', '0')
+      .replace('{address_bytes}', encodeURIComponent(Buffer.from(alice.address).toString('base64')))
+      .replace('{address_string}', alice.bech32)
+      .replace('{name}', 'fee_collector')
+      .replace('{denom}', 'attotoken')
+      .replace('{height}', String(txHeight))
+      .replace('{hash}', txHash);
+  }
+
+  function queryOf(template: string): string {
+    if (template.endsWith('/by_denom')) return '?denom=attotoken';
+    if (template.endsWith('/abci_query')) return '?path=%2Fapp%2Fversion';
+    if (template.endsWith('/txs')) return `?query=${encodeURIComponent(`transfer.recipient='${bob.bech32}'`)}`;
+    return '';
+  }
+
+  let tableTx: Uint8Array | undefined;
+
+  function bodyOf(template: string): string | undefined {
+    if (template.endsWith('/simulate')) return JSON.stringify({ tx_bytes: Buffer.from(aliceSends(carol, 1n, sequence)).toString('base64') });
+    if (template.endsWith('/txs')) {
+      // One tx for both prefixes: the second answer is code 19 (already in the mempool cache).
+      tableTx ??= aliceSends(carol, 1n, sequence++);
+      return JSON.stringify({ tx_bytes: Buffer.from(tableTx).toString('base64'), mode: 'BROADCAST_MODE_SYNC' });
+    }
+    return undefined;
+  }
+
+  test.each(SPEC_ENDPOINTS.map((e) => [`${e.verb} ${e.sdk}`, e] as const))('%s answers on /sdk and /cosmos alike', async (_name, endpoint) => {
+    const init = (): RequestInit => (endpoint.verb === 'POST' ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: bodyOf(endpoint.sdk)! } : {});
+    const spec = await request(`${url}${concrete(endpoint.sdk)}${endpoint.verb === 'GET' ? queryOf(endpoint.sdk) : ''}`, init());
+    const upstream = await request(`${url}${concrete(endpoint.cosmos)}${endpoint.verb === 'GET' ? queryOf(endpoint.cosmos) : ''}`, init());
+    for (const res of [spec, upstream]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-cosmos-block-height')).toMatch(/^\d+$/);
+    }
+    if (!DYNAMIC.test(endpoint.sdk)) expect(upstream.body).toEqual(spec.body);
+  });
+
+  test('the OpenAPI document has both templates of every spec endpoint', async () => {
+    const doc = (await request(`${url}/swagger/openapi.json`)).body;
+    for (const endpoint of SPEC_ENDPOINTS) {
+      for (const path of [endpoint.sdk, endpoint.cosmos]) {
+        expect(doc.paths[path]?.[endpoint.verb.toLowerCase()]).toBeDefined();
+      }
+    }
+  });
+
+  test('/validatorsets/latest is not read as /validatorsets/{height}; blocks/{height} answers the height asked', async () => {
+    const latest = await request(`${url}/sdk/base/consensus/v1beta1/validatorsets/latest`);
+    expect(latest.status).toBe(200);
+    expect(latest.body.validators[0].address).toMatch(/^tokenvalcons1/);
+    expect(latest.body.validators[0].pub_key['@type']).toBe('/cosmos.crypto.ed25519.PubKey');
+    expect(latest.body.pagination).toEqual({ next_key: null, total: '1' });
+    const block = await request(`${url}/sdk/base/consensus/v1beta1/blocks/${txHeight}`);
+    expect(block.body.block.header.height).toBe(String(txHeight));
+    expect(block.body.sdk_block.header.proposer_address).toMatch(/^tokenvalcons1/);
+    expect(block.body.block_id.hash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(block.body.block.data.txs).toHaveLength(1);
+    const future = await request(`${url}/sdk/base/consensus/v1beta1/blocks/999999`);
+    expect(future.status).toBe(400);
+    const notNumber = await request(`${url}/sdk/base/consensus/v1beta1/blocks/abc`);
+    expect(notNumber.status).toBe(400);
+    expect(notNumber.body.message).toBe('invalid value "abc" for height: expected a 64-bit integer');
+  });
+
+  test('a transfer over REST: broadcast SYNC, then by hash, by event (query or 0.47 events, enum order_by), block with txs', async () => {
+    const tx = aliceSends(bob, 7n, sequence++);
+    const sent = await request(`${url}/sdk/tx/v1beta1/txs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx_bytes: Buffer.from(tx).toString('base64'), mode: 'BROADCAST_MODE_SYNC' }),
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.tx_response).toMatchObject({ height: '0', code: 0, codespace: '', raw_log: '', logs: [], tx: null, timestamp: '', events: [] });
+    const hash: string = sent.body.tx_response.txhash;
+
+    let found: Awaited<ReturnType<typeof request>> | undefined;
+    for (let i = 0; i < 300; i++) {
+      found = await request(`${url}/sdk/tx/v1beta1/txs/${hash}`);
+      if (found.status === 200) break;
+      expect(found.status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(found!.status).toBe(200);
+    const r = found!.body.tx_response;
+    expect(Object.keys(r)).toEqual(['height', 'txhash', 'codespace', 'code', 'data', 'raw_log', 'logs', 'info', 'gas_wanted', 'gas_used', 'tx', 'timestamp', 'events']);
+    expect(r.txhash).toBe(hash);
+    expect(r.tx['@type']).toBe('/cosmos.tx.v1beta1.Tx');
+    expect(r.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(found!.body.tx.body.messages[0]).toMatchObject({ '@type': '/cosmos.bank.v1beta1.MsgSend', to_address: bob.bech32, amount: [{ denom: 'attotoken', amount: '7' }] });
+
+    const byEvents = await request(`${url}/cosmos/tx/v1beta1/txs?events=${encodeURIComponent(`transfer.recipient='${bob.bech32}'`)}&events=${encodeURIComponent(`message.sender='${alice.bech32}'`)}&order_by=ORDER_BY_DESC`);
+    expect(byEvents.status).toBe(200);
+    expect(byEvents.body.total).toBe('2');
+    expect(byEvents.body.tx_responses.map((x: { txhash: string }) => x.txhash)).toEqual([hash, txHash]);
+    expect(byEvents.body.txs).toHaveLength(2);
+    const paged = await request(`${url}/sdk/tx/v1beta1/txs?query=${encodeURIComponent(`transfer.recipient='${bob.bech32}'`)}&limit=1&page=2`);
+    expect(paged.body.total).toBe('2');
+    expect(paged.body.tx_responses.map((x: { txhash: string }) => x.txhash)).toEqual([hash]);
+    const badOrder = await request(`${url}/sdk/tx/v1beta1/txs?query=${encodeURIComponent("tm.event='Tx'")}&order_by=SIDEWAYS`);
+    expect(badOrder.status).toBe(400);
+    const noQuery = await request(`${url}/sdk/tx/v1beta1/txs`);
+    expect(noQuery.status).toBe(400);
+    expect(noQuery.body.message).toBe('query cannot be empty');
+
+    const withTxs = await request(`${url}/sdk/tx/v1beta1/txs/block/${r.height}`);
+    expect(withTxs.status).toBe(200);
+    expect(withTxs.body.txs[0].body.messages[0]['@type']).toBe('/cosmos.bank.v1beta1.MsgSend');
+    expect(withTxs.body.pagination).toEqual({ next_key: null, total: String(withTxs.body.block.data.txs.length) });
+    expect(withTxs.body.block_id.part_set_header.total).toBe(1);
+
+    const missing = await request(`${url}/sdk/tx/v1beta1/txs/${'0'.repeat(64)}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe(`tx not found: ${'0'.repeat(64)}`);
+    const blockMode = await request(`${url}/sdk/tx/v1beta1/txs`, { method: 'POST', body: JSON.stringify({ tx_bytes: 'AAAA', mode: 'BROADCAST_MODE_UNSPECIFIED' }) });
+    expect(blockMode.status).toBe(400);
+  });
+});
