@@ -19,6 +19,8 @@ export default class Devnet extends BaseCommand<typeof Devnet, void> {
       home: info.home,
       chain_id: info.chain_id,
       rpc: node.rpcAddress.url,
+      api: node.apiAddress?.url ?? null,
+      grpc: node.grpcAddress?.target ?? null,
       funded_key: info.key_name,
       funded_address: info.key_address,
       funded_address_hex: info.key_address_hex,
@@ -31,6 +33,8 @@ export default class Devnet extends BaseCommand<typeof Devnet, void> {
         [
           `tokend devnet ${info.created ? 'created' : 'resumed'} in ${info.home} (chain id ${info.chain_id})`,
           `  consensus RPC:  ${node.rpcAddress.url}`,
+          ...(node.apiAddress ? [`  REST gateway:   ${node.apiAddress.url}`] : []),
+          ...(node.grpcAddress ? [`  gRPC:           ${node.grpcAddress.target}`] : []),
           `  funded key:     ${info.key_name} = ${info.key_address} (${info.key_address_hex}), keyring-backend test`,
           ...(info.mnemonic ? [`  its mnemonic:   ${info.mnemonic}`] : []),
           `  try:            tokend q bank balances ${info.key_address} --home ${info.home}`,

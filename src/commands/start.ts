@@ -8,6 +8,8 @@ export default class Start extends BaseCommand<typeof Start, void> {
   static override examples = ['<%= config.bin %> start', '<%= config.bin %> start --home ./node1 --rpc.laddr tcp://127.0.0.1:36657 --log_format json'];
   static override flags = {
     'rpc.laddr': Flags.string({ description: 'Consensus RPC listen address (default from config.toml, tcp://127.0.0.1:26657)' }),
+    'api.address': Flags.string({ description: 'REST gateway listen address (default from app.toml, tcp://localhost:1317)' }),
+    'grpc.address': Flags.string({ description: 'gRPC listen address (default from app.toml, localhost:9090)' }),
     'minimum-gas-prices': Flags.string({ description: 'Minimum gas prices accepted in CheckTx, e.g. 0.1attotoken (default from app.toml)' }),
     'halt-height': Flags.integer({ description: 'Stop after committing this height', min: 0 }),
   };
@@ -19,6 +21,8 @@ export default class Start extends BaseCommand<typeof Start, void> {
       logLevel: argv.some((a) => a.startsWith('--log_level')) ? this.flags.log_level : undefined,
       logFormat: argv.some((a) => a.startsWith('--log_format')) ? this.flags.log_format : undefined,
       rpcLaddr: this.flags['rpc.laddr'],
+      apiAddress: this.flags['api.address'],
+      grpcAddress: this.flags['grpc.address'],
       minimumGasPrices: this.flags['minimum-gas-prices'],
       haltHeight: this.flags['halt-height'],
     });

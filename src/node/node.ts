@@ -22,6 +22,9 @@ import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
 import { RpcServer, rpcEnvironment, type RpcAddress } from './rpc/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
+import { createQueryRouter } from './services/index.js';
+import { ApiServer, type ApiAddress } from './api/index.js';
+import { GrpcServer, type GrpcAddress } from './grpc/index.js';
 import { pruningFromAppToml } from './store/options.js';
 import { appVersion } from './version/version.js';
 import { COMPAT_COMETBFT_VERSION } from './version/version.js';
@@ -34,6 +37,10 @@ export interface NodeOverrides {
   logger?: Logger;
   /** --rpc.laddr */
   rpcLaddr?: string;
+  /** --api.address ("" = keep app.toml); --api.enable=false via appConfig. */
+  apiAddress?: string;
+  /** --grpc.address */
+  grpcAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
@@ -44,6 +51,10 @@ export interface NodeOverrides {
 export interface RunningNode {
   readonly consensus: Consensus;
   readonly rpcAddress: RpcAddress;
+  /** Undefined when [api] enable = false. */
+  readonly apiAddress: ApiAddress | undefined;
+  /** Undefined when [grpc] enable = false. */
+  readonly grpcAddress: GrpcAddress | undefined;
   readonly logger: Logger;
   /** Resolves (with the reason) when the node stops by itself: halt height, consensus failure. */
   readonly stopped: Promise<string>;
@@ -77,6 +88,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   overrides.nodeConfig?.(nodeConfig);
   overrides.appConfig?.(appConfig);
   if (overrides.rpcLaddr) nodeConfig.rpc.laddr = overrides.rpcLaddr;
+  if (overrides.apiAddress) appConfig.api.address = overrides.apiAddress;
+  if (overrides.grpcAddress) appConfig.grpc.address = overrides.grpcAddress;
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
   const logger =
@@ -125,19 +138,20 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     });
     await indexer.start();
     cleanups.push(() => indexer.stop());
-    const rpc = new RpcServer({
-      env: rpcEnvironment({
-        consensus,
-        app: opened.app,
-        indexer,
-        nodeInfo: () => ({
-          id: nodeKey.id,
-          listenAddr: nodeConfig.p2p.laddr,
-          network: genesis.chainId,
-          version: COMPAT_COMETBFT_VERSION,
-          moniker: nodeConfig.moniker,
-        }),
+    const env = rpcEnvironment({
+      consensus,
+      app: opened.app,
+      indexer,
+      nodeInfo: () => ({
+        id: nodeKey.id,
+        listenAddr: nodeConfig.p2p.laddr,
+        network: genesis.chainId,
+        version: COMPAT_COMETBFT_VERSION,
+        moniker: nodeConfig.moniker,
       }),
+    });
+    const rpc = new RpcServer({
+      env,
       options: {
         laddr: nodeConfig.rpc.laddr,
         maxSubscriptionClients: nodeConfig.rpc.maxSubscriptionClients,
@@ -146,16 +160,44 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       },
       logger: childLogger(logger, { module: 'rpc' }),
     });
-    // Bind the RPC port first: a busy port must fail before consensus makes any block.
+    // Bind every port first: a busy port must fail before consensus makes any block.
     const rpcAddress = await rpc.start();
     cleanups.push(() => rpc.stop());
+    // One query table for REST and gRPC: the app's Query services plus the node-level services.
+    const router = createQueryRouter({
+      app: opened.app,
+      node: env,
+      options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
+    });
+    let apiAddress: ApiAddress | undefined;
+    if (appConfig.api.enable) {
+      const api = new ApiServer({ router, options: { address: appConfig.api.address, maxOpenConnections: appConfig.api.maxOpenConnections }, logger: childLogger(logger, { module: 'api' }) });
+      apiAddress = await api.start();
+      cleanups.push(() => api.stop());
+    }
+    let grpcAddress: GrpcAddress | undefined;
+    if (appConfig.grpc.enable) {
+      const grpc = new GrpcServer({ router, options: { address: appConfig.grpc.address }, logger: childLogger(logger, { module: 'grpc' }) });
+      grpcAddress = await grpc.start();
+      cleanups.push(() => grpc.stop());
+    }
     await consensus.start();
     cleanups.push(() => consensus.stop());
-    logger.info('node started', { chain_id: genesis.chainId, moniker: nodeConfig.moniker, node_id: nodeKey.id, rpc: rpcAddress.url, height: consensus.status().latestBlockHeight });
+    logger.info('node started', {
+      chain_id: genesis.chainId,
+      moniker: nodeConfig.moniker,
+      node_id: nodeKey.id,
+      rpc: rpcAddress.url,
+      api: apiAddress?.url,
+      grpc: grpcAddress?.target,
+      height: consensus.status().latestBlockHeight,
+    });
     let stopping: Promise<void> | undefined;
     return {
       consensus,
       rpcAddress,
+      apiAddress,
+      grpcAddress,
       logger,
       stopped,
       stop(): Promise<void> {

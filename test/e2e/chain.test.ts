@@ -46,7 +46,7 @@ describe('a single-validator chain from genesis to export', () => {
     expect(await ok(['validate-genesis', ...h])).toContain('is a valid genesis file');
 
     const port = await freePort();
-    let bg = startBackground(home, port);
+    let bg = await startBackground(home, port);
     running.push(bg);
     await waitForHeight(bg.node, 2);
 
@@ -70,7 +70,7 @@ describe('a single-validator chain from genesis to export', () => {
     const before = (await status(bg.node))!;
     bg.child.kill('SIGKILL');
     await bg.exited;
-    bg = startBackground(home, port);
+    bg = await startBackground(home, port);
     running.push(bg);
     const resumed = await waitForHeight(bg.node, before.height);
     expect(resumed).toBeGreaterThanOrEqual(before.height);
@@ -103,7 +103,7 @@ describe('a single-validator chain from genesis to export', () => {
     writeFileSync(join(fresh, 'config', 'priv_validator_key.json'), (await import('node:fs')).readFileSync(join(home, 'config', 'priv_validator_key.json')));
     writeFileSync(join(fresh, 'config', 'genesis.json'), (await import('node:fs')).readFileSync(exportedFile));
     const port2 = await freePort();
-    const bg2 = startBackground(fresh, port2);
+    const bg2 = await startBackground(fresh, port2);
     running.push(bg2);
     await waitForHeight(bg2.node, last.height + 2);
     expect(await balance(bg2.node, bob)).toBe(bobBefore + amount);

@@ -1,9 +1,12 @@
 /**
  * Standard clients no one here wrote, against a node started by the test: CosmJS (StargateClient,
- * SigningStargateClient with an eth_secp256k1 wallet) over the consensus RPC.
+ * SigningStargateClient with an eth_secp256k1 wallet) over the consensus RPC, @grpc/grpc-js with
+ * upstream-shaped proto files over gRPC, and plain HTTP against the REST gateway.
  */
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
@@ -43,7 +46,7 @@ describe('standard clients', () => {
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['collect-gentxs', ...h]);
-    bg = startBackground(home, await freePort());
+    bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });
 
@@ -69,5 +72,58 @@ describe('standard clients', () => {
     // The CLI sees the same tx.
     const tx = JSON.parse(await ok(['q', 'tx', out.broadcast.hash, '--node', bg!.node, '-o', 'json']));
     expect(tx.tx.body.memo).toBe('from cosmjs');
+  });
+
+  test('@grpc/grpc-js calls bank, auth and tendermint services; reflection lists them', async () => {
+    const definition = protoLoader.loadSync(
+      ['cosmos/bank/v1beta1/query.proto', 'cosmos/auth/v1beta1/query.proto', 'cosmos/base/tendermint/v1beta1/query.proto', 'grpc/reflection/v1alpha/reflection.proto'],
+      { includeDirs: [join(REPO_ROOT, 'proto')], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true },
+    );
+    const pkg = grpc.loadPackageDefinition(definition) as any;
+    const credentials = grpc.credentials.createInsecure();
+    const unary = (client: any, method: string, request: object): Promise<any> =>
+      new Promise((resolve, reject) => client[method](request, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))));
+    const bank = new pkg.cosmos.bank.v1beta1.Query(bg!.grpc, credentials);
+    const balances = await unary(bank, 'AllBalances', { address: JUNK_ADDR });
+    expect(balances.balances[0].denom).toBe('attotoken');
+    const auth = new pkg.cosmos.auth.v1beta1.Query(bg!.grpc, credentials);
+    const account = await unary(auth, 'Account', { address: JUNK_ADDR });
+    expect(account.account.type_url).toBe('/ethermint.types.v1.EthAccount');
+    await expect(unary(auth, 'Account', { address: 'token1qurswpc8qurswpc8qurswpc8qurswpc8352r9t' })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+    const tendermint = new pkg.cosmos.base.tendermint.v1beta1.Service(bg!.grpc, credentials);
+    const info = await unary(tendermint, 'GetNodeInfo', {});
+    expect(info.default_node_info.network).toBe('testnet');
+    const reflection = new pkg.grpc.reflection.v1alpha.ServerReflection(bg!.grpc, credentials);
+    const services = await new Promise<string[]>((resolve, reject) => {
+      const call = reflection.ServerReflectionInfo();
+      call.on('data', (res: any) => {
+        resolve(res.list_services_response.service.map((svc: { name: string }) => svc.name));
+        call.end();
+      });
+      call.on('error', reject);
+      call.write({ list_services: '' });
+    });
+    expect(services).toEqual(expect.arrayContaining(['cosmos.bank.v1beta1.Query', 'cosmos.auth.v1beta1.Query', 'cosmos.tx.v1beta1.Service', 'cosmos.base.tendermint.v1beta1.Service']));
+    for (const client of [bank, auth, tendermint, reflection]) client.close();
+  });
+
+  test('REST gateway answers the spec paths and the upstream ones', async () => {
+    const spec = await fetch(`${bg!.api}/sdk/bank/v1beta1/balances/${JUNK_ADDR}`);
+    expect(spec.status).toBe(200);
+    expect(spec.headers.get('x-cosmos-block-height')).toMatch(/^\d+$/);
+    const body = (await spec.json()) as { balances: { denom: string }[]; pagination: object };
+    expect(body.balances[0]!.denom).toBe('attotoken');
+    const upstream = (await (await fetch(`${bg!.api}/cosmos/bank/v1beta1/balances/${JUNK_ADDR}`)).json()) as object;
+    expect(upstream).toEqual(body);
+    const empty = (await (await fetch(`${bg!.api}/sdk/bank/v1beta1/balances/token1qurswpc8qurswpc8qurswpc8qurswpc8352r9t`)).json()) as object;
+    expect(empty).toEqual({ balances: [], pagination: { next_key: null, total: '0' } });
+    const missing = await fetch(`${bg!.api}/sdk/auth/v1beta1/accounts/token1qurswpc8qurswpc8qurswpc8qurswpc8352r9t`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: 5, message: expect.stringContaining('not found') });
+    const latest = (await (await fetch(`${bg!.api}/sdk/base/consensus/v1beta1/blocks/latest`)).json()) as { block: { header: { chain_id: string } }; sdk_block: { header: { proposer_address: string } } };
+    expect(latest.block.header.chain_id).toBe('testnet');
+    expect(latest.sdk_block.header.proposer_address).toMatch(/^tokenvalcons1/);
+    const unknown = await fetch(`${bg!.api}/sdk/nothing/here`);
+    expect(unknown.status).toBe(501);
   });
 });

@@ -26,17 +26,25 @@ export function fastBlocks(home: string, timeoutCommit = '200ms'): void {
 export interface BackgroundNode {
   child: ChildProcess;
   node: string;
+  /** http://127.0.0.1:<port> of the REST gateway. */
+  api: string;
+  /** 127.0.0.1:<port> of gRPC. */
+  grpc: string;
   logs(): string;
   exited: Promise<number | null>;
 }
 
-export function startBackground(home: string, port: number, extra: string[] = []): BackgroundNode {
-  const child = spawn(process.execPath, [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Start `tokend start` on loopback ports: `port` for the RPC, and free ports for REST and gRPC. */
+export async function startBackground(home: string, port: number, extra: string[] = []): Promise<BackgroundNode> {
+  const apiPort = await freePort();
+  const grpcPort = await freePort();
+  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...extra];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, node: `tcp://127.0.0.1:${port}`, logs: () => logs, exited };
+  return { child, node: `tcp://127.0.0.1:${port}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, logs: () => logs, exited };
 }
 
 export async function status(node: string): Promise<{ height: number; appHash: string; blockHash: string } | undefined> {
