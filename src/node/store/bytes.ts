@@ -9,12 +9,21 @@ export const EMPTY_BYTES: Uint8Array = new Uint8Array(0);
 
 /** Lexicographic byte order (negative, zero, positive). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(asBuffer(a), asBuffer(b));
+  const n = Math.min(a.length, b.length);
+  if (n > 256) return Buffer.compare(asBuffer(a), asBuffer(b));
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  return Buffer.compare(asBuffer(a), asBuffer(b)) === 0;
+  const n = a.length;
+  if (n !== b.length) return false;
+  if (n > 256) return Buffer.compare(asBuffer(a), asBuffer(b)) === 0;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A Buffer view over the same memory (no copy). */

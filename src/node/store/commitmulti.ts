@@ -24,7 +24,7 @@
  */
 import type { BatchOp, Database } from './db/database.js';
 import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, concatBytes, prefixEnd, readU32, readU64, toHex, u64 } from './bytes.js';
-import { BucketData, bucketOf, decodeDiff, encodeDiff, findInDiff, insertLive, compareHash, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
+import { BucketData, applyBucketChanges, bucketOf, compareHash, decodeDiff, encodeDiff, findInDiff, insertLive, type BucketChange, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
 import { CacheKVStoreImpl } from './cachekv.js';
 import { CacheMultiStoreImpl } from './cachemulti.js';
 import { StoreError } from './errors.js';
@@ -35,6 +35,7 @@ import {
   META_FIRST,
   META_LATEST,
   META_PRUNED_BELOW,
+  META_SNAPSHOT,
   META_STORE_PREFIX,
   bucketKey,
   bucketNumberOfKey,
@@ -46,10 +47,11 @@ import {
   keyIndexPrefix,
   metaKey,
   treeLevelKey,
+  treeSnapshotKey,
 } from './layout.js';
 import { defaultCommitMultiStoreOptions, pruneHeightAfterCommit, validatePruning, type CommitMultiStoreOptions } from './options.js';
 import { appHashOf, bucketProofOp, multistoreProofOp, verifyProof } from './proof.js';
-import { BucketTree, NodeHasher, RecordedTop, TREE_DEPTH } from './tree.js';
+import { BucketTree, NodeHasher, RecordedTop, SNAPSHOT_GROUPS, TREE_DEPTH } from './tree.js';
 
 const MAX_STORES = 255;
 const EMPTY_BUCKET = BucketData.empty();
@@ -58,23 +60,10 @@ interface StoreState {
   readonly name: string;
   readonly id: number;
   readonly tree: BucketTree;
-  /** Decoded buckets of the committed state (FIFO-evicted). */
-  readonly cache: Map<number, BucketData>;
+  /** Buckets of the committed state recently read or written. */
+  readonly cache: BucketCache;
   readonly committed: CommittedView;
   readonly working: WorkingStore;
-}
-
-interface PendingChange {
-  key: Uint8Array;
-  kh: Uint8Array;
-  value: Uint8Array | undefined;
-}
-
-interface BucketUpdate {
-  data: BucketData;
-  diff: DiffRecord[];
-  created: Uint8Array[];
-  deleted: Uint8Array[];
 }
 
 interface Prepared {
@@ -96,6 +85,8 @@ export interface CommitMultiStoreStats {
 
 export interface RootMultiStore extends CommitMultiStore {
   stats(): CommitMultiStoreStats;
+  /** How the commitment was loaded at open: the shutdown snapshot, or a scan of every bucket. */
+  readonly treeSource: 'snapshot' | 'scan';
   /** Root of one store at the latest committed version. */
   storeRoot(name: string): Uint8Array;
   /** Resolve once background pruning has caught up; rethrows a pruning failure. */
@@ -137,6 +128,8 @@ class RootMultiStoreImpl implements RootMultiStore {
   private writeLock: Promise<unknown> = Promise.resolve();
   private pruner: Promise<void> | undefined;
   private prunerError: unknown;
+  /** How the commitment was loaded at open: from the shutdown snapshot or by scanning buckets. */
+  treeSource: 'snapshot' | 'scan' = 'scan';
 
   constructor(
     private readonly db: Database,
@@ -188,29 +181,61 @@ class RootMultiStoreImpl implements RootMultiStore {
         name,
         id,
         tree: new BucketTree(),
-        cache: new Map(),
+        cache: new BucketCache(this.options.bucketCacheSize),
         committed: undefined as unknown as CommittedView,
         working: undefined as unknown as WorkingStore,
       };
       const committed = new CommittedView(this, state);
       Object.assign(state, { committed, working: new WorkingStore(committed, this) });
       this.stores.set(name, state);
-      await this.loadTree(state);
+    }
+    // The commitment: from the snapshot saved at the last clean shutdown when it is of the latest
+    // version and checks out against the stored app hash, else rebuilt from every bucket record.
+    this.treeSource = 'scan';
+    if (this.latest > 0 && readMetaU64(db, META_SNAPSHOT) === this.latest) {
+      try {
+        for (const state of this.stores.values()) this.loadTreeSnapshot(state);
+        if (this.rootsMatchCommit()) this.treeSource = 'snapshot';
+      } catch {
+        // Fall through to the full rebuild.
+      }
+    }
+    if (this.treeSource === 'scan') {
+      for (const state of this.stores.values()) {
+        state.tree.clear();
+        await this.loadTree(state);
+      }
     }
 
     this.lastRoots = this.currentRoots();
     if (this.latest > 0) {
       const stored = this.readCommitInfo(this.latest);
-      const expected = appHashOf(stored);
-      const actual = appHashOf(this.lastRoots.filter(([name]) => stored.some(([n]) => n === name)));
-      if (!bytesEqual(expected, actual)) {
-        throw new StoreError('CORRUPTED', `state at version ${this.latest} does not match its app hash (${toHex(expected)} stored, ${toHex(actual)} rebuilt)`);
+      if (!this.rootsMatchCommit()) {
+        const actual = appHashOf(this.lastRoots.filter(([name]) => stored.some(([n]) => n === name)));
+        throw new StoreError('CORRUPTED', `state at version ${this.latest} does not match its app hash (${toHex(appHashOf(stored))} stored, ${toHex(actual)} rebuilt)`);
       }
       // Stores registered since the last commit join the app hash at the next commit.
       this.lastRoots = this.lastRoots.filter(([name]) => stored.some(([n]) => n === name));
-      this.lastHash = expected;
+      this.lastHash = appHashOf(stored);
     }
     if (this.prunedBelow < this.earliest) this.startPruner();
+  }
+
+  /** Whether the in-memory roots of the stores in the latest commit info equal the stored ones. */
+  private rootsMatchCommit(): boolean {
+    const stored = this.readCommitInfo(this.latest);
+    for (const [name, root] of stored) {
+      if (!bytesEqual(this.state(name).tree.root(), root)) return false;
+    }
+    return true;
+  }
+
+  private loadTreeSnapshot(state: StoreState): void {
+    for (let group = 0; group < SNAPSHOT_GROUPS; group++) {
+      const record = this.db.getSync(treeSnapshotKey(state.id, group));
+      if (record !== undefined) state.tree.importBucketGroup(group, record);
+    }
+    state.tree.rebuildAboveBuckets();
   }
 
   private async loadTree(state: StoreState): Promise<void> {
@@ -306,18 +331,9 @@ class RootMultiStoreImpl implements RootMultiStore {
     const cached = state.cache.get(bucket);
     if (cached !== undefined) return cached;
     const blob = this.db.getSync(bucketKey(state.id, bucket));
-    const data = blob === undefined ? EMPTY_BUCKET : BucketData.decode(blob);
-    this.cacheBucket(state, bucket, data);
+    const data = blob === undefined ? EMPTY_BUCKET : BucketData.fromBlob(blob);
+    state.cache.set(bucket, data);
     return data;
-  }
-
-  private cacheBucket(state: StoreState, bucket: number, data: BucketData): void {
-    const cache = state.cache;
-    if (!cache.has(bucket) && cache.size >= this.options.bucketCacheSize) {
-      const oldest = cache.keys().next();
-      if (oldest.done !== true) cache.delete(oldest.value);
-    }
-    cache.set(bucket, data);
   }
 
   /**
@@ -332,17 +348,14 @@ class RootMultiStoreImpl implements RootMultiStore {
     let value: Uint8Array | undefined;
     let at: number;
     if (i >= 0) {
-      const entry = data.live[i]!;
-      if (entry.changedAt <= version) return entry.value;
-      value = entry.value;
-      at = entry.changedAt;
+      at = data.liveChangedAt(i);
+      value = data.liveValue(i);
+      if (at <= version) return value;
     } else {
       if (version === Infinity) return undefined;
-      const j = data.findDead(key);
-      if (j < 0) return undefined;
-      at = data.dead[j]!.deletedAt;
+      at = data.deletedAt(key);
+      if (at < 0 || at <= version) return undefined;
       value = undefined;
-      if (at <= version) return undefined;
     }
     while (at > version) {
       const diff = this.db.getSync(historyKey(state.id, bucket, at));
@@ -386,7 +399,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     const prefix = keyIndexPrefix(state.id);
     const range = {
       gte: start === undefined ? prefix : concatBytes(prefix, start),
-      lt: end === undefined ? Uint8Array.of(prefix[0]!, prefix[1]! + 1) : concatBytes(prefix, end),
+      lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
       reverse: options.reverse === true,
     };
     for await (const [indexKey, marker] of this.db.entries(range)) {
@@ -428,7 +441,7 @@ class RootMultiStoreImpl implements RootMultiStore {
 
     for (const name of this.names) {
       const state = this.state(name);
-      const groups = new Map<number, PendingChange[]>();
+      const groups = new Map<number, BucketChange[]>();
       for (const { key, value } of state.working.entries()) {
         const kh = sha256(key);
         const bucket = bucketOf(kh);
@@ -446,7 +459,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       const changedBuckets: number[] = [];
       const deletedKeys: Uint8Array[] = [];
       for (const [bucket, changes] of groups) {
-        const update = updateBucket(this.loadBucket(state, bucket), changes, version, this.earliest);
+        const update = applyBucketChanges(this.loadBucket(state, bucket), changes, version, this.earliest);
         if (update === undefined) continue;
         updated.set(bucket, update.data);
         ops.push(update.data.isEmpty ? { type: 'del', key: bucketKey(state.id, bucket) } : { type: 'put', key: bucketKey(state.id, bucket), value: update.data.encode() });
@@ -460,7 +473,7 @@ class RootMultiStoreImpl implements RootMultiStore {
           deletedKeys.push(key);
         }
         const hash = update.data.hash();
-        if (!bytesEqual(hash, state.tree.node(TREE_DEPTH, bucket))) dirty.set(bucket, hash);
+        if (!state.tree.nodeEquals(TREE_DEPTH, bucket, hash)) dirty.set(bucket, hash);
       }
       const staged = state.tree.stage(dirty);
       roots.push([name, staged.root]);
@@ -474,7 +487,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       }
       applies.push(() => {
         state.tree.apply(staged);
-        for (const [bucket, data] of updated) this.cacheBucket(state, bucket, data);
+        for (const [bucket, data] of updated) state.cache.set(bucket, data);
         state.working.discard();
       });
     }
@@ -582,7 +595,7 @@ class RootMultiStoreImpl implements RootMultiStore {
           ops.push({ type: 'del', key: treeLevelKey(state.id, from) });
           applies.push(() => {
             state.tree.apply(staged);
-            for (const [bucket, data] of updated) this.cacheBucket(state, bucket, data);
+            for (const [bucket, data] of updated) state.cache.set(bucket, data);
           });
         }
         let hash: Uint8Array = EMPTY_BYTES;
@@ -640,7 +653,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       const data = this.loadBucket(state, bucket);
       pairs = data.pairs();
       const i = data.findLive(kh);
-      value = i < 0 ? undefined : data.live[i]!.value;
+      value = i < 0 ? undefined : data.liveValue(i);
       for (let d = TREE_DEPTH - 1; d >= 0; d--) childrenByDepth.push(state.tree.children(d, bucket >>> (4 * (TREE_DEPTH - d))).slice());
       roots = this.lastRoots;
     } else {
@@ -786,10 +799,64 @@ class RootMultiStoreImpl implements RootMultiStore {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     if (this.pruner !== undefined) await this.pruner;
     await this.writeLock;
+    if (this.options.treeSnapshot && this.latest > 0) {
+      // Save the bucket hashes so the next open need not rebuild them from every bucket record.
+      const ops: BatchOp[] = [];
+      for (const state of this.stores.values()) {
+        for (let group = 0; group < SNAPSHOT_GROUPS; group++) {
+          const record = state.tree.exportBucketGroup(group);
+          const key = treeSnapshotKey(state.id, group);
+          ops.push(record === undefined ? { type: 'del', key } : { type: 'put', key, value: record });
+        }
+      }
+      ops.push({ type: 'put', key: META_SNAPSHOT, value: u64(this.latest) });
+      await this.db.batch(ops, { sync: this.options.syncCommits });
+    }
     for (const state of this.stores.values()) state.cache.clear();
+  }
+}
+
+// -------------------------------------------------------------------- cache
+
+/**
+ * Two-generation cache (an LRU approximation): hits in the old generation move to the new one;
+ * when the new one is full it becomes the old one. O(1) per operation. (A Map used as a FIFO —
+ * delete the first key, insert at the end — degrades badly in V8: deleted slots pile up at the
+ * front of the table and every `keys().next()` walks over them.)
+ */
+class BucketCache {
+  private young = new Map<number, BucketData>();
+  private old = new Map<number, BucketData>();
+
+  constructor(private readonly capacity: number) {}
+
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
+  get(bucket: number): BucketData | undefined {
+    const hit = this.young.get(bucket);
+    if (hit !== undefined) return hit;
+    const aged = this.old.get(bucket);
+    if (aged !== undefined) this.set(bucket, aged);
+    return aged;
+  }
+
+  set(bucket: number, data: BucketData): void {
+    if (this.young.size >= this.capacity / 2 && !this.young.has(bucket)) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(bucket, data);
+  }
+
+  clear(): void {
+    this.young.clear();
+    this.old.clear();
   }
 }
 
@@ -881,56 +948,6 @@ class WorkingStore extends CacheKVStoreImpl {
 }
 
 // -------------------------------------------------------------------- bucket updates
-
-/** Apply pending changes to a bucket; undefined when nothing changes. */
-function updateBucket(old: BucketData, changes: PendingChange[], version: number, gcAtOrBelow: number): BucketUpdate | undefined {
-  const live: LiveEntry[] = old.live.slice();
-  // Tombstones of deletions at or below the earliest retained version are no longer needed.
-  const dead: DeadEntry[] = old.dead.filter((entry) => entry.deletedAt > gcAtOrBelow);
-  let changed = dead.length !== old.dead.length;
-  const diff: DiffRecord[] = [];
-  const created: Uint8Array[] = [];
-  const deleted: Uint8Array[] = [];
-  for (const change of changes) {
-    let i = -1;
-    for (let k = 0; k < live.length; k++) {
-      if (compareHash(live[k]!.kh, change.kh) === 0) {
-        i = k;
-        break;
-      }
-    }
-    if (change.value !== undefined) {
-      if (i >= 0) {
-        const entry = live[i]!;
-        if (bytesEqual(entry.value, change.value)) continue;
-        diff.push({ key: entry.key, prevValue: entry.value, prevChangedAt: entry.changedAt });
-        live[i] = { kh: entry.kh, vh: sha256(change.value), key: entry.key, value: change.value, changedAt: version };
-      } else {
-        let prevChangedAt = 0;
-        for (let k = 0; k < dead.length; k++) {
-          if (bytesEqual(dead[k]!.key, change.key)) {
-            prevChangedAt = dead[k]!.deletedAt;
-            dead.splice(k, 1);
-            break;
-          }
-        }
-        diff.push({ key: change.key, prevValue: undefined, prevChangedAt });
-        insertLive(live, { kh: change.kh, vh: sha256(change.value), key: change.key, value: change.value, changedAt: version });
-        created.push(change.key);
-      }
-      changed = true;
-    } else if (i >= 0) {
-      const entry = live[i]!;
-      diff.push({ key: entry.key, prevValue: entry.value, prevChangedAt: entry.changedAt });
-      live.splice(i, 1);
-      dead.push({ key: entry.key, deletedAt: version });
-      deleted.push(entry.key);
-      changed = true;
-    }
-  }
-  if (!changed) return undefined;
-  return { data: new BucketData(live, dead), diff, created, deleted };
-}
 
 /** Undo the diff of version `from` on a bucket; also returns the key-index entries to restore. */
 function revertBucket(current: BucketData, diff: DiffRecord[], from: number): { data: BucketData; index: [Uint8Array, Uint8Array | undefined][] } {

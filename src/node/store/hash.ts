@@ -14,12 +14,5 @@ export const sha256: (data: Uint8Array) => Uint8Array =
     ? (data) => oneShot('sha256', data, 'buffer')
     : (data) => nodeCrypto.createHash('sha256').update(data).digest();
 
-/** sha256 over several parts without concatenating them first. */
-export function sha256Parts(...parts: Uint8Array[]): Uint8Array {
-  const h = nodeCrypto.createHash('sha256');
-  for (const part of parts) h.update(part);
-  return h.digest();
-}
-
 export const HASH_SIZE = 32;
 export const ZERO_HASH: Uint8Array = new Uint8Array(HASH_SIZE);

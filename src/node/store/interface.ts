@@ -120,7 +120,10 @@ export interface CommitMultiStore extends MultiStore {
   rollback(): Promise<CommitId>;
   /** Make a retained version the latest by rolling back every later version (destructive). */
   loadVersion(version: number): Promise<CommitId>;
-  /** Wait for background pruning, then release memory. Does not close the database. */
+  /**
+   * Wait for background pruning, save the tree snapshot (so the next open skips the rebuild),
+   * release memory. Call before closing the database; does not close it.
+   */
   close(): Promise<void>;
 }
 

@@ -3,7 +3,7 @@
  * that versions and bucket numbers sort numerically.
  */
 import { Bucket } from './db/buckets.js';
-import { concatBytes, writeU64 } from './bytes.js';
+import { concatBytes, prefixEnd, writeU64 } from './bytes.js';
 
 const encoder = new TextEncoder();
 
@@ -15,6 +15,11 @@ export const META_LATEST = metaKey('latest');
 export const META_EARLIEST = metaKey('earliest');
 export const META_PRUNED_BELOW = metaKey('pruned-below');
 export const META_FIRST = metaKey('first');
+export const META_SNAPSHOT = metaKey('snapshot');
+
+export function treeSnapshotKey(storeId: number, group: number): Uint8Array {
+  return Uint8Array.of(Bucket.stateTreeSnapshot, storeId, group);
+}
 export const META_STORE_PREFIX = metaKey('store:');
 
 function versionKey(bucket: Bucket, version: number): Uint8Array {
@@ -37,7 +42,8 @@ export function bucketKey(storeId: number, bucket: number): Uint8Array {
 }
 
 export function bucketRangeOfStore(storeId: number): { gte: Uint8Array; lt: Uint8Array } {
-  return { gte: Uint8Array.of(Bucket.stateBucket, storeId), lt: Uint8Array.of(Bucket.stateBucket, storeId + 1) };
+  const gte = Uint8Array.of(Bucket.stateBucket, storeId);
+  return { gte, lt: prefixEnd(gte)! };
 }
 
 export function bucketNumberOfKey(key: Uint8Array): number {

@@ -94,6 +94,11 @@ export interface CommitMultiStoreOptions {
   bucketCacheSize: number;
   /** Ops per background pruning batch; keeps a commit from waiting long behind the pruner. */
   pruneBatchSize: number;
+  /**
+   * Save the bucket hashes at close() (32 MB per store with ~1M+ keys), so the next open skips
+   * the full rebuild. Ignored at open unless it is of the latest version and matches its app hash.
+   */
+  treeSnapshot: boolean;
 }
 
 export const defaultCommitMultiStoreOptions: Omit<CommitMultiStoreOptions, 'stores'> = {
@@ -101,4 +106,5 @@ export const defaultCommitMultiStoreOptions: Omit<CommitMultiStoreOptions, 'stor
   syncCommits: true,
   bucketCacheSize: 65_536,
   pruneBatchSize: 5_000,
+  treeSnapshot: true,
 };

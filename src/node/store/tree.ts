@@ -5,8 +5,8 @@
  *   node = all 16 children zero ? 0^32 : sha256(0x01 ‖ child₀ ‖ … ‖ child₁₅)
  *
  * Empty subtrees are zero, so a store with few keys costs few hashes and little memory: levels
- * are kept in chunks of 256 nodes (8 KB) allocated on first non-zero write. A full store (every
- * bucket non-empty) takes 2^20 × 32 B = 32 MB for the buckets plus ~2.2 MB above them.
+ * are kept in chunks of 16 sibling nodes (512 B) allocated on first non-zero write. A full store
+ * (every bucket non-empty) takes 2^20 × 32 B = 32 MB for the buckets plus ~2.2 MB above them.
  *
  * Updates are staged: `stage()` hashes the paths above the dirty buckets into overlay maps
  * without touching the live arrays, so `workingHash()` can run before `commit()` and a failed
@@ -23,7 +23,9 @@ export const TREE_DEPTH = 5;
 export const ARITY = 16;
 /** Depth whose nodes are persisted per version for historical proofs (16^3 = 4096 nodes). */
 export const RECORDED_DEPTH = 3;
-const CHUNK_NODES = 256;
+/** Depth-5 chunks per snapshot record: 256 × 16 buckets; 256 records cover a store. */
+export const SNAPSHOT_GROUP_CHUNKS = 256;
+export const SNAPSHOT_GROUPS = nodeCount(TREE_DEPTH) / ARITY / SNAPSHOT_GROUP_CHUNKS;
 const CHILDREN_SIZE = ARITY * HASH_SIZE;
 const ZERO_CHILDREN = new Uint8Array(CHILDREN_SIZE);
 
@@ -58,47 +60,49 @@ export interface StagedTree {
 }
 
 export class BucketTree {
+  /**
+   * levels[d][c] = the 16 nodes of depth d whose index >>> 4 is c (512 bytes), allocated on the
+   * first non-zero write: exactly the children of one parent, so `children()` needs no copy.
+   * Depth 0 (the root) is a single 32-byte chunk.
+   */
   private readonly levels: (Uint8Array | undefined)[][] = [];
   private readonly hasher = new NodeHasher();
 
   constructor() {
-    for (let d = 0; d <= TREE_DEPTH; d++) this.levels.push(new Array(Math.max(1, nodeCount(d) / CHUNK_NODES)));
-  }
-
-  private static chunkNodes(depth: number): number {
-    return Math.min(CHUNK_NODES, nodeCount(depth));
+    for (let d = 0; d <= TREE_DEPTH; d++) this.levels.push(new Array(d === 0 ? 1 : nodeCount(d - 1)));
   }
 
   node(depth: number, index: number): Uint8Array {
-    const per = BucketTree.chunkNodes(depth);
-    const chunk = this.levels[depth]![Math.floor(index / per)];
+    const chunk = this.levels[depth]![index >>> 4];
     if (chunk === undefined) return ZERO_HASH;
-    const at = (index % per) * HASH_SIZE;
+    const at = (index & 15) * HASH_SIZE;
     return chunk.subarray(at, at + HASH_SIZE);
   }
 
+  /** Whether node (depth, index) equals `hash`, without allocating a view. */
+  nodeEquals(depth: number, index: number, hash: Uint8Array): boolean {
+    const chunk = this.levels[depth]![index >>> 4];
+    if (chunk === undefined) return isZero(hash);
+    const at = (index & 15) * HASH_SIZE;
+    for (let i = 0; i < HASH_SIZE; i++) if (chunk[at + i] !== hash[i]) return false;
+    return true;
+  }
+
   setNode(depth: number, index: number, hash: Uint8Array): void {
-    const per = BucketTree.chunkNodes(depth);
     const chunks = this.levels[depth]!;
-    const c = Math.floor(index / per);
+    const c = index >>> 4;
     let chunk = chunks[c];
     if (chunk === undefined) {
       if (hash === ZERO_HASH || isZero(hash)) return;
-      chunk = new Uint8Array(per * HASH_SIZE);
+      chunk = Buffer.allocUnsafe(depth === 0 ? HASH_SIZE : CHILDREN_SIZE).fill(0);
       chunks[c] = chunk;
     }
-    chunk.set(hash, (index % per) * HASH_SIZE);
+    chunk.set(hash, (index & 15) * HASH_SIZE);
   }
 
   /** The 16 children (512 bytes) of node `parent` at depth `depth`. */
   children(depth: number, parent: number): Uint8Array {
-    const childDepth = depth + 1;
-    const per = BucketTree.chunkNodes(childDepth);
-    const first = parent * ARITY;
-    const chunk = this.levels[childDepth]![Math.floor(first / per)];
-    if (chunk === undefined) return ZERO_CHILDREN;
-    const at = (first % per) * HASH_SIZE;
-    return chunk.subarray(at, at + CHILDREN_SIZE);
+    return this.levels[depth + 1]![parent] ?? ZERO_CHILDREN;
   }
 
   root(): Uint8Array {
@@ -148,18 +152,13 @@ export class BucketTree {
   rebuildAboveBuckets(): void {
     const hasher = this.hasher;
     for (let d = TREE_DEPTH - 1; d >= 0; d--) {
-      const childDepth = d + 1;
-      const per = BucketTree.chunkNodes(childDepth);
-      const chunks = this.levels[childDepth]!;
-      // Clear the level, then hash every parent whose children chunk exists.
+      const children = this.levels[d + 1]!;
       this.levels[d]!.fill(undefined);
-      for (let c = 0; c < chunks.length; c++) {
-        if (chunks[c] === undefined) continue;
-        const firstParent = (c * per) / ARITY;
-        for (let p = firstParent; p < firstParent + per / ARITY; p++) {
-          hasher.children.set(this.children(d, p));
-          this.setNode(d, p, hasher.hash());
-        }
+      for (let parent = 0; parent < children.length; parent++) {
+        const chunk = children[parent];
+        if (chunk === undefined) continue;
+        hasher.children.set(chunk);
+        this.setNode(d, parent, hasher.hash());
       }
     }
   }
@@ -180,6 +179,45 @@ export class BucketTree {
       for (const [i, hash] of entries) writer.u16(i).bytes(hash);
     }
     return writer.finish();
+  }
+
+  /**
+   * Bucket hashes of one snapshot group (256 chunks of 16 buckets): bitmap[32] ‖ the present
+   * chunks, or undefined when the group is empty.
+   */
+  exportBucketGroup(group: number): Uint8Array | undefined {
+    const chunks = this.levels[TREE_DEPTH]!;
+    const present: Uint8Array[] = [];
+    const bitmap = new Uint8Array(32);
+    for (let i = 0; i < SNAPSHOT_GROUP_CHUNKS; i++) {
+      const chunk = chunks[group * SNAPSHOT_GROUP_CHUNKS + i];
+      if (chunk === undefined) continue;
+      bitmap[i >>> 3]! |= 1 << (i & 7);
+      present.push(chunk);
+    }
+    if (present.length === 0) return undefined;
+    const out = new Uint8Array(32 + present.length * CHILDREN_SIZE);
+    out.set(bitmap);
+    present.forEach((chunk, i) => out.set(chunk, 32 + i * CHILDREN_SIZE));
+    return out;
+  }
+
+  importBucketGroup(group: number, stored: Uint8Array): void {
+    const chunks = this.levels[TREE_DEPTH]!;
+    // One private copy: the chunks are views into it and are written by later commits.
+    const record = Uint8Array.from(stored);
+    let at = 32;
+    for (let i = 0; i < SNAPSHOT_GROUP_CHUNKS; i++) {
+      if ((record[i >>> 3]! & (1 << (i & 7))) === 0) continue;
+      if (at + CHILDREN_SIZE > record.length) throw new RangeError('truncated tree snapshot');
+      chunks[group * SNAPSHOT_GROUP_CHUNKS + i] = record.subarray(at, at + CHILDREN_SIZE);
+      at += CHILDREN_SIZE;
+    }
+  }
+
+  /** Forget every node (before a full rebuild). */
+  clear(): void {
+    for (const level of this.levels) level.fill(undefined);
   }
 
   /** Memory held by the tree's arrays, in bytes. */

@@ -1,0 +1,358 @@
+/**
+ * State-store benchmark: commit cost per block, point reads (latest and historical), open time,
+ * memory, proofs — at 10k, 100k and 1M accounts (3 keys per account: auth account, two bank
+ * balances) on a real LevelDB in a temp directory. Plus the commitment candidates' hashing cost
+ * measured in the same run (ratios matter more than absolutes on shared machines).
+ *
+ *   npx tsx bench/store/store.bench.ts                      all sizes
+ *   STORE_BENCH_ACCOUNTS=10000,100000 npx tsx bench/store/store.bench.ts
+ *
+ * `run()` returns rows {name, value, unit} for bench/run.js.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { openDatabase, type Database } from '../../src/node/store/db/database.js';
+import { openCommitMultiStore, type RootMultiStore } from '../../src/node/store/commitmulti.js';
+import { PRUNING_DEFAULT } from '../../src/node/store/options.js';
+import { sha256 } from '../../src/node/store/hash.js';
+
+export interface Row {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const STORES = ['auth', 'bank', 'distribution', 'gov', 'mint', 'params', 'staking'];
+const DEFAULT_SIZES = [10_000, 100_000, 1_000_000];
+const POPULATE_CHUNK_ACCOUNTS = 50_000;
+const READ_SAMPLES = 50_000;
+const HISTORICAL_SAMPLES = 20_000;
+const BLOCKS_PER_SIZE = 3;
+const WARMUP_BLOCKS = 5;
+const DENOM_A = new TextEncoder().encode('attotoken');
+const DENOM_B = new TextEncoder().encode('ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2');
+
+// ---- key/value shapes of a bank send (roughly the SDK's) ----
+
+function address(i: number): Uint8Array {
+  const buf = new Uint8Array(4);
+  new DataView(buf.buffer).setUint32(0, i);
+  return sha256(buf).subarray(0, 20);
+}
+
+function accountKey(addr: Uint8Array): Uint8Array {
+  const key = new Uint8Array(21);
+  key[0] = 0x01;
+  key.set(addr, 1);
+  return key;
+}
+
+function balanceKey(addr: Uint8Array, denom: Uint8Array): Uint8Array {
+  const key = new Uint8Array(2 + addr.length + denom.length);
+  key[0] = 0x02;
+  key[1] = addr.length;
+  key.set(addr, 2);
+  key.set(denom, 2 + addr.length);
+  return key;
+}
+
+function accountValue(seq: number): Uint8Array {
+  const value = new Uint8Array(110); // BaseAccount with a 33-byte pubkey, account number, sequence
+  value.fill(0x5a);
+  new DataView(value.buffer).setUint32(value.length - 4, seq);
+  return value;
+}
+
+function balanceValue(amount: number): Uint8Array {
+  const value = new Uint8Array(32); // a Coin amount string
+  value.fill(0x31);
+  new DataView(value.buffer).setFloat64(0, amount);
+  return value;
+}
+
+function rng(seed: number): () => number {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const now = (): number => performance.now();
+const MB = 1024 * 1024;
+
+async function populate(cms: RootMultiStore, accounts: number): Promise<void> {
+  const auth = cms.getStore('auth');
+  const bank = cms.getStore('bank');
+  for (let start = 0; start < accounts; start += POPULATE_CHUNK_ACCOUNTS) {
+    const end = Math.min(accounts, start + POPULATE_CHUNK_ACCOUNTS);
+    for (let i = start; i < end; i++) {
+      const addr = address(i);
+      auth.set(accountKey(addr), accountValue(0));
+      bank.set(balanceKey(addr, DENOM_A), balanceValue(1e6));
+      bank.set(balanceKey(addr, DENOM_B), balanceValue(5));
+    }
+    await cms.commit();
+  }
+  cms.getStore('params').set(new TextEncoder().encode('bank/SendEnabled'), Uint8Array.of(1));
+  await cms.commit();
+}
+
+/** One block of bank sends through runTx-shaped branches; returns execution ms. */
+function executeBlock(cms: RootMultiStore, accounts: number, txs: number, random: () => number): number {
+  const feeCollector = balanceKey(address(accounts + 1), DENOM_A);
+  const t0 = now();
+  const block = cms.branch();
+  for (let t = 0; t < txs; t++) {
+    const sender = address(Math.floor(random() * accounts));
+    const recipient = address(Math.floor(random() * accounts));
+    // Ante: sequence, fee.
+    const ante = block.branch();
+    const auth = ante.getStore('auth');
+    const bank = ante.getStore('bank');
+    const account = auth.get(accountKey(sender));
+    auth.set(accountKey(sender), accountValue(account === undefined ? 1 : account.length));
+    const senderBalance = bank.get(balanceKey(sender, DENOM_A));
+    bank.set(balanceKey(sender, DENOM_A), balanceValue(senderBalance === undefined ? 0 : senderBalance[7]! - 1));
+    const fees = bank.get(feeCollector);
+    bank.set(feeCollector, balanceValue(fees === undefined ? 1 : fees[7]! + 1));
+    ante.write();
+    // Message: MsgSend.
+    const msg = block.branch();
+    const msgBank = msg.getStore('bank');
+    msgBank.get(new TextEncoder().encode('bank/SendEnabled'));
+    const from = msgBank.get(balanceKey(sender, DENOM_A));
+    const to = msgBank.get(balanceKey(recipient, DENOM_A));
+    msgBank.set(balanceKey(sender, DENOM_A), balanceValue((from?.[7] ?? 0) - 1));
+    msgBank.set(balanceKey(recipient, DENOM_A), balanceValue((to?.[7] ?? 0) + 1));
+    msg.write();
+  }
+  block.write();
+  return now() - t0;
+}
+
+/** Random distinct existing keys written in one block (the brief's "10k–25k writes", all distinct). */
+function writeRandomKeys(cms: RootMultiStore, accounts: number, keys: number, random: () => number): void {
+  const bank = cms.getStore('bank');
+  for (let i = 0; i < keys; i++) bank.set(balanceKey(address(Math.floor(random() * accounts)), DENOM_A), balanceValue(random()));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Run `populate` in a child process (same runtime flags, e.g. tsx's loader). */
+function populateInChild(dir: string, accounts: number): Promise<void> {
+  const script = fileURLToPath(import.meta.url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, script, '--populate', dir, String(accounts)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`populate child exited with ${code}`))));
+  });
+}
+
+async function populateMain(dir: string, accounts: number): Promise<void> {
+  const db = await openDatabase(dir);
+  const cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: false, treeSnapshot: false });
+  await populate(cms, accounts);
+  await cms.close();
+  await db.close();
+}
+
+async function benchSize(accounts: number, rows: Row[], log: (line: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'tokend-store-bench-'));
+  let db: Database = await openDatabase(dir);
+  const label = accounts >= 1_000_000 ? `${accounts / 1_000_000}M` : `${accounts / 1000}k`;
+  try {
+    // Populate in a child process, so this process's heap and timings start clean.
+    await db.close();
+    let t = now();
+    await populateInChild(dir, accounts);
+    log(`  populated ${label} accounts (${accounts * 3} keys) in ${((now() - t) / 1000).toFixed(1)} s`);
+
+    // Open after a crash (no tree snapshot): rebuild the commitment from every bucket record.
+    db = await openDatabase(dir);
+    t = now();
+    let cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: true });
+    rows.push({ name: `open, rebuild tree from buckets @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
+    rows.push({ name: `tree memory @${label} accounts`, value: +(cms.stats().treeBytes / MB).toFixed(1), unit: 'MB' });
+    rows.push({ name: `process RSS after open @${label} accounts`, value: Math.round(process.memoryUsage().rss / MB), unit: 'MB' });
+
+    // Warm up: a few blocks, so LevelDB works off part of the bulk load's compaction backlog.
+    const random = rng(accounts);
+    for (let block = 0; block < WARMUP_BLOCKS; block++) {
+      executeBlock(cms, accounts, 2000, random);
+      await cms.commit();
+    }
+
+    // Point reads at the latest committed version, keys not read before (bucket cache cold).
+    const committed = cms.branchCommitted().getStore('bank');
+    const readKeys = Array.from({ length: READ_SAMPLES }, () => balanceKey(address(Math.floor(random() * accounts)), DENOM_A));
+    t = now();
+    for (const key of readKeys) committed.get(key);
+    rows.push({ name: `point read, latest, first touch @${label}`, value: +(((now() - t) * 1000) / READ_SAMPLES).toFixed(2), unit: 'µs/read' });
+    t = now();
+    for (const key of readKeys) committed.get(key);
+    rows.push({ name: `point read, latest, again @${label}`, value: +(((now() - t) * 1000) / READ_SAMPLES).toFixed(2), unit: 'µs/read' });
+
+    // Blocks of bank sends: execute through branches, hash (FinalizeBlock), persist (Commit).
+    for (const txs of [2000, 5000]) {
+      const execs: number[] = [];
+      const hashes: number[] = [];
+      const persists: number[] = [];
+      for (let block = 0; block < BLOCKS_PER_SIZE; block++) {
+        execs.push(executeBlock(cms, accounts, txs, random));
+        const dirty = cms.stats().pendingKeys;
+        t = now();
+        cms.workingHash();
+        hashes.push(now() - t);
+        t = now();
+        await cms.commit();
+        persists.push(now() - t);
+        if (block === 0) log(`  ${txs} sends @${label}: ${dirty} distinct keys written`);
+      }
+      rows.push({ name: `block of ${txs} bank sends: execute @${label}`, value: +median(execs).toFixed(1), unit: 'ms' });
+      rows.push({ name: `block of ${txs} bank sends: workingHash @${label}`, value: +median(hashes).toFixed(1), unit: 'ms' });
+      rows.push({ name: `block of ${txs} bank sends: commit (persist) @${label}`, value: +median(persists).toFixed(1), unit: 'ms' });
+      rows.push({ name: `block of ${txs} bank sends: hash+persist @${label}`, value: +median(hashes.map((h, i) => h + persists[i]!)).toFixed(1), unit: 'ms' });
+    }
+    for (const keys of [10_000, 25_000]) {
+      const totals: number[] = [];
+      for (let block = 0; block < BLOCKS_PER_SIZE; block++) {
+        writeRandomKeys(cms, accounts, keys, random);
+        t = now();
+        cms.workingHash();
+        await cms.commit();
+        totals.push(now() - t);
+      }
+      rows.push({ name: `commit ${keys / 1000}k random distinct keys (hash+persist) @${label}`, value: +median(totals).toFixed(1), unit: 'ms' });
+    }
+
+    // Historical reads: a few versions back, through the per-version diffs.
+    const latest = cms.latestVersion();
+    for (const back of [1, 10]) {
+      const version = latest - back;
+      const keys = Array.from({ length: HISTORICAL_SAMPLES }, () => balanceKey(address(Math.floor(random() * accounts)), DENOM_A));
+      t = now();
+      for (const key of keys) cms.readAt(version, 'bank', key);
+      rows.push({ name: `point read, ${back} version(s) back @${label}`, value: +(((now() - t) * 1000) / HISTORICAL_SAMPLES).toFixed(2), unit: 'µs/read' });
+    }
+    const feeCollector = balanceKey(address(accounts + 1), DENOM_A);
+    t = now();
+    for (let i = 0; i < 1000; i++) cms.readAt(latest - 10, 'bank', feeCollector);
+    rows.push({ name: `hot key (changed every block) 10 versions back @${label}`, value: +(now() - t).toFixed(2), unit: 'µs/read' });
+
+    // Proofs.
+    const proofKey = balanceKey(address(7), DENOM_A);
+    t = now();
+    for (let i = 0; i < 200; i++) await cms.prove(latest, 'bank', proofKey);
+    rows.push({ name: `prove, latest @${label}`, value: +((now() - t) / 200).toFixed(3), unit: 'ms' });
+    t = now();
+    for (let i = 0; i < 20; i++) await cms.prove(latest - 5, 'bank', proofKey);
+    rows.push({ name: `prove, 5 versions back @${label}`, value: +((now() - t) / 20).toFixed(2), unit: 'ms' });
+
+    // Clean shutdown saves the tree; the next open loads it instead of scanning.
+    await cms.close();
+    await db.close();
+    db = await openDatabase(dir);
+    t = now();
+    cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT });
+    rows.push({ name: `open, tree from shutdown snapshot @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
+    if (cms.treeSource !== 'snapshot') throw new Error('expected the tree snapshot to be used');
+    await cms.close();
+  } finally {
+    await db.close().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Hashing cost of the two commitment shapes considered, for U dirty keys among N: the 16-ary
+ * bucket tree (2^20 buckets of ~N/2^20 (kh‖vh) pairs; chosen) and a binary sparse Merkle tree
+ * (one 65-byte inner hash per node on each dirty path, depth ≈ log2 N + 1).
+ */
+function commitmentCandidates(rows: Row[]): void {
+  const distinct = (ids: number[], bits: number): number => new Set(ids.map((id) => Math.floor(id / 2 ** (30 - bits)))).size;
+  for (const [n, u] of [
+    [300_000, 10_000],
+    [3_000_000, 10_000],
+    [3_000_000, 25_000],
+  ] as const) {
+    const random = rng(n + u);
+    const ids = Array.from({ length: u }, () => Math.floor(random() * 2 ** 30));
+    const bucket = new Uint8Array(1 + Math.max(1, Math.round(n / 2 ** 20)) * 64);
+    const node = new Uint8Array(513);
+    let t = now();
+    for (let i = 0, m = distinct(ids, 20); i < m; i++) sha256(bucket);
+    for (const bits of [16, 12, 8, 4, 0]) for (let i = 0, m = distinct(ids, bits); i < m; i++) sha256(node);
+    const bucketMs = now() - t;
+    const inner = new Uint8Array(65);
+    const depth = Math.ceil(Math.log2(n)) + 1;
+    t = now();
+    for (let d = 0; d < depth; d++) for (let i = 0, m = distinct(ids, Math.min(d, 30)); i < m; i++) sha256(inner);
+    const smtMs = now() - t;
+    const label = `${u / 1000}k dirty of ${n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`} keys`;
+    // Same run, same machine: the ratio is the point.
+    rows.push({ name: `candidate 16-ary bucket tree hashing, ${label}`, value: +bucketMs.toFixed(1), unit: 'ms' });
+    rows.push({ name: `candidate binary SMT hashing, ${label}`, value: +smtMs.toFixed(1), unit: 'ms' });
+  }
+}
+
+/**
+ * The rejected alternative for synchronous iteration: an ordered in-memory index of every key
+ * (33-byte keys as latin1 strings in sorted arrays of 256). Reported per key; ×3M for 1M accounts.
+ */
+function keyIndexMemory(rows: Row[]): void {
+  const count = 300_000;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const key = new Uint8Array(33);
+    key[0] = 2;
+    key.set(address(i), 1);
+    keys.push(Buffer.from(key).toString('latin1'));
+  }
+  keys.sort();
+  const leaves: string[][] = [];
+  for (let i = 0; i < count; i += 256) leaves.push(keys.slice(i, i + 256));
+  keys.length = 0;
+  gc?.();
+  const perKey = (process.memoryUsage().heapUsed - before) / count;
+  rows.push({ name: `rejected: in-memory ordered key index, heap per 33-byte key${gc === undefined ? ' (no --expose-gc: approximate)' : ''}`, value: Math.round(perKey), unit: 'B' });
+  rows.push({ name: 'rejected: in-memory ordered key index at 1M accounts (3M keys)', value: Math.round((perKey * 3_000_000) / MB), unit: 'MB' });
+  if (leaves.length === 0) throw new Error('unreachable');
+}
+
+export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
+  const sizes = (process.env.STORE_BENCH_ACCOUNTS ?? DEFAULT_SIZES.join(','))
+    .split(',')
+    .map((part) => Number(part.trim()))
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
+  const rows: Row[] = [];
+  commitmentCandidates(rows);
+  keyIndexMemory(rows);
+  for (const accounts of sizes) {
+    log(`store bench: ${accounts} accounts`);
+    await benchSize(accounts, rows, log);
+  }
+  return rows;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--populate') {
+  await populateMain(process.argv[3]!, Number(process.argv[4]));
+} else if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const progress = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
+  const rows = await run(progress);
+  const width = Math.max(...rows.map((row) => row.name.length));
+  for (const row of rows) process.stdout.write(`${row.name.padEnd(width)}  ${String(row.value).padStart(10)} ${row.unit}\n`);
+}
