@@ -126,4 +126,68 @@ describe('standard clients', () => {
     const unknown = await fetch(`${bg!.api}/sdk/nothing/here`);
     expect(unknown.status).toBe(501);
   });
+
+  test('CLI query and tx commands against the node (--node), with JSON output', async () => {
+    const n = ['--node', bg!.node, '-o', 'json'];
+    const kb = ['--keyring-backend', 'test', '--home', home];
+    const q = async (...args: string[]): Promise<any> => JSON.parse(await ok(['q', ...args, ...n]));
+    expect((await q('auth', 'params')).params.max_memo_characters).toBe('256');
+    expect((await q('auth', 'bech32-prefix')).bech32_prefix).toBe('token');
+    expect((await q('auth', 'module-account', 'fee_collector')).account['@type']).toBe('/cosmos.auth.v1beta1.ModuleAccount');
+    expect((await q('auth', 'accounts', '--limit', '1', '--count-total', '--offset', '0')).accounts).toHaveLength(1);
+    expect((await q('bank', 'params')).params.default_send_enabled).toBe(true);
+    expect((await q('bank', 'total')).supply[0].denom).toBe('attotoken');
+    expect((await q('bank', 'denom-metadata-of', 'attotoken')).metadata.display).toBe('token');
+    expect((await q('bank', 'balance', JUNK_ADDR, 'attotoken')).balance.denom).toBe('attotoken');
+    expect((await q('bank', 'denom-owners', 'attotoken')).denom_owners.length).toBeGreaterThan(0);
+    expect((await q('bank', 'spendable-balances', JUNK_ADDR)).balances[0].denom).toBe('attotoken');
+    const set = await q('tendermint-validator-set');
+    expect(set.validators[0].address).toMatch(/^tokenvalcons1/);
+    const block = await q('block');
+    const height = Number(block.block.header.height);
+    // --height reads older state.
+    expect((await q('bank', 'balances', JUNK_ADDR, '--height', String(height - 1))).balances).toHaveLength(1);
+
+    // Bad pagination combination: one line, usage exit code.
+    const both = await runCli(['q', 'bank', 'balances', JUNK_ADDR, '--page-key', 'AA==', '--offset', '1', ...n]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/either offset or key is expected, got both/);
+
+    // multi-send to two recipients, found by event search with memo and height.
+    const carol = JSON.parse(await ok(['keys', 'add', 'carol', '-o', 'json', ...kb])).address;
+    const multi = JSON.parse(await ok(['tx', 'bank', 'multi-send', 'alice', bob, carol, '700attotoken', '--note', 'payout-7', '--yes', '-b', 'block', '--fees', '300000attotoken', ...kb, ...n]));
+    expect(multi.code).toBe(0);
+    const search = await q('txs', '--events', `transfer.recipient=${carol}`);
+    expect(search.total_count).toBe('1');
+    expect(search.txs[0]).toMatchObject({ txhash: multi.txhash, height: multi.height });
+    expect(search.txs[0].tx.body.memo).toBe('payout-7');
+    expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('700');
+    const byAccSeq = await q('tx', '--type', 'acc_seq', `${JUNK_ADDR}/${Number(JSON.parse(await ok(['q', 'account', JUNK_ADDR, ...n])).sequence) - 1}`);
+    expect(byAccSeq.txhash).toBe(multi.txhash);
+
+    // generate-only → sign (offline) → encode/decode → broadcast.
+    const dir = tempHome('tokend-txfiles-');
+    const unsigned = await ok(['tx', 'send', 'alice', carol, '11attotoken', '--generate-only', '--fees', '300000attotoken', ...kb, '--node', bg!.node]);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'unsigned.json'), unsigned);
+    const account = JSON.parse(await ok(['q', 'account', JUNK_ADDR, ...n]));
+    const signed = await ok(['tx', 'sign', join(dir, 'unsigned.json'), '--from', 'alice', '--offline', '--account-number', account.account_number, '--sequence', account.sequence, '--chain-id', 'testnet', ...kb]);
+    writeFileSync(join(dir, 'signed.json'), signed);
+    const encoded = JSON.parse(await ok(['tx', 'encode', join(dir, 'signed.json'), '-o', 'json'])).tx_bytes;
+    const decoded = JSON.parse(await ok(['tx', 'decode', encoded, '-o', 'json']));
+    expect(decoded.body.messages[0].amount[0].amount).toBe('11');
+    const simulated = JSON.parse(await ok(['tx', 'simulate', join(dir, 'unsigned.json'), ...n]));
+    expect(Number(simulated.gas_info.gas_used)).toBeGreaterThan(0);
+    const broadcast = JSON.parse(await ok(['tx', 'broadcast', join(dir, 'signed.json'), '-b', 'block', ...n]));
+    expect(broadcast.code).toBe(0);
+    expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('711');
+
+    // A tx the chain rejects prints its response and exits 1 with the reason.
+    const poor = await runCli(['tx', 'send', 'carol', bob, '1000000attotoken', '--yes', '-b', 'block', ...kb, ...n]);
+    expect(poor.code).toBe(1);
+    expect(poor.stderr).toMatch(/insufficient funds|does not exist/);
+    const wrongChain = await runCli(['tx', 'send', 'alice', bob, '1attotoken', '--chain-id', 'otherchain', '--yes', '--fees', '300000attotoken', ...kb, ...n]);
+    expect(wrongChain.code).toBe(1);
+    expect(wrongChain.stderr).toMatch(/signature verification failed/);
+  });
 });
