@@ -35,7 +35,7 @@ export async function openCliKeyring(backend: KeyringBackendName, home: string):
 
 export async function keyOutput(record: KeyRecord, accountPrefixOverride?: 'acc' | 'val' | 'cons'): Promise<KeyOutput> {
   const address = await import('../keyring/address.js');
-  const { PUBKEY_TYPE_URLS } = await import('../keyring/keys.js');
+  const { PUBKEY_TYPE_URLS } = await import('../keyring/constants.js');
   const bech =
     accountPrefixOverride === 'val'
       ? address.toValidatorOperatorAddress(record.address)

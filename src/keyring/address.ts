@@ -8,7 +8,7 @@
 import { bech32 } from '@scure/base';
 import { TokendError } from '../util/errors.js';
 import { keccak256 } from './hash.js';
-import { ADDRESS_LENGTH } from './keys.js';
+import { ADDRESS_LENGTH } from './constants.js';
 import {
   ACCOUNT_PREFIX,
   ADDRESS_PREFIXES,

@@ -6,11 +6,14 @@
  */
 import { TokendError } from '../util/errors.js';
 import { looksLikeAddress, parseAddress, toAccountAddress } from './address.js';
-import { checkPrivateKeyArmor, decryptArmorPrivateKey, encryptArmorPrivateKey } from './armor.js';
 import type { KeyStore, StoredKey } from './backends/store.js';
-import { privateKeyFromMnemonic } from './hd.js';
-import { checkPrivateKey, keyPairFromPrivateKey, parseKeyAlgo, signMessage } from './keys.js';
 import type { CreateKeyOptions, KeyAlgo, KeyRecord, Keyring, KeyringBackendName, SignResult } from './types.js';
+
+// Curve code, the BIP-39 word list and bcrypt load only when an operation needs them, so that
+// listing or showing keys starts fast.
+const loadKeys = (): Promise<typeof import('./keys.js')> => import('./keys.js');
+const loadHd = (): Promise<typeof import('./hd.js')> => import('./hd.js');
+const loadArmor = (): Promise<typeof import('./armor.js')> => import('./armor.js');
 
 /** Letters, digits and `_ . @ + -`, up to 64, not starting with `.` or `-` (safe as a file name and a CLI argument). */
 const KEY_NAME_PATTERN = /^[A-Za-z0-9_@+][A-Za-z0-9_.@+-]{0,63}$/u;
@@ -80,6 +83,8 @@ export class StoreKeyring implements Keyring {
 
   async create(options: CreateKeyOptions): Promise<KeyRecord> {
     const name = checkKeyName(options.name);
+    const { parseKeyAlgo } = await loadKeys();
+    const { privateKeyFromMnemonic } = await loadHd();
     const algo = parseKeyAlgo(options.algo);
     const { privateKey, hdPath } = privateKeyFromMnemonic({
       mnemonic: options.mnemonic,
@@ -92,6 +97,7 @@ export class StoreKeyring implements Keyring {
 
   async importPrivateKey(name: string, algo: KeyAlgo, privKey: Uint8Array): Promise<KeyRecord> {
     checkKeyName(name);
+    const { parseKeyAlgo, checkPrivateKey } = await loadKeys();
     return this.addKey(name, parseKeyAlgo(algo), Uint8Array.from(checkPrivateKey(privKey)), undefined);
   }
 
@@ -129,16 +135,19 @@ export class StoreKeyring implements Keyring {
 
   async sign(nameOrAddress: string, bytes: Uint8Array): Promise<SignResult> {
     const key = await this.locate(nameOrAddress);
+    const { signMessage } = await loadKeys();
     return { signature: signMessage(key.algo, key.privKey, bytes), pubKey: Uint8Array.from(key.pubKey), algo: key.algo };
   }
 
   async exportArmor(name: string, armorPassphrase: string): Promise<string> {
     const key = await this.load(name);
+    const { encryptArmorPrivateKey } = await loadArmor();
     return encryptArmorPrivateKey({ algo: key.algo, privateKey: key.privKey, passphrase: armorPassphrase });
   }
 
   async importArmor(name: string, armor: string, armorPassphrase: string): Promise<KeyRecord> {
     checkKeyName(name);
+    const { checkPrivateKeyArmor, decryptArmorPrivateKey } = await loadArmor();
     checkPrivateKeyArmor(armor);
     await this.ensureNameFree(name); // before the slow bcrypt
     const { algo, privateKey } = await decryptArmorPrivateKey(armor, armorPassphrase);
@@ -188,6 +197,7 @@ export class StoreKeyring implements Keyring {
   }
 
   private async addKey(name: string, algo: KeyAlgo, privateKey: Uint8Array, hdPath: string | undefined): Promise<KeyRecord> {
+    const { keyPairFromPrivateKey } = await loadKeys();
     const pair = keyPairFromPrivateKey(algo, privateKey);
     await this.ensureNameFree(name);
     const existing = await this.lookupAddress(pair.address);

@@ -16,29 +16,16 @@ import { keccak256, sha256 } from './hash.js';
 import { secp256k1 } from './secp256k1.js';
 import { KEY_ALGOS, type KeyAlgo } from './types.js';
 
-export const PRIVATE_KEY_LENGTH = 32;
-export const PUBLIC_KEY_LENGTH = 33;
-export const ADDRESS_LENGTH = 20;
-
-export const PUBKEY_TYPE_URLS: Readonly<Record<KeyAlgo, string>> = {
-  eth_secp256k1: '/ethermint.crypto.v1.ethsecp256k1.PubKey',
-  secp256k1: '/cosmos.crypto.secp256k1.PubKey',
-};
-
-export const PRIVKEY_TYPE_URLS: Readonly<Record<KeyAlgo, string>> = {
-  eth_secp256k1: '/ethermint.crypto.v1.ethsecp256k1.PrivKey',
-  secp256k1: '/cosmos.crypto.secp256k1.PrivKey',
-};
-
-export const PUBKEY_AMINO_NAMES: Readonly<Record<KeyAlgo, string>> = {
-  eth_secp256k1: 'ethermint/PubKeyEthSecp256k1',
-  secp256k1: 'tendermint/PubKeySecp256k1',
-};
-
-export const PRIVKEY_AMINO_NAMES: Readonly<Record<KeyAlgo, string>> = {
-  eth_secp256k1: 'ethermint/PrivKeyEthSecp256k1',
-  secp256k1: 'tendermint/PrivKeySecp256k1',
-};
+export {
+  ADDRESS_LENGTH,
+  PRIVATE_KEY_LENGTH,
+  PUBLIC_KEY_LENGTH,
+  PUBKEY_TYPE_URLS,
+  PRIVKEY_TYPE_URLS,
+  PUBKEY_AMINO_NAMES,
+  PRIVKEY_AMINO_NAMES,
+} from './constants.js';
+import { ADDRESS_LENGTH, PRIVATE_KEY_LENGTH, PUBLIC_KEY_LENGTH, PUBKEY_TYPE_URLS, PUBKEY_AMINO_NAMES } from './constants.js';
 
 /** A key that can sign. The private key stays inside the closure. */
 export interface KeyPair {
