@@ -25,7 +25,7 @@ export {
   PUBKEY_AMINO_NAMES,
   PRIVKEY_AMINO_NAMES,
 } from './constants.js';
-import { ADDRESS_LENGTH, PRIVATE_KEY_LENGTH, PUBLIC_KEY_LENGTH, PUBKEY_TYPE_URLS, PUBKEY_AMINO_NAMES } from './constants.js';
+import { PRIVATE_KEY_LENGTH, PUBLIC_KEY_LENGTH, PUBKEY_TYPE_URLS, PUBKEY_AMINO_NAMES } from './constants.js';
 
 /** A key that can sign. The private key stays inside the closure. */
 export interface KeyPair {
