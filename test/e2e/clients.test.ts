@@ -162,6 +162,11 @@ describe('standard clients', () => {
     expect(search.txs[0]).toMatchObject({ txhash: multi.txhash, height: multi.height });
     expect(search.txs[0].tx.body.memo).toBe('payout-7');
     expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('700');
+    // Resuming from a height, as the README tells service providers to.
+    expect((await q('txs', '--query', `transfer.recipient='${carol}' AND tx.height>=${multi.height}`)).total_count).toBe('1');
+    expect((await q('txs', '--query', `transfer.recipient='${carol}' AND tx.height>${multi.height}`)).total_count).toBe('0');
+    const rest = (await (await fetch(`${bg!.api}/sdk/tx/v1beta1/txs?query=${encodeURIComponent(`transfer.recipient='${carol}'`)}&page=1&limit=10`)).json()) as { total: string; tx_responses: { txhash: string }[] };
+    expect(rest.tx_responses[0]!.txhash).toBe(multi.txhash);
     const byAccSeq = await q('tx', '--type', 'acc_seq', `${JUNK_ADDR}/${Number(JSON.parse(await ok(['q', 'account', JUNK_ADDR, ...n])).sequence) - 1}`);
     expect(byAccSeq.txhash).toBe(multi.txhash);
 
