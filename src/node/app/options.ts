@@ -1,0 +1,116 @@
+/**
+ * Options of the application (the state machine), with defaults. app.toml keys map onto them in
+ * one place (`appOptionsFromAppToml`):
+ *
+ *   minimum-gas-prices  minGasPrices   "0attotoken"; enforced in CheckTx/ReCheck only
+ *   pruning, pruning-keep-recent, pruning-interval
+ *                       pruning        passed through to the state store (openApp)
+ *   halt-height         haltHeight     FinalizeBlock above it fails; Commit at it asks to halt
+ *   index-events        indexEvents    ["type.key", …]; empty = index every attribute
+ *
+ * Performance knobs (not in app.toml): the size of the decoded-tx/verified-signature cache and
+ * the worker threads used to verify the signatures of a block that were not seen in CheckTx.
+ */
+import { availableParallelism } from 'node:os';
+import { pruningFromAppToml, PRUNING_DEFAULT, type PruningOptions } from '../store/index.js';
+import { parseDecCoins, type DecCoin } from '../modules/shared/coins.js';
+import { TokendError } from '../../util/errors.js';
+
+export type LogContext = Record<string, unknown>;
+
+/** Any structured logger with these methods fits (the node's, the consensus engine's). */
+export interface AppLogger {
+  debug(msg: string, ctx?: LogContext): void;
+  info(msg: string, ctx?: LogContext): void;
+  warn(msg: string, ctx?: LogContext): void;
+  error(msg: string, ctx?: LogContext): void;
+}
+
+const noop = (): void => {};
+export const nullAppLogger: AppLogger = { debug: noop, info: noop, warn: noop, error: noop };
+
+export interface AppOptions {
+  /** Expected chain id; checked against InitChain and the stored one. Empty = take InitChain's. */
+  chainId: string;
+  /** Minimum gas prices (app.toml minimum-gas-prices), e.g. "0attotoken" or "0.025attotoken". */
+  minGasPrices: string;
+  pruning: PruningOptions;
+  /** 0 = never halt. */
+  haltHeight: number;
+  /** Unix seconds; 0 = never. */
+  haltTime: number;
+  /** "type.key" attributes to index; empty = all. */
+  indexEvents: string[];
+  /** Decoded txs and verified signatures remembered between CheckTx and FinalizeBlock. */
+  txCacheSize: number;
+  /** Worker threads verifying a block's unseen signatures; 0 disables. */
+  sigVerifyWorkers: number;
+  /** Fewest unseen signatures in a block worth handing to the workers. */
+  parallelVerifyThreshold: number;
+  /** Application version reported by Info (app_version). */
+  appVersion: bigint;
+  /** Software version string reported by Info. */
+  version: string;
+  logger: AppLogger;
+  /** Called once after Commit of the halt height (the node shuts down). */
+  onHalt?: (reason: string) => void;
+}
+
+export const APP_NAME = 'tokend';
+
+export const defaultAppOptions: AppOptions = {
+  chainId: '',
+  minGasPrices: '',
+  pruning: PRUNING_DEFAULT,
+  haltHeight: 0,
+  haltTime: 0,
+  indexEvents: [],
+  txCacheSize: 50_000,
+  sigVerifyWorkers: Math.max(0, Math.min(4, availableParallelism() - 1)),
+  parallelVerifyThreshold: 256,
+  appVersion: 0n,
+  version: '0.1.0',
+  logger: nullAppLogger,
+};
+
+export function resolveAppOptions(options: Partial<AppOptions> = {}): AppOptions {
+  const resolved = { ...defaultAppOptions, ...options };
+  parseMinGasPrices(resolved.minGasPrices);
+  if (!Number.isSafeInteger(resolved.haltHeight) || resolved.haltHeight < 0) {
+    throw new TokendError('CONFIG_INVALID', `halt-height must be a non-negative integer, got ${resolved.haltHeight}`);
+  }
+  return resolved;
+}
+
+/** Parses minimum-gas-prices; throws CONFIG_INVALID with the offending text. */
+export function parseMinGasPrices(text: string): DecCoin[] {
+  try {
+    return parseDecCoins(text);
+  } catch (err) {
+    throw new TokendError('CONFIG_INVALID', `invalid minimum-gas-prices "${text}": ${(err as Error).message}`, {
+      hint: 'use <decimal><denom>[,…], e.g. 0.025attotoken',
+    });
+  }
+}
+
+/** The app.toml values this app reads (structurally: the node's AppConfig fits). */
+export interface AppTomlValues {
+  minimumGasPrices: string;
+  pruning: string;
+  pruningKeepRecent: number;
+  pruningInterval: number;
+  haltHeight: number;
+  haltTime?: number;
+  indexEvents: string[];
+}
+
+export function appOptionsFromAppToml(values: AppTomlValues, extra: Partial<AppOptions> = {}): AppOptions {
+  return resolveAppOptions({
+    ...extra,
+    minGasPrices: values.minimumGasPrices,
+    pruning: pruningFromAppToml(values.pruning, values.pruningKeepRecent, values.pruningInterval),
+    haltHeight: values.haltHeight,
+    haltTime: values.haltTime ?? 0,
+    indexEvents: values.indexEvents,
+  });
+}

@@ -1,0 +1,381 @@
+/**
+ * Signature verification, the node's hot path, with two ways to avoid paying for it twice:
+ *
+ * 1. `VerifiedSignatureCache`: CheckTx remembers, per tx hash, the facts a successful
+ *    verification depended on: the chain id and, per signer, the account number and public key.
+ *    FinalizeBlock skips verification when the same tx comes with the same facts.
+ *
+ *    Why that is sound: a DIRECT signature is checked over SignDoc{body_bytes, auth_info_bytes,
+ *    chain_id, account_number} with the signer's public key. The tx hash fixes body_bytes,
+ *    auth_info_bytes and the signatures (sha256 over the TxRaw holding all three; a collision is
+ *    out of reach). The chain id and each signer's account number and key are compared on reuse,
+ *    so if any of them differs (an account re-created with another number, a key set by an
+ *    earlier tx of the block, another chain) the signature is verified again. Nothing else enters
+ *    the check: the sequence is part of auth_info_bytes and is compared against the account by
+ *    the ante chain on every run; the result of ECDSA verification is a pure function of
+ *    (digest, signature, key). Only successes are remembered.
+ *
+ * 2. `SignatureVerifierPool`: signatures of a block that CheckTx never saw (blocks from peers,
+ *    replay) are verified ahead of execution on worker threads with libsecp256k1, reading the
+ *    jobs from and writing each result to shared memory. The ante chain, executing in order
+ *    meanwhile, reuses a result the workers already produced for the same facts (read from the
+ *    state before the block; re-checked at use) and verifies inline otherwise: it never waits, so
+ *    a busy worker can only save work.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
+import { keccak256, sha256 } from '../../keyring/hash.js';
+import { isNativeSecp256k1Available, verifySignature } from '../../keyring/index.js';
+import { secp256k1, secp256k1ImplementationName } from '../../keyring/secp256k1.js';
+import type { PubKey } from '../modules/auth/account.js';
+import { bytesEqual } from '../modules/shared/keys.js';
+
+/** Time spent in inline (main-thread, ante chain) signature checks, for benchmarks. */
+export const inlineVerifyStats = { count: 0, ms: 0 };
+
+/** Verifies one single-key signature over `signBytes` (keccak256 for eth, sha256 for Cosmos). */
+export function verifyWithPubKey(pubKey: PubKey, signBytes: Uint8Array, signature: Uint8Array): boolean {
+  const started = performance.now();
+  let ok = false;
+  switch (pubKey.algo) {
+    case 'eth_secp256k1':
+      ok = verifySignature('eth_secp256k1', pubKey.key, signBytes, signature);
+      break;
+    case 'secp256k1':
+      ok = verifySignature('secp256k1', pubKey.key, signBytes, signature);
+      break;
+  }
+  inlineVerifyStats.count++;
+  inlineVerifyStats.ms += performance.now() - started;
+  return ok;
+}
+
+/** A worker job for a single-key signature over `signBytes`, or undefined when it cannot verify. */
+export function verificationJob(pubKey: PubKey, signBytes: Uint8Array, signature: Uint8Array): VerifyJob | undefined {
+  if (pubKey.key.length !== 33) return undefined;
+  if (pubKey.algo === 'eth_secp256k1' && (signature.length === 64 || signature.length === 65)) {
+    return { algo: 'eth_secp256k1', message: signBytes, signature: signature.subarray(0, 64), pubKey: pubKey.key };
+  }
+  if (pubKey.algo === 'secp256k1' && signature.length === 64) return { algo: 'secp256k1', message: signBytes, signature, pubKey: pubKey.key };
+  return undefined;
+}
+
+export function signModeName(mode: SignMode | undefined): string {
+  if (mode === undefined) return 'SIGN_MODE_UNSPECIFIED';
+  return SignMode[mode] === undefined ? String(mode) : `SIGN_MODE_${SignMode[mode]}`;
+}
+
+// ------------------------------------------------------------------------------------- cache
+
+export interface VerifiedSigner {
+  readonly accountNumber: bigint;
+  readonly pubKey: PubKey;
+}
+
+interface CacheEntry {
+  chainId: string;
+  signers: (VerifiedSigner | undefined)[];
+}
+
+export class VerifiedSignatureCache {
+  private readonly entries = new Map<string, CacheEntry>();
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  private key(hash: Uint8Array): string {
+    return Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1');
+  }
+
+  /** True if signer `index` of tx `hash` was verified with exactly these facts. */
+  has(hash: Uint8Array, chainId: string, index: number, accountNumber: bigint, pubKey: PubKey, count = true): boolean {
+    const entry = this.entries.get(this.key(hash));
+    const signer = entry?.signers[index];
+    const hit =
+      entry !== undefined &&
+      signer !== undefined &&
+      entry.chainId === chainId &&
+      signer.accountNumber === accountNumber &&
+      signer.pubKey.algo === pubKey.algo &&
+      bytesEqual(signer.pubKey.key, pubKey.key);
+    if (count) {
+      if (hit) this.hits++;
+      else this.misses++;
+    }
+    return hit;
+  }
+
+  /** Remembers that signer `index` of tx `hash` verified with these facts. */
+  add(hash: Uint8Array, chainId: string, index: number, signer: VerifiedSigner): void {
+    if (this.capacity <= 0) return;
+    const key = this.key(hash);
+    let entry = this.entries.get(key);
+    if (entry === undefined || entry.chainId !== chainId) {
+      if (this.entries.size >= this.capacity) {
+        const oldest = this.entries.keys().next();
+        if (oldest.done !== true) this.entries.delete(oldest.value);
+      }
+      entry = { chainId, signers: [] };
+      this.entries.set(key, entry);
+    }
+    entry.signers[index] = signer;
+  }
+
+  forget(hash: Uint8Array): void {
+    this.entries.delete(this.key(hash));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+// ------------------------------------------------------------------------------------- workers
+
+/**
+ * One signature check: the signed bytes (hashed by the worker: keccak256 for eth_secp256k1,
+ * sha256 for secp256k1), the 64-byte compact signature and the 33-byte compressed key.
+ */
+export interface VerifyJob {
+  algo: 'eth_secp256k1' | 'secp256k1';
+  message: Uint8Array;
+  signature: Uint8Array;
+  pubKey: Uint8Array;
+}
+
+/** Job record: u8 algo (0 eth, 1 cosmos) ‖ u32le message length ‖ message ‖ sig[64] ‖ key[33]. */
+const JOB_FIXED = 1 + 4 + 64 + 33;
+
+/**
+ * The worker: a CommonJS script that loads the libsecp256k1 binding directly and noble's keccak
+ * (ESM, by URL), hashes each message and verifies it.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const native = require(workerData.bindingPath);
+let keccak;
+const ready = import(workerData.sha3Url).then((m) => { keccak = m.keccak_256; });
+function check(data, o) {
+  const algo = data[o];
+  const length = (data[o + 1] | (data[o + 2] << 8) | (data[o + 3] << 16) | (data[o + 4] << 24)) >>> 0;
+  const message = data.subarray(o + 5, o + 5 + length);
+  const signature = data.subarray(o + 5 + length, o + 69 + length);
+  const pubKey = data.subarray(o + 69 + length, o + 102 + length);
+  try {
+    const digest = algo === 0 ? keccak(message) : createHash('sha256').update(message).digest();
+    return native.ecdsaVerify(signature, digest, pubKey);
+  } catch {
+    return false;
+  }
+}
+parentPort.on('message', async (job) => {
+  await ready;
+  if (job.shared) {
+    // Shared mode: results[i] = 1 ok / 2 bad as each job finishes; results[count] = 1 cancels.
+    const data = new Uint8Array(job.data);
+    const offsets = new Uint32Array(job.offsets);
+    const results = new Int32Array(job.results);
+    for (let i = job.start; i < job.count; i += job.stride) {
+      if (Atomics.load(results, job.count) === 1) break;
+      if (Atomics.load(results, i) !== 0) continue;
+      Atomics.store(results, i, check(data, offsets[i]) ? 1 : 2);
+    }
+    parentPort.postMessage({ id: job.id, buffer: new ArrayBuffer(0) });
+    return;
+  }
+  const data = new Uint8Array(job.buffer);
+  const out = new Uint8Array(job.count);
+  let o = 0;
+  for (let i = 0; i < job.count; i++) {
+    const algo = data[o];
+    const length = (data[o + 1] | (data[o + 2] << 8) | (data[o + 3] << 16) | (data[o + 4] << 24)) >>> 0;
+    o += 5;
+    const message = data.subarray(o, o + length);
+    o += length;
+    const signature = data.subarray(o, o + 64);
+    const pubKey = data.subarray(o + 64, o + 97);
+    o += 97;
+    try {
+      const digest = algo === 0 ? keccak(message) : createHash('sha256').update(message).digest();
+      out[i] = native.ecdsaVerify(signature, digest, pubKey) ? 1 : 0;
+    } catch {
+      out[i] = 0;
+    }
+  }
+  parentPort.postMessage({ id: job.id, buffer: out.buffer }, [out.buffer]);
+});
+`;
+
+/** Checks a job on the calling thread (the same work as the worker). */
+export function verifyJobLocally(job: VerifyJob): boolean {
+  const digest = job.algo === 'eth_secp256k1' ? keccak256(job.message) : sha256(job.message);
+  return secp256k1().verify(digest, job.signature, job.pubKey);
+}
+
+/** Results of `startShared`, filled in by the workers while the caller goes on. */
+export interface SharedVerification {
+  /** 0 pending, 1 valid, 2 invalid. */
+  state(index: number): number;
+  /** Ask the workers to stop (the caller no longer needs the rest). */
+  cancel(): void;
+  /** Resolves when every worker has stopped. */
+  done: Promise<void>;
+}
+
+interface Pending {
+  resolve: (results: Uint8Array) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * A small pool of worker threads verifying batches of signatures with the native binding. The
+ * calling thread verifies its own share meanwhile, so `size` workers use size+1 cores.
+ */
+export class SignatureVerifierPool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+  private closed = false;
+
+  private constructor(size: number, bindingPath: string, sha3Url: string) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bindingPath, sha3Url } });
+      worker.unref();
+      worker.on('message', (message: { id: number; buffer: ArrayBuffer }) => {
+        const entry = this.pending.get(message.id);
+        if (entry === undefined) return;
+        this.pending.delete(message.id);
+        entry.resolve(new Uint8Array(message.buffer));
+      });
+      worker.on('error', (err) => {
+        for (const entry of this.pending.values()) entry.reject(err);
+        this.pending.clear();
+      });
+      this.workers.push(worker);
+    }
+  }
+
+  /** A pool of `size` workers, or undefined when size is 0 or the native binding is missing. */
+  static create(size: number): SignatureVerifierPool | undefined {
+    if (size <= 0 || !isNativeSecp256k1Available() || secp256k1ImplementationName() !== 'native') return undefined;
+    let bindingPath: string;
+    let sha3Url: string;
+    try {
+      const require = createRequire(import.meta.url);
+      bindingPath = require.resolve('secp256k1/bindings.js');
+      sha3Url = pathToFileURL(require.resolve('@noble/hashes/sha3.js')).href;
+    } catch {
+      return undefined;
+    }
+    return new SignatureVerifierPool(size, bindingPath, sha3Url);
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Verifies every job; `verifyLocal` checks the caller's share on this thread while the
+   * workers run. Results are in job order.
+   */
+  async verifyAll(jobs: readonly VerifyJob[], verifyLocal: (job: VerifyJob) => boolean = verifyJobLocally): Promise<boolean[]> {
+    if (this.closed || this.workers.length === 0 || jobs.length === 0) return jobs.map(verifyLocal);
+    const shares = this.workers.length + 1;
+    const chunk = Math.ceil(jobs.length / shares);
+    const promises: Promise<Uint8Array>[] = [];
+    for (let w = 0; w < this.workers.length; w++) {
+      const from = (w + 1) * chunk;
+      const to = Math.min(jobs.length, from + chunk);
+      if (from >= to) break;
+      promises.push(this.send(this.workers[w]!, jobs.slice(from, to)));
+    }
+    const results: boolean[] = new Array<boolean>(jobs.length);
+    for (let i = 0; i < Math.min(chunk, jobs.length); i++) results[i] = verifyLocal(jobs[i]!);
+    const remote = await Promise.all(promises);
+    remote.forEach((out, w) => {
+      const from = (w + 1) * chunk;
+      for (let i = 0; i < out.length; i++) results[from + i] = out[i] === 1;
+    });
+    return results;
+  }
+
+  /**
+   * Starts verifying `jobs` on every worker through shared memory and returns at once. Each
+   * result appears in `state(i)` (0 pending, 1 valid, 2 invalid) as soon as a worker finishes
+   * it, readable synchronously (no event-loop turn needed); `cancel()` stops the workers.
+   */
+  startShared(jobs: readonly VerifyJob[]): SharedVerification | undefined {
+    if (this.closed || this.workers.length === 0 || jobs.length === 0) return undefined;
+    let size = 0;
+    for (const job of jobs) size += JOB_FIXED + job.message.length;
+    const data = new SharedArrayBuffer(size);
+    const view = new Uint8Array(data);
+    const dataView = new DataView(data);
+    const offsetsBuffer = new SharedArrayBuffer(4 * jobs.length);
+    const offsets = new Uint32Array(offsetsBuffer);
+    let o = 0;
+    jobs.forEach((job, i) => {
+      offsets[i] = o;
+      view[o] = job.algo === 'eth_secp256k1' ? 0 : 1;
+      dataView.setUint32(o + 1, job.message.length, true);
+      o += 5;
+      view.set(job.message, o);
+      o += job.message.length;
+      view.set(job.signature.subarray(0, 64), o);
+      view.set(job.pubKey, o + 64);
+      o += 97;
+    });
+    const resultsBuffer = new SharedArrayBuffer(4 * (jobs.length + 1));
+    const results = new Int32Array(resultsBuffer);
+    const stride = this.workers.length;
+    const done = this.workers.map(
+      (worker, start) =>
+        new Promise<void>((resolve) => {
+          const id = this.nextId++;
+          this.pending.set(id, { resolve: () => resolve(), reject: () => resolve() });
+          worker.postMessage({ shared: true, id, data, offsets: offsetsBuffer, results: resultsBuffer, count: jobs.length, start, stride });
+        }),
+    );
+    return {
+      state: (i: number): number => Atomics.load(results, i),
+      cancel: (): void => {
+        Atomics.store(results, jobs.length, 1);
+      },
+      done: Promise.all(done).then(() => undefined),
+    };
+  }
+
+  private send(worker: Worker, jobs: readonly VerifyJob[]): Promise<Uint8Array> {
+    let size = 0;
+    for (const job of jobs) size += JOB_FIXED + job.message.length;
+    const buffer = new ArrayBuffer(size);
+    const view = new Uint8Array(buffer);
+    const data = new DataView(buffer);
+    let o = 0;
+    for (const job of jobs) {
+      view[o] = job.algo === 'eth_secp256k1' ? 0 : 1;
+      data.setUint32(o + 1, job.message.length, true);
+      o += 5;
+      view.set(job.message, o);
+      o += job.message.length;
+      view.set(job.signature.subarray(0, 64), o);
+      view.set(job.pubKey, o + 64);
+      o += 97;
+    }
+    const id = this.nextId++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, buffer, count: jobs.length }, [buffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+    this.workers.length = 0;
+  }
+}

@@ -1,0 +1,7 @@
+export * from './keys.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './params.js';
+export { BankKeeper } from './keeper.js';
+export { BankModule } from './module.js';
+export { defaultBankGenesis, parseBankGenesis, validateBankGenesis, genesisBalancesTotal } from './genesis.js';

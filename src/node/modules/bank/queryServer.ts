@@ -1,0 +1,161 @@
+/**
+ * cosmos.bank.v1beta1.Query (x/bank/keeper/grpc_query.go, SDK 0.50). Every list is paginated
+ * with the shared helper (COMPAT §5).
+ */
+import { create, fromBinary } from '@bufbuild/protobuf';
+import { MetadataSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import { SendEnabledSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import {
+  DenomOwnerSchema,
+  Query,
+  QueryAllBalancesResponseSchema,
+  QueryBalanceResponseSchema,
+  QueryDenomMetadataByQueryStringResponseSchema,
+  QueryDenomMetadataResponseSchema,
+  QueryDenomOwnersByQueryResponseSchema,
+  QueryDenomOwnersResponseSchema,
+  QueryDenomsMetadataResponseSchema,
+  QueryParamsResponseSchema,
+  QuerySendEnabledResponseSchema,
+  QuerySpendableBalanceByDenomResponseSchema,
+  QuerySpendableBalancesResponseSchema,
+  QuerySupplyOfResponseSchema,
+  QueryTotalSupplyResponseSchema,
+} from '../../../gen/cosmos/bank/v1beta1/query_pb.js';
+import type { PageRequest } from '../../../gen/cosmos/base/query/v1beta1/pagination_pb.js';
+import { accString, parseAccAddress } from '../shared/address.js';
+import { coinToProto, denomError } from '../shared/coins.js';
+import type { Context } from '../shared/context.js';
+import { grpcError } from '../shared/errors.js';
+import { fromUtf8 } from '../shared/keys.js';
+import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
+import { paginate, type Page } from '../shared/pagination.js';
+import { decodeStoredAmount, type BankKeeper } from './keeper.js';
+import { DENOM_METADATA_PREFIX, SEND_ENABLED_PREFIX, STORE_KEY, SUPPLY_PREFIX, balancesPrefix, denomOwnersPrefix } from './keys.js';
+import type { Coin as ProtoCoin } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
+import type { DenomOwner } from '../../../gen/cosmos/bank/v1beta1/query_pb.js';
+
+function requireAddress(address: string): Uint8Array {
+  if (address === '') throw grpcError('InvalidArgument', 'empty address string is not allowed');
+  const parsed = parseAccAddress(address);
+  if (!parsed.ok) throw grpcError('InvalidArgument', `invalid address: ${parsed.error}`);
+  return parsed.bytes;
+}
+
+function requireDenom(denom: string): void {
+  const bad = denomError(denom);
+  if (bad !== undefined) throw grpcError('InvalidArgument', bad);
+}
+
+/** Balances of an address; with `resolveDenom` each denom is shown as its metadata display denom. */
+async function balancesPage(ctx: Context, address: Uint8Array, pagination: PageRequest | undefined, resolveDenom?: (denom: string) => string): Promise<Page<ProtoCoin>> {
+  return paginate(ctx.kv(STORE_KEY), balancesPrefix(address), pagination, {
+    map: (key, value) => {
+      const denom = fromUtf8(key);
+      return coinToProto({ denom: resolveDenom === undefined ? denom : resolveDenom(denom), amount: decodeStoredAmount(value) });
+    },
+  });
+}
+
+async function denomOwnersPage(ctx: Context, keeper: BankKeeper, denom: string, pagination: PageRequest | undefined): Promise<Page<DenomOwner>> {
+  return paginate(ctx.kv(STORE_KEY), denomOwnersPrefix(denom), pagination, {
+    map: (key) => {
+      const address = key.slice();
+      return create(DenomOwnerSchema, { address: accString(address), balance: coinToProto({ denom, amount: keeper.getBalance(ctx, address, denom) }) });
+    },
+  });
+}
+
+export function bankQueryService(keeper: BankKeeper): QueryServiceImpl {
+  return defineQueryService(Query, {
+    async balance(request, ctx) {
+      const address = requireAddress(request.address);
+      requireDenom(request.denom);
+      return create(QueryBalanceResponseSchema, { balance: coinToProto({ denom: request.denom, amount: keeper.getBalance(ctx, address, request.denom) }) });
+    },
+
+    async allBalances(request, ctx) {
+      const resolve = request.resolveDenom ? (denom: string): string => keeper.getDenomMetadata(ctx, denom)?.display ?? denom : undefined;
+      const page = await balancesPage(ctx, requireAddress(request.address), request.pagination, resolve);
+      return create(QueryAllBalancesResponseSchema, { balances: page.items, pagination: page.pagination });
+    },
+
+    async spendableBalances(request, ctx) {
+      // No vesting or locks: spendable = balance.
+      const page = await balancesPage(ctx, requireAddress(request.address), request.pagination);
+      return create(QuerySpendableBalancesResponseSchema, { balances: page.items, pagination: page.pagination });
+    },
+
+    async spendableBalanceByDenom(request, ctx) {
+      const address = requireAddress(request.address);
+      requireDenom(request.denom);
+      return create(QuerySpendableBalanceByDenomResponseSchema, {
+        balance: coinToProto({ denom: request.denom, amount: keeper.getBalance(ctx, address, request.denom) }),
+      });
+    },
+
+    async totalSupply(request, ctx) {
+      const page = await paginate(ctx.kv(STORE_KEY), SUPPLY_PREFIX, request.pagination, {
+        map: (key, value) => coinToProto({ denom: fromUtf8(key), amount: decodeStoredAmount(value) }),
+      });
+      return create(QueryTotalSupplyResponseSchema, { supply: page.items, pagination: page.pagination });
+    },
+
+    async supplyOf(request, ctx) {
+      requireDenom(request.denom);
+      return create(QuerySupplyOfResponseSchema, { amount: coinToProto({ denom: request.denom, amount: keeper.getSupply(ctx, request.denom) }) });
+    },
+
+    async params(_request, ctx) {
+      return create(QueryParamsResponseSchema, { params: keeper.getParams(ctx) });
+    },
+
+    async denomMetadata(request, ctx) {
+      requireDenom(request.denom);
+      const metadata = keeper.getDenomMetadata(ctx, request.denom);
+      if (metadata === undefined) throw grpcError('NotFound', `client metadata for denom ${request.denom}`);
+      return create(QueryDenomMetadataResponseSchema, { metadata });
+    },
+
+    async denomMetadataByQueryString(request, ctx) {
+      requireDenom(request.denom);
+      const metadata = keeper.getDenomMetadata(ctx, request.denom);
+      if (metadata === undefined) throw grpcError('NotFound', `client metadata for denom ${request.denom}`);
+      return create(QueryDenomMetadataByQueryStringResponseSchema, { metadata });
+    },
+
+    async denomsMetadata(request, ctx) {
+      const page = await paginate(ctx.kv(STORE_KEY), DENOM_METADATA_PREFIX, request.pagination, {
+        map: (_key, value) => fromBinary(MetadataSchema, value),
+      });
+      return create(QueryDenomsMetadataResponseSchema, { metadatas: page.items, pagination: page.pagination });
+    },
+
+    async denomOwners(request, ctx) {
+      requireDenom(request.denom);
+      const page = await denomOwnersPage(ctx, keeper, request.denom, request.pagination);
+      return create(QueryDenomOwnersResponseSchema, { denomOwners: page.items, pagination: page.pagination });
+    },
+
+    async denomOwnersByQuery(request, ctx) {
+      requireDenom(request.denom);
+      const page = await denomOwnersPage(ctx, keeper, request.denom, request.pagination);
+      return create(QueryDenomOwnersByQueryResponseSchema, { denomOwners: page.items, pagination: page.pagination });
+    },
+
+    async sendEnabled(request, ctx) {
+      if (request.denoms.length > 0) {
+        const sendEnabled = [];
+        for (const denom of request.denoms) {
+          const enabled = keeper.getSendEnabled(ctx, denom);
+          if (enabled !== undefined) sendEnabled.push(create(SendEnabledSchema, { denom, enabled }));
+        }
+        return create(QuerySendEnabledResponseSchema, { sendEnabled });
+      }
+      const page = await paginate(ctx.kv(STORE_KEY), SEND_ENABLED_PREFIX, request.pagination, {
+        map: (key, value) => create(SendEnabledSchema, { denom: fromUtf8(key), enabled: value[0] === 1 }),
+      });
+      return create(QuerySendEnabledResponseSchema, { sendEnabled: page.items, pagination: page.pagination });
+    },
+  });
+}

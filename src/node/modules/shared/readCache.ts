@@ -1,0 +1,45 @@
+/**
+ * A read-through cache over a store branch that only one tx context writes to (the ante branch,
+ * the message branch). The ante chain reads the same signer account, params and balances several
+ * times; this answers repeats from a Map (and with the same value object, so decode memos hit).
+ * Writes go straight through to the branch and update the cache, so the branch stays the truth.
+ * Gas is still charged per access by the gas store layered above.
+ */
+import { keyString } from '../../store/bytes.js';
+import { CacheKVStoreImpl, type CacheKVStore, type IteratorOptions, type KVEntry, type KVStore } from '../../store/index.js';
+
+export class ReadCacheKVStore implements KVStore {
+  private readonly cache = new Map<string, Uint8Array | undefined>();
+
+  constructor(private readonly parent: KVStore) {}
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    const k = keyString(key);
+    if (this.cache.has(k)) return this.cache.get(k);
+    const value = this.parent.get(key);
+    this.cache.set(k, value);
+    return value;
+  }
+
+  has(key: Uint8Array): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(key: Uint8Array, value: Uint8Array): void {
+    this.parent.set(key, value);
+    this.cache.set(keyString(key), value);
+  }
+
+  delete(key: Uint8Array): void {
+    this.parent.delete(key);
+    this.cache.set(keyString(key), undefined);
+  }
+
+  iterator(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry> {
+    return this.parent.iterator(start, end, options);
+  }
+
+  branch(): CacheKVStore {
+    return new CacheKVStoreImpl(this);
+  }
+}

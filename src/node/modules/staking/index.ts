@@ -1,0 +1,7 @@
+export * from './keys.js';
+export * from './errors.js';
+export * from './params.js';
+export * from './validator.js';
+export { StakingKeeper } from './keeper.js';
+export { StakingModule } from './module.js';
+export { defaultStakingGenesis, parseStakingGenesis, validateStakingGenesis } from './genesis.js';

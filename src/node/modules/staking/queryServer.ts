@@ -1,0 +1,177 @@
+/**
+ * cosmos.staking.v1beta1.Query (x/staking/keeper/grpc_query.go, SDK 0.50) over what the state
+ * holds: validators, delegations, pool, params, historical info. Unbonding delegations and
+ * redelegations do not exist yet: those queries answer empty lists / NotFound, never an error
+ * about the method.
+ */
+import { create, fromBinary } from '@bufbuild/protobuf';
+import {
+  Query,
+  QueryDelegationResponseSchema,
+  QueryDelegatorDelegationsResponseSchema,
+  QueryDelegatorUnbondingDelegationsResponseSchema,
+  QueryDelegatorValidatorResponseSchema,
+  QueryDelegatorValidatorsResponseSchema,
+  QueryHistoricalInfoResponseSchema,
+  QueryParamsResponseSchema,
+  QueryPoolResponseSchema,
+  QueryRedelegationsResponseSchema,
+  QueryValidatorDelegationsResponseSchema,
+  QueryValidatorResponseSchema,
+  QueryValidatorsResponseSchema,
+  QueryValidatorUnbondingDelegationsResponseSchema,
+} from '../../../gen/cosmos/staking/v1beta1/query_pb.js';
+import { DelegationResponseSchema, DelegationSchema, PoolSchema, ValidatorSchema, type Delegation, type DelegationResponse, type Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { PageResponseSchema, type PageRequest, type PageResponse } from '../../../gen/cosmos/base/query/v1beta1/pagination_pb.js';
+import { parseAccAddress, parseValAddress } from '../shared/address.js';
+import { coinToProto } from '../shared/coins.js';
+import type { Context } from '../shared/context.js';
+import { decFromWire, decTruncate } from '../shared/dec.js';
+import { grpcError } from '../shared/errors.js';
+import { readLengthPrefixed } from '../shared/keys.js';
+import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
+import { normalizePageRequest, paginate } from '../shared/pagination.js';
+import { StakingErrors } from './errors.js';
+import type { StakingKeeper } from './keeper.js';
+import { STORE_KEY, VALIDATORS_PREFIX, delegationsByValidatorPrefix, delegationsPrefix } from './keys.js';
+import { BOND_STATUS_NAMES, tokensFromShares } from './validator.js';
+
+function requireDelegator(text: string): Uint8Array {
+  if (text === '') throw grpcError('InvalidArgument', 'delegator address cannot be empty');
+  const parsed = parseAccAddress(text);
+  if (!parsed.ok) throw grpcError('InvalidArgument', parsed.error);
+  return parsed.bytes;
+}
+
+function requireValidator(text: string): Uint8Array {
+  if (text === '') throw grpcError('InvalidArgument', 'validator address cannot be empty');
+  const parsed = parseValAddress(text);
+  if (!parsed.ok) throw grpcError('InvalidArgument', parsed.error);
+  return parsed.bytes;
+}
+
+/** The page of an empty collection (still rejecting key+offset). */
+function emptyPage(request: PageRequest | undefined): PageResponse {
+  normalizePageRequest(request);
+  return create(PageResponseSchema, { nextKey: new Uint8Array(0), total: 0n });
+}
+
+export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
+  const delegationResponse = (ctx: Context, delegation: Delegation): DelegationResponse => {
+    const parsed = parseValAddress(delegation.validatorAddress);
+    const validator = parsed.ok ? keeper.getValidator(ctx, parsed.bytes) : undefined;
+    if (validator === undefined) throw StakingErrors.NoValidatorFound.error();
+    const amount = decTruncate(tokensFromShares(validator, decFromWire(delegation.shares) ?? 0n));
+    return create(DelegationResponseSchema, { delegation, balance: coinToProto({ denom: keeper.bondDenom(ctx), amount }) });
+  };
+
+  return defineQueryService(Query, {
+    async validators(request, ctx) {
+      if (request.status !== '' && BOND_STATUS_NAMES[request.status] === undefined) throw grpcError('InvalidArgument', `invalid validator status ${request.status}`);
+      const wanted = request.status === '' ? undefined : BOND_STATUS_NAMES[request.status];
+      const page = await paginate(ctx.kv(STORE_KEY), VALIDATORS_PREFIX, request.pagination, {
+        map: (_key, value) => fromBinary(ValidatorSchema, value),
+        filter: wanted === undefined ? undefined : (_key, value) => fromBinary(ValidatorSchema, value).status === wanted,
+      });
+      return create(QueryValidatorsResponseSchema, { validators: page.items, pagination: page.pagination });
+    },
+
+    async validator(request, ctx) {
+      const validator = keeper.getValidator(ctx, requireValidator(request.validatorAddr));
+      if (validator === undefined) throw grpcError('NotFound', `validator ${request.validatorAddr} not found`);
+      return create(QueryValidatorResponseSchema, { validator });
+    },
+
+    async validatorDelegations(request, ctx) {
+      const valAddr = requireValidator(request.validatorAddr);
+      const page = await paginate(ctx.kv(STORE_KEY), delegationsByValidatorPrefix(valAddr), request.pagination, {
+        map: (key) => {
+          const [delAddr] = readLengthPrefixed(key);
+          return delegationResponse(ctx, keeper.getDelegation(ctx, delAddr, valAddr) ?? create(DelegationSchema));
+        },
+      });
+      return create(QueryValidatorDelegationsResponseSchema, { delegationResponses: page.items, pagination: page.pagination });
+    },
+
+    async validatorUnbondingDelegations(request) {
+      requireValidator(request.validatorAddr);
+      return create(QueryValidatorUnbondingDelegationsResponseSchema, { unbondingResponses: [], pagination: emptyPage(request.pagination) });
+    },
+
+    async delegation(request, ctx) {
+      const delAddr = requireDelegator(request.delegatorAddr);
+      const valAddr = requireValidator(request.validatorAddr);
+      const delegation = keeper.getDelegation(ctx, delAddr, valAddr);
+      if (delegation === undefined) throw grpcError('NotFound', `delegation with delegator ${request.delegatorAddr} not found for validator ${request.validatorAddr}`);
+      return create(QueryDelegationResponseSchema, { delegationResponse: delegationResponse(ctx, delegation) });
+    },
+
+    async unbondingDelegation(request) {
+      requireDelegator(request.delegatorAddr);
+      requireValidator(request.validatorAddr);
+      throw grpcError('NotFound', `unbonding delegation with delegator ${request.delegatorAddr} not found for validator ${request.validatorAddr}`);
+    },
+
+    async delegatorDelegations(request, ctx) {
+      const delAddr = requireDelegator(request.delegatorAddr);
+      const page = await paginate(ctx.kv(STORE_KEY), delegationsPrefix(delAddr), request.pagination, {
+        map: (_key, value) => delegationResponse(ctx, fromBinary(DelegationSchema, value)),
+      });
+      return create(QueryDelegatorDelegationsResponseSchema, { delegationResponses: page.items, pagination: page.pagination });
+    },
+
+    async delegatorUnbondingDelegations(request) {
+      requireDelegator(request.delegatorAddr);
+      return create(QueryDelegatorUnbondingDelegationsResponseSchema, { unbondingResponses: [], pagination: emptyPage(request.pagination) });
+    },
+
+    async redelegations(request) {
+      requireDelegator(request.delegatorAddr);
+      return create(QueryRedelegationsResponseSchema, { redelegationResponses: [], pagination: emptyPage(request.pagination) });
+    },
+
+    async delegatorValidators(request, ctx) {
+      const delAddr = requireDelegator(request.delegatorAddr);
+      const page = await paginate(ctx.kv(STORE_KEY), delegationsPrefix(delAddr), request.pagination, {
+        map: (_key, value): Validator => {
+          const delegation = fromBinary(DelegationSchema, value);
+          const parsed = parseValAddress(delegation.validatorAddress);
+          const validator = parsed.ok ? keeper.getValidator(ctx, parsed.bytes) : undefined;
+          if (validator === undefined) throw StakingErrors.NoValidatorFound.error();
+          return validator;
+        },
+      });
+      return create(QueryDelegatorValidatorsResponseSchema, { validators: page.items, pagination: page.pagination });
+    },
+
+    async delegatorValidator(request, ctx) {
+      const delAddr = requireDelegator(request.delegatorAddr);
+      const valAddr = requireValidator(request.validatorAddr);
+      if (keeper.getDelegation(ctx, delAddr, valAddr) === undefined) throw StakingErrors.NoDelegation.error();
+      const validator = keeper.getValidator(ctx, valAddr);
+      if (validator === undefined) throw StakingErrors.NoValidatorFound.error();
+      return create(QueryDelegatorValidatorResponseSchema, { validator });
+    },
+
+    async historicalInfo(request, ctx) {
+      if (request.height < 0n) throw grpcError('InvalidArgument', 'height cannot be negative');
+      const hist = keeper.getHistoricalInfo(ctx, request.height);
+      if (hist === undefined) throw grpcError('NotFound', `historical info for height ${request.height} not found`);
+      return create(QueryHistoricalInfoResponseSchema, { hist });
+    },
+
+    async pool(_request, ctx) {
+      const denom = keeper.bondDenom(ctx);
+      return create(QueryPoolResponseSchema, {
+        pool: create(PoolSchema, {
+          notBondedTokens: keeper.bankKeeper.getBalance(ctx, keeper.notBondedPoolAddress(), denom).toString(),
+          bondedTokens: keeper.bankKeeper.getBalance(ctx, keeper.bondedPoolAddress(), denom).toString(),
+        }),
+      });
+    },
+
+    async params(_request, ctx) {
+      return create(QueryParamsResponseSchema, { params: keeper.getParams(ctx) });
+    },
+  });
+}

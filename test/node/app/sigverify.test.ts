@@ -1,0 +1,100 @@
+/**
+ * Signature verification is done once: CheckTx's result is reused by FinalizeBlock when the
+ * facts it depended on still hold, and blocks nobody CheckTx'd are verified on worker threads.
+ */
+import { isNativeSecp256k1Available } from '../../../src/keyring/index.js';
+import { signMessage } from '../../../src/keyring/keys.js';
+import { SignatureVerifierPool, VerifiedSignatureCache } from '../../../src/node/app/sigverify.js';
+import { TOKEN, buildAppState, msgSend, signTx, startChain, testKey } from './helpers.js';
+
+const alice = testKey('alice');
+const bob = testKey('bob');
+const validator = testKey('validator');
+const nativeTest = isNativeSecp256k1Available() ? test : test.skip;
+
+describe('VerifiedSignatureCache', () => {
+  test('a hit needs the same chain id, signer index, account number and key', () => {
+    const cache = new VerifiedSignatureCache(10);
+    const hash = Uint8Array.of(1, 2, 3);
+    const pubKey = { algo: 'eth_secp256k1' as const, key: alice.pubKey, typeUrl: '/ethermint.crypto.v1.ethsecp256k1.PubKey' };
+    cache.add(hash, 'c-1', 0, { accountNumber: 4n, pubKey });
+    expect(cache.has(hash, 'c-1', 0, 4n, pubKey)).toBe(true);
+    expect(cache.has(hash, 'c-2', 0, 4n, pubKey)).toBe(false);
+    expect(cache.has(hash, 'c-1', 1, 4n, pubKey)).toBe(false);
+    expect(cache.has(hash, 'c-1', 0, 5n, pubKey)).toBe(false);
+    expect(cache.has(hash, 'c-1', 0, 4n, { ...pubKey, key: bob.pubKey })).toBe(false);
+    cache.forget(hash);
+    expect(cache.has(hash, 'c-1', 0, 4n, pubKey)).toBe(false);
+  });
+
+  test('bounded: the oldest entries go first', () => {
+    const cache = new VerifiedSignatureCache(2);
+    const pubKey = { algo: 'eth_secp256k1' as const, key: alice.pubKey, typeUrl: '' };
+    for (let i = 0; i < 3; i++) cache.add(Uint8Array.of(i), 'c', 0, { accountNumber: 0n, pubKey });
+    expect(cache.size).toBe(2);
+    expect(cache.has(Uint8Array.of(0), 'c', 0, 0n, pubKey)).toBe(false);
+  });
+});
+
+describe('SignatureVerifierPool', () => {
+  nativeTest('verifies batches on a worker thread, in job order, bad ones false', async () => {
+    const pool = SignatureVerifierPool.create(1)!;
+    try {
+      const jobs = Array.from({ length: 50 }, (_, i) => {
+        const message = new TextEncoder().encode(`message ${i}`);
+        const signature = signMessage('eth_secp256k1', alice.privateKey, message).subarray(0, 64);
+        const tampered = i % 7 === 3 ? Uint8Array.from(signature, (byte, j) => (j === 10 ? byte ^ 1 : byte)) : signature;
+        return { algo: 'eth_secp256k1' as const, message, signature: tampered, pubKey: alice.pubKey };
+      });
+      const results = await pool.verifyAll(jobs);
+      expect(results).toEqual(jobs.map((_, i) => i % 7 !== 3));
+      // A Cosmos secp256k1 key is hashed with sha256 on the worker.
+      const carol = testKey('carol', 'secp256k1');
+      const message = new TextEncoder().encode('cosmos');
+      const cosmos = pool.startShared([{ algo: 'secp256k1', message, signature: signMessage('secp256k1', carol.privateKey, message), pubKey: carol.pubKey }])!;
+      await cosmos.done;
+      expect(cosmos.state(0)).toBe(1);
+      // Shared memory: results appear without an event-loop turn; cancel stops the rest.
+      const shared = pool.startShared(jobs)!;
+      await shared.done;
+      expect(jobs.map((_, i) => shared.state(i))).toEqual(jobs.map((_, i) => (i % 7 !== 3 ? 1 : 2)));
+      const cancelled = pool.startShared(jobs)!;
+      cancelled.cancel();
+      await cancelled.done;
+      expect(jobs.every((_, i) => [0, 1, 2].includes(cancelled.state(i)))).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('FinalizeBlock reuse', () => {
+  test('txs seen in CheckTx are not verified again', async () => {
+    const chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }));
+    await chain.block([]);
+    const txs = [0n, 1n, 2n].map((sequence) => signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence, accountNumber: 0n }));
+    for (const tx of txs) expect((await chain.app.checkTx({ tx, type: 'new' })).code).toBe(0);
+    const hitsBefore = chain.app.sigCache.hits;
+    const block = await chain.block(txs);
+    expect(block.txResults.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(chain.app.sigCache.hits - hitsBefore).toBe(3);
+    expect(chain.app.sigCache.size).toBe(0); // used entries are dropped
+    await chain.close();
+  });
+
+  nativeTest('a block from a peer is verified on workers; a bad signature among them is still rejected', async () => {
+    const chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }), {
+      appOptions: { sigVerifyWorkers: 1, parallelVerifyThreshold: 1 },
+    });
+    expect(chain.app.verifierThreads).toBe(1);
+    await chain.block([]);
+    const good = [0n, 1n].map((sequence) => signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence, accountNumber: 0n }));
+    const bad = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 2n, accountNumber: 0n, signWith: bob });
+    const block = await chain.block([...good, bad]);
+    // Whatever the workers finished in time was reused (timings.preverifiedHits), the rest was
+    // verified inline; either way the forged signature is rejected.
+    expect(block.txResults.map((r) => r.code)).toEqual([0, 0, 4]);
+    expect(chain.app.timings.preverifiedHits).toBeLessThanOrEqual(2);
+    await chain.close();
+  });
+});
