@@ -28,7 +28,7 @@ export const txFlags = {
   note: Flags.string({ description: 'Memo to attach to the tx', helpGroup: 'TX' }),
   'timeout-height': Flags.integer({ description: 'Reject the tx if it is not committed by this height', min: 0, helpGroup: 'TX' }),
   'generate-only': Flags.boolean({ description: 'Print the unsigned tx as JSON and stop', helpGroup: 'TX' }),
-  offline: Flags.boolean({ description: 'Do not contact the node (needs --account-number and --sequence)', helpGroup: 'TX' }),
+  offline: Flags.boolean({ description: 'Do not contact the node: sign and print the tx instead of broadcasting (needs --account-number and --sequence)', helpGroup: 'TX' }),
   'account-number': Flags.string({ description: 'Account number of the signer (with --offline)', helpGroup: 'TX' }),
   sequence: Flags.string({ description: 'Sequence of the signer (with --offline)', helpGroup: 'TX' }),
   'dry-run': Flags.boolean({ description: 'Simulate the tx and print the gas estimate; nothing is signed or sent', helpGroup: 'TX' }),
@@ -112,14 +112,14 @@ export abstract class TxCommand<T extends typeof Command> extends NodeCommand<T,
   }
 
   protected override toJson(result: TxOutcome): unknown {
-    if (result.kind === 'generated') return result.tx;
+    if (result.kind === 'generated' || result.kind === 'signed') return result.tx;
     if (result.kind === 'dry-run') return { gas_estimate: result.gas_estimate, fee: result.fee };
     return result.response;
   }
 
   protected override async renderText(result: TxOutcome): Promise<string | undefined> {
     // An unsigned tx is always JSON, so it can be fed to `tx sign` whatever the output format.
-    if (result.kind === 'generated') return JSON.stringify(result.tx);
+    if (result.kind === 'generated' || result.kind === 'signed') return JSON.stringify(result.tx);
     const { stringify } = await import('yaml');
     return stringify(this.toJson(result), { lineWidth: 0 }).trimEnd();
   }

@@ -5,6 +5,7 @@
  */
 import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
@@ -41,6 +42,9 @@ describe('standard clients', () => {
     const h = ['--home', home];
     await ok(['init', 'clients', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
+    // A minimum gas price, so CheckTx enforces fees (0.001 × 200000 gas = 200attotoken).
+    const appToml = join(home, 'config', 'app.toml');
+    writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^minimum-gas-prices = .*$/m, 'minimum-gas-prices = "0.001attotoken"'));
     await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
     bob = JSON.parse(await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '-o', 'json', ...h])).address;
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
@@ -137,7 +141,7 @@ describe('standard clients', () => {
     expect((await q('auth', 'accounts', '--limit', '1', '--count-total', '--offset', '0')).accounts).toHaveLength(1);
     expect((await q('bank', 'params')).params.default_send_enabled).toBe(true);
     expect((await q('bank', 'total')).supply[0].denom).toBe('attotoken');
-    expect((await q('bank', 'denom-metadata-of', 'attotoken')).metadata.display).toBe('token');
+    expect((await q('bank', 'denom-metadata', 'attotoken')).metadata.display).toBe('token');
     expect((await q('bank', 'balance', JUNK_ADDR, 'attotoken')).balance.denom).toBe('attotoken');
     expect((await q('bank', 'denom-owners', 'attotoken')).denom_owners.length).toBeGreaterThan(0);
     expect((await q('bank', 'spendable-balances', JUNK_ADDR)).balances[0].denom).toBe('attotoken');
@@ -173,7 +177,6 @@ describe('standard clients', () => {
     // generate-only → sign (offline) → encode/decode → broadcast.
     const dir = tempHome('tokend-txfiles-');
     const unsigned = await ok(['tx', 'send', 'alice', carol, '11attotoken', '--generate-only', '--fees', '300000attotoken', ...kb, '--node', bg!.node]);
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'unsigned.json'), unsigned);
     const account = JSON.parse(await ok(['q', 'account', JUNK_ADDR, ...n]));
     const signed = await ok(['tx', 'sign', join(dir, 'unsigned.json'), '--from', 'alice', '--offline', '--account-number', account.account_number, '--sequence', account.sequence, '--chain-id', 'testnet', ...kb]);
@@ -187,8 +190,18 @@ describe('standard clients', () => {
     expect(broadcast.code).toBe(0);
     expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('711');
 
+    // Fee below the node's minimum: rejected in CheckTx with the SDK's code 13 text.
+    const cheap = await runCli(['tx', 'send', 'alice', bob, '1attotoken', '--yes', ...kb, ...n]);
+    expect(cheap.code).toBe(1);
+    expect(cheap.stderr).toMatch(/failed with code 13 \(sdk\): insufficient fees; got: *required: 200attotoken/);
+    // Signed offline with a stale sequence, broadcast later: code 32.
+    const stale = await ok(['tx', 'send', 'alice', bob, '1attotoken', '--offline', '--account-number', account.account_number, '--sequence', '0', '--fees', '300000attotoken', '--chain-id', 'testnet', '--yes', ...kb]);
+    writeFileSync(join(dir, 'stale.json'), stale);
+    const staleResult = await runCli(['tx', 'broadcast', join(dir, 'stale.json'), ...n]);
+    expect(staleResult.code).toBe(1);
+    expect(staleResult.stderr).toMatch(/code 32 \(sdk\): account sequence mismatch, expected \d+, got 0/);
     // A tx the chain rejects prints its response and exits 1 with the reason.
-    const poor = await runCli(['tx', 'send', 'carol', bob, '1000000attotoken', '--yes', '-b', 'block', ...kb, ...n]);
+    const poor = await runCli(['tx', 'send', 'carol', bob, '1000000attotoken', '--fees', '300attotoken', '--yes', '-b', 'block', ...kb, ...n]);
     expect(poor.code).toBe(1);
     expect(poor.stderr).toMatch(/insufficient funds|does not exist/);
     const wrongChain = await runCli(['tx', 'send', 'alice', bob, '1attotoken', '--chain-id', 'otherchain', '--yes', '--fees', '300000attotoken', ...kb, ...n]);

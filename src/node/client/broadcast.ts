@@ -75,6 +75,7 @@ export async function simulateGas(rpc: RpcClient, key: KeyRecord, content: TxCon
 
 export type TxOutcome =
   | { kind: 'generated'; tx: JsonValue }
+  | { kind: 'signed'; tx: JsonValue }
   | { kind: 'dry-run'; gas_estimate: string; fee: string }
   | { kind: 'broadcast'; response: TxResponseJson };
 
@@ -115,6 +116,8 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
     return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(parts, []), { registry }) as JsonValue };
   }
   const signed = await keyring.sign(key.name, signDocBytes(parts, options.chainId, account.accountNumber));
+  // Offline there is no node to broadcast to: hand back the signed tx (for `tx broadcast` elsewhere).
+  if (options.offline) return { kind: 'signed', tx: toGatewayJson(TxSchema, txFromParts(parts, [signed.signature]), { registry }) as JsonValue };
   const txBytes = encodeTxRaw(parts, [signed.signature]);
   return { kind: 'broadcast', response: await broadcastTxBytes(rpc!, txBytes, options.mode) };
 }

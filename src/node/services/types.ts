@@ -19,31 +19,14 @@
 import type { DescMethod, Message } from '@bufbuild/protobuf';
 import type { RpcApp, RpcEnvironment } from '../rpc/environment.js';
 import { TokendError, type ErrorCode } from '../../util/errors.js';
+import { GRPC_CODES, type GrpcCodeName } from '../../util/grpcCodes.js';
 
 // ------------------------------------------------------------------------------------ codes
 
-/** gRPC status codes (google.golang.org/grpc/codes). */
-export const GrpcStatus = {
-  OK: 0,
-  Canceled: 1,
-  Unknown: 2,
-  InvalidArgument: 3,
-  DeadlineExceeded: 4,
-  NotFound: 5,
-  AlreadyExists: 6,
-  PermissionDenied: 7,
-  ResourceExhausted: 8,
-  FailedPrecondition: 9,
-  Aborted: 10,
-  OutOfRange: 11,
-  Unimplemented: 12,
-  Internal: 13,
-  Unavailable: 14,
-  DataLoss: 15,
-  Unauthenticated: 16,
-} as const;
+/** gRPC status codes (google.golang.org/grpc/codes), one table for the whole node. */
+export const GrpcStatus = GRPC_CODES;
 
-export type GrpcStatusName = keyof typeof GrpcStatus;
+export type GrpcStatusName = GrpcCodeName;
 export type GrpcStatusCode = (typeof GrpcStatus)[GrpcStatusName];
 
 const NAME_OF_CODE: ReadonlyMap<number, GrpcStatusName> = new Map(

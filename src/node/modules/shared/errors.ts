@@ -12,6 +12,7 @@
  * query router maps them to ABCI codes (COMPAT §3.5).
  */
 import { TokendError } from '../../../util/errors.js';
+import { GRPC_CODES, type GrpcCodeName } from '../../../util/grpcCodes.js';
 
 export const UNDEFINED_CODESPACE = 'undefined';
 export const INTERNAL_ABCI_CODE = 1;
@@ -168,28 +169,7 @@ export const SdkErrors = {
 
 // ------------------------------------------------------------------------------------- gRPC
 
-/** gRPC status codes by name (google.golang.org/grpc/codes). */
-export const GRPC_CODES = {
-  OK: 0,
-  Canceled: 1,
-  Unknown: 2,
-  InvalidArgument: 3,
-  DeadlineExceeded: 4,
-  NotFound: 5,
-  AlreadyExists: 6,
-  PermissionDenied: 7,
-  ResourceExhausted: 8,
-  FailedPrecondition: 9,
-  Aborted: 10,
-  OutOfRange: 11,
-  Unimplemented: 12,
-  Internal: 13,
-  Unavailable: 14,
-  DataLoss: 15,
-  Unauthenticated: 16,
-} as const;
-
-export type GrpcCodeName = keyof typeof GRPC_CODES;
+export { GRPC_CODES, type GrpcCodeName };
 
 /**
  * A query failure with a gRPC status (what `status.Errorf(codes.X, …)` returns in the SDK).
