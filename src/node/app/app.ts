@@ -145,6 +145,7 @@ export class App implements Application {
     this.minGasPrices = parseMinGasPrices(this.options.minGasPrices);
     this.indexSet = new Set(this.options.indexEvents);
     this.modules = createModules((ctx, txBytes) => this.deliverGenTx(ctx, txBytes));
+    this.modules.bankKeeper.onCommit(store.latestVersion());
     this.txCache = new DecodedTxCache(this.options.txCacheSize);
     this.sigCache = new VerifiedSignatureCache(this.options.txCacheSize);
     this.verifierPool = SignatureVerifierPool.create(this.options.sigVerifyWorkers);
@@ -395,6 +396,7 @@ export class App implements Application {
   async commit(): Promise<ResponseCommit> {
     const started = performance.now();
     const committed = await this.store.commit();
+    this.modules.bankKeeper.onCommit(committed.version);
     this.checkState = this.store.branchCommitted();
     const header = this.pendingHeader ?? emptyHeader(this.chainId, committed.version);
     this.checkHeader = { ...header, height: committed.version };

@@ -55,8 +55,22 @@ function encodeAmount(amount: bigint): Uint8Array {
   return bytes;
 }
 
+/** Addresses whose denom list is kept in memory for fast AllBalances queries. */
+export const DENOM_CACHE_LIMIT = 100_000;
+
 export class BankKeeper {
   private readonly blocked: Set<string>;
+  /**
+   * Query-side cache: the denoms an address holds at the latest committed height, in key order,
+   * so AllBalances can answer with synchronous point reads instead of an async range scan. Not
+   * state: balances are still read from the store; the list only says which keys to read.
+   * An address that gains a denom in the block being executed is never cached until Commit, and
+   * its entry is dropped at Commit (`onCommit`). A denom whose balance drops to zero may stay
+   * listed; its read then finds nothing and it is skipped.
+   */
+  private readonly denomCache = new Map<string, string[]>();
+  private readonly gainedDenom = new Set<string>();
+  private committedHeight = -1;
 
   /** `blockedAddresses`: addresses that may not receive funds via MsgSend/MsgMultiSend. */
   constructor(
@@ -158,7 +172,45 @@ export class BankKeeper {
       return;
     }
     store.set(balanceKey(address, denom), encodeAmount(amount));
-    if (before === 0n) store.set(denomOwnerKey(denom, address), INDEX_MARKER);
+    if (before === 0n) {
+      store.set(denomOwnerKey(denom, address), INDEX_MARKER);
+      // CheckTx/simulate branches are never committed: only block execution changes what queries see.
+      if (ctx.mode !== 'check' && ctx.mode !== 'recheck' && ctx.mode !== 'simulate' && ctx.mode !== 'query') {
+        const cacheKey = Buffer.from(address).toString('latin1');
+        this.gainedDenom.add(cacheKey);
+        this.denomCache.delete(cacheKey);
+      }
+    }
+  }
+
+  /** The app calls this after every Commit (and once at open) with the committed height. */
+  onCommit(height: number): void {
+    for (const cacheKey of this.gainedDenom) this.denomCache.delete(cacheKey);
+    this.gainedDenom.clear();
+    this.committedHeight = height;
+  }
+
+  /** Cached denoms of `address` for a query at the latest committed height, else undefined. */
+  cachedDenoms(ctx: Context, address: Uint8Array): readonly string[] | undefined {
+    if (ctx.mode !== 'query' || ctx.blockHeight !== this.committedHeight) return undefined;
+    const cacheKey = Buffer.from(address).toString('latin1');
+    if (this.gainedDenom.has(cacheKey)) return undefined;
+    const denoms = this.denomCache.get(cacheKey);
+    if (denoms !== undefined) {
+      // Least recently used goes first out: move to the back.
+      this.denomCache.delete(cacheKey);
+      this.denomCache.set(cacheKey, denoms);
+    }
+    return denoms;
+  }
+
+  /** Remember the complete denom list read at `height`, if that is still the latest committed one. */
+  rememberDenoms(height: number, address: Uint8Array, denoms: string[]): void {
+    const cacheKey = Buffer.from(address).toString('latin1');
+    // A commit may have landed while the list was being read: then it may be stale.
+    if (height !== this.committedHeight || this.gainedDenom.has(cacheKey)) return;
+    this.denomCache.set(cacheKey, denoms);
+    if (this.denomCache.size > DENOM_CACHE_LIMIT) this.denomCache.delete(this.denomCache.keys().next().value as string);
   }
 
   /** subUnlockedCoins: ErrInsufficientFunds "spendable balance X is smaller than Y"; emits coin_spent. */

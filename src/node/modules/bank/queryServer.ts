@@ -29,7 +29,8 @@ import type { Context } from '../shared/context.js';
 import { grpcError } from '../shared/errors.js';
 import { fromUtf8 } from '../shared/keys.js';
 import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
-import { paginate, type Page } from '../shared/pagination.js';
+import { normalizePageRequest, paginate, type Page } from '../shared/pagination.js';
+import { PageResponseSchema } from '../../../gen/cosmos/base/query/v1beta1/pagination_pb.js';
 import { decodeStoredAmount, type BankKeeper } from './keeper.js';
 import { DENOM_METADATA_PREFIX, SEND_ENABLED_PREFIX, STORE_KEY, SUPPLY_PREFIX, balancesPrefix, denomOwnersPrefix } from './keys.js';
 import type { Coin as ProtoCoin } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
@@ -75,8 +76,28 @@ export function bankQueryService(keeper: BankKeeper): QueryServiceImpl {
     },
 
     async allBalances(request, ctx) {
+      const address = requireAddress(request.address);
+      const req = normalizePageRequest(request.pagination);
+      // A first page in key order: answer from the cached denom list with synchronous reads.
+      const firstPage = req.key.length === 0 && req.offset === 0n && !req.reverse && !request.resolveDenom;
+      if (firstPage) {
+        const denoms = keeper.cachedDenoms(ctx, address);
+        if (denoms !== undefined) {
+          const balances: ProtoCoin[] = [];
+          for (const denom of denoms) {
+            const amount = keeper.getBalance(ctx, address, denom);
+            if (amount > 0n) balances.push(coinToProto({ denom, amount }));
+          }
+          if (BigInt(balances.length) <= req.limit) {
+            const total = req.countTotal ? BigInt(balances.length) : 0n;
+            return create(QueryAllBalancesResponseSchema, { balances, pagination: create(PageResponseSchema, { nextKey: new Uint8Array(0), total }) });
+          }
+        }
+      }
       const resolve = request.resolveDenom ? (denom: string): string => keeper.getDenomMetadata(ctx, denom)?.display ?? denom : undefined;
-      const page = await balancesPage(ctx, requireAddress(request.address), request.pagination, resolve);
+      const height = ctx.blockHeight;
+      const page = await balancesPage(ctx, address, request.pagination, resolve);
+      if (firstPage && page.pagination?.nextKey.length === 0) keeper.rememberDenoms(height, address, page.items.map((coin) => coin.denom));
       return create(QueryAllBalancesResponseSchema, { balances: page.items, pagination: page.pagination });
     },
 
