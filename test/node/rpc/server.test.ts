@@ -20,6 +20,8 @@ const S = /^\d+$/;
 beforeAll(async () => {
   node = await startNode();
   url = node.address.url;
+  // Land the first tx after block 1, so its block has a last_commit with signatures to check.
+  await waitFor(() => node.consensus.blockStore.height() >= 1, 10000, 'height 1');
   const res = await call(url, 'broadcast_tx_commit', { tx: b64(SEND) });
   sendHeight = Number(res.height);
   await call(url, 'broadcast_tx_commit', { tx: b64('send:carol:bob:7token') });
