@@ -56,7 +56,13 @@ describe('AllBalances from the denom cache', () => {
     const result = await chain.block([send(alice, aliceSeq++, bob.bech32, 5n, DENOM)]);
     expect(result.txResults[0]!.code).toBe(0);
     expect(await balances(chain, bob.bech32)).toEqual([`5${DENOM}`]);
+    // The second query was answered from the cached list (a query context at the latest height).
+    const { ctx } = chain.app.createQueryContext(0);
+    expect(chain.app.modules.bankKeeper.cachedDenoms(ctx, bob.address)).toEqual([DENOM]);
     expect(await balances(chain, bob.bech32)).toEqual([`5${DENOM}`]);
+    // Not for older heights.
+    const { ctx: old } = chain.app.createQueryContext(chain.height - 1);
+    expect(chain.app.modules.bankKeeper.cachedDenoms(old, bob.address)).toBeUndefined();
   });
 
   test('a second denom appears; a denom that drops to zero disappears', async () => {
