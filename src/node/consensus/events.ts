@@ -119,13 +119,70 @@ export function stringifyAbciEvents(events: readonly AbciEvent[]): Record<string
   return out;
 }
 
-interface TxWaiter {
-  resolve: (data: EventDataTx) => void;
+/**
+ * Callers waiting for one tx (by hash) to be delivered, with a timeout: used by the consensus event
+ * bus and by the indexer's relay (which delivers only after the tx is indexed), so that
+ * `broadcast_tx_commit` can wait on either. `makeError` gives each owner its own error types.
+ */
+export class TxWaiters {
+  private readonly waiters = new Map<string, Set<(data: EventDataTx) => void>>();
+
+  constructor(private readonly makeError: (reason: 'timeout' | 'cancelled', hash: string) => Error) {}
+
+  get size(): number {
+    return this.waiters.size;
+  }
+
+  wait(hashHex: string, timeoutMs: number): { promise: Promise<EventDataTx>; cancel: () => void } {
+    const key = hashHex.toUpperCase().replace(/^0X/, '');
+    let timer: NodeJS.Timeout | undefined;
+    let waiter: ((data: EventDataTx) => void) | undefined;
+    let rejectFn: (err: Error) => void = () => {};
+    const remove = (): void => {
+      if (timer) clearTimeout(timer);
+      const set = this.waiters.get(key);
+      if (set && waiter) {
+        set.delete(waiter);
+        if (set.size === 0) this.waiters.delete(key);
+      }
+    };
+    const promise = new Promise<EventDataTx>((resolve, reject) => {
+      rejectFn = reject;
+      waiter = (data) => {
+        remove();
+        resolve(data);
+      };
+      const set = this.waiters.get(key) ?? new Set<(data: EventDataTx) => void>();
+      set.add(waiter);
+      this.waiters.set(key, set);
+      timer = setTimeout(() => {
+        remove();
+        reject(this.makeError('timeout', key));
+      }, timeoutMs);
+    });
+    // A caller that drops the promise after cancel() must not cause an unhandled rejection.
+    promise.catch(() => undefined);
+    return {
+      promise,
+      cancel: () => {
+        remove();
+        rejectFn(this.makeError('cancelled', key));
+      },
+    };
+  }
+
+  /** Resolve everyone waiting for `hash` (uppercase hex). */
+  deliver(hash: string, data: EventDataTx): void {
+    const set = this.waiters.get(hash);
+    if (set) for (const resolve of [...set]) resolve(data);
+  }
 }
 
 export class EventBus implements EventBusReader {
   private readonly listeners = new Set<EventListener>();
-  private readonly txWaiters = new Map<string, Set<TxWaiter>>();
+  private readonly txWaiters = new TxWaiters((reason) =>
+    reason === 'timeout' ? new ConsensusError('TIMEOUT', 'timed out waiting for tx to be included in a block') : new ConsensusError('STOPPED', 'wait for tx cancelled'),
+  );
 
   constructor(private readonly logger: Logger = nullLogger) {}
 
@@ -147,41 +204,7 @@ export class EventBus implements EventBusReader {
   }
 
   waitForTx(hashHex: string, timeoutMs: number): { promise: Promise<EventDataTx>; cancel: () => void } {
-    const key = hashHex.toUpperCase().replace(/^0X/, '');
-    let waiter: TxWaiter | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    const remove = (): void => {
-      if (timer) clearTimeout(timer);
-      const set = this.txWaiters.get(key);
-      if (set && waiter) {
-        set.delete(waiter);
-        if (set.size === 0) this.txWaiters.delete(key);
-      }
-    };
-    let rejectFn: (err: Error) => void = () => {};
-    const promise = new Promise<EventDataTx>((resolve, reject) => {
-      rejectFn = reject;
-      waiter = {
-        resolve: (data) => {
-          remove();
-          resolve(data);
-        },
-      };
-      const set = this.txWaiters.get(key) ?? new Set<TxWaiter>();
-      set.add(waiter);
-      this.txWaiters.set(key, set);
-      timer = setTimeout(() => {
-        remove();
-        reject(new ConsensusError('TIMEOUT', 'timed out waiting for tx to be included in a block'));
-      }, timeoutMs);
-    });
-    return {
-      promise,
-      cancel: () => {
-        remove();
-        rejectFn(new ConsensusError('STOPPED', 'wait for tx cancelled'));
-      },
-    };
+    return this.txWaiters.wait(hashHex, timeoutMs);
   }
 
   publish<K extends ConsensusEventType>(type: K, data: ConsensusEventMap[K], events: Record<string, string[]> = {}): void {
@@ -218,7 +241,6 @@ export class EventBus implements EventBusReader {
       events['tx.height'] = [...(events['tx.height'] ?? []), String(data.height)];
       this.publish('Tx', data, events);
     }
-    const waiters = this.txWaiters.get(hash);
-    if (waiters) for (const w of [...waiters]) w.resolve(data);
+    this.txWaiters.deliver(hash, data);
   }
 }

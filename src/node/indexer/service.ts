@@ -14,7 +14,7 @@
  * and the stored FinalizeBlock responses, so a crash between commit and indexing loses nothing.
  */
 import type { AbciEvent, ExecTxResult } from '../abci/types.js';
-import type { ConsensusEvent, EventBusReader, EventDataTx, EventListener, ConsensusEventMap, ConsensusEventType } from '../consensus/events.js';
+import { TxWaiters, type ConsensusEvent, type EventBusReader, type EventDataTx, type EventListener, type ConsensusEventMap, type ConsensusEventType } from '../consensus/events.js';
 import { nullLogger, type Logger } from '../consensus/logger.js';
 import type { BlockStoreReader } from '../consensus/store/blockStore.js';
 import type { StateStoreReader } from '../consensus/store/stateStore.js';
@@ -35,14 +35,14 @@ export interface IndexerServiceConfig {
   logger?: Logger;
 }
 
-interface TxWaiter {
-  resolve: (data: EventDataTx) => void;
-}
-
 /** The relay: an EventBusReader whose events come after indexing. */
 class EventRelay implements EventBusReader {
   private readonly listeners = new Set<EventListener>();
-  private readonly txWaiters = new Map<string, Set<TxWaiter>>();
+  private readonly txWaiters = new TxWaiters((reason, hash) =>
+    reason === 'timeout'
+      ? new IndexerError('TIMEOUT', 'timed out waiting for tx to be included in a block', { meta: { hash } })
+      : new IndexerError('CANCELLED', 'wait for tx cancelled', { meta: { hash } }),
+  );
 
   constructor(private readonly logger: Logger) {}
 
@@ -64,43 +64,7 @@ class EventRelay implements EventBusReader {
   }
 
   waitForTx(hashHex: string, timeoutMs: number): { promise: Promise<EventDataTx>; cancel: () => void } {
-    const key = hashHex.toUpperCase().replace(/^0X/, '');
-    let timer: NodeJS.Timeout | undefined;
-    let waiter: TxWaiter | undefined;
-    let rejectFn: (err: Error) => void = () => {};
-    const remove = (): void => {
-      if (timer) clearTimeout(timer);
-      const set = this.txWaiters.get(key);
-      if (set && waiter) {
-        set.delete(waiter);
-        if (set.size === 0) this.txWaiters.delete(key);
-      }
-    };
-    const promise = new Promise<EventDataTx>((resolve, reject) => {
-      rejectFn = reject;
-      waiter = {
-        resolve: (data) => {
-          remove();
-          resolve(data);
-        },
-      };
-      const set = this.txWaiters.get(key) ?? new Set<TxWaiter>();
-      set.add(waiter);
-      this.txWaiters.set(key, set);
-      timer = setTimeout(() => {
-        remove();
-        reject(new IndexerError('TIMEOUT', 'timed out waiting for tx to be included in a block', { meta: { hash: key } }));
-      }, timeoutMs);
-    });
-    // A caller that drops the promise after cancel() must not cause an unhandled rejection.
-    promise.catch(() => undefined);
-    return {
-      promise,
-      cancel: () => {
-        remove();
-        rejectFn(new IndexerError('CANCELLED', 'wait for tx cancelled', { meta: { hash: key } }));
-      },
-    };
+    return this.txWaiters.wait(hashHex, timeoutMs);
   }
 
   publish(event: ConsensusEvent): void {
@@ -113,8 +77,7 @@ class EventRelay implements EventBusReader {
     }
     if (event.type === 'Tx' && this.txWaiters.size > 0) {
       const hash = event.events['tx.hash']?.[0];
-      const waiters = hash === undefined ? undefined : this.txWaiters.get(hash);
-      if (waiters) for (const w of [...waiters]) w.resolve(event.data);
+      if (hash !== undefined) this.txWaiters.deliver(hash, event.data);
     }
   }
 }
