@@ -9,6 +9,7 @@
  */
 import type { ConsensusParams } from '../../abci/types.js';
 import { GasKVStore, InfiniteGasMeter, type GasMeter, type KVStore, type MultiStore } from '../../store/index.js';
+import type { StoreKey } from '../../store/storeKey.js';
 import { EventManager } from './events.js';
 import { ReadCacheKVStore } from './readCache.js';
 
@@ -77,8 +78,9 @@ export class Context {
     this.shared = { caches: shared?.caches ?? new Map(), stores: shared?.stores ?? new Map() };
   }
 
-  /** The store of module `name` in this context's branch (gas-charged when metered). */
-  kv(name: string): KVStore {
+  /** The store behind `key` in this context's branch (gas-charged when metered). */
+  kv(key: StoreKey | string): KVStore {
+    const name = typeof key === 'string' ? key : key.name;
     let store = this.shared.stores.get(name);
     if (store === undefined) {
       let base = this.shared.caches.get(name);
