@@ -48,7 +48,7 @@ import { OutOfGasError, isStoreError, type CacheMultiStore, type CommitMultiStor
 import { pubKeysEqual, type PubKey } from '../modules/auth/account.js';
 import { accString } from '../modules/shared/address.js';
 import { decCoinsToString, type DecCoin } from '../modules/shared/coins.js';
-import { Context, emptyHeader, type BlockHeader, type ExecMode } from '../modules/shared/context.js';
+import { Context, emptyHeader, type BlockHeader, type CometInfo, type ExecMode } from '../modules/shared/context.js';
 import { SdkErrors, abciInfo, isSdkError, type SdkError } from '../modules/shared/errors.js';
 import {
   ATTRIBUTE_KEY_ACTION,
@@ -65,14 +65,17 @@ import {
 import type { MsgRoute } from '../modules/shared/module.js';
 import { ProtoWriter } from '../modules/shared/proto.js';
 import { runAnteChain, type AnteEnv, type AnteState, type PreverifiedSignatures } from './ante.js';
-import { CONSENSUS_STORE_KEY, createModules, type AppModules } from './modules.js';
+import type { AccountKeeper } from '../modules/auth/keeper.js';
+import type { BankKeeper } from '../modules/bank/keeper.js';
+import type { ModuleManager } from '../platform/manager.js';
+import { CONSENSUS_STORE_KEY, createModuleManager } from './modules.js';
 import { loadChainId, loadConsensusParams, saveConsensusState } from './consensus.js';
 import { APP_NAME, parseMinGasPrices, resolveAppOptions, type AppOptions } from './options.js';
 import { QueryRegistry, UNKNOWN_QUERY_PATH, queryErrorResponse, queryOkResponse, runQueryRoute, type QueryRoute } from './query.js';
 import { nodeQueryService, toProtoEvents, txQueryService, type ServiceBackend, type SimulationOutcome } from './services.js';
 import { SignatureVerifierPool, VerifiedSignatureCache, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
 import { DecodedTxCache, signDocBytes, type DecodedTx } from './tx.js';
-import { parseAppStateBytes, validateAppStateStatic, type AppStateJson } from './genesisState.js';
+import { parseAppStateBytes, validateAppStateStatic } from './genesisState.js';
 
 /** What runTx reports, in every mode. */
 export interface TxOutcome {
@@ -117,7 +120,10 @@ function moduleNameFromTypeUrl(typeUrl: string): string {
 
 export class App implements Application {
   readonly options: AppOptions;
-  readonly modules: AppModules;
+  /** The app's modules, created from the declarations in modules.ts. */
+  readonly manager: ModuleManager;
+  private readonly accountKeeper: AccountKeeper;
+  private readonly bankKeeper: BankKeeper;
   readonly queryRouter = new QueryRegistry();
   readonly timings: AppTimings = { checkTxMs: 0, preverifyMs: 0, finalizeMs: 0, commitMs: 0, checkTxCount: 0, deliverTxCount: 0, preverifiedHits: 0 };
   readonly sigCache: VerifiedSignatureCache;
@@ -144,18 +150,20 @@ export class App implements Application {
     this.options = resolveAppOptions(options);
     this.minGasPrices = parseMinGasPrices(this.options.minGasPrices);
     this.indexSet = new Set(this.options.indexEvents);
-    this.modules = createModules((ctx, txBytes) => this.deliverGenTx(ctx, txBytes));
-    this.modules.bankKeeper.onCommit(store.latestVersion());
+    this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
+    this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
+    this.bankKeeper = this.manager.keeper<BankKeeper>('bank');
+    this.manager.afterCommit(store.latestVersion());
     this.txCache = new DecodedTxCache(this.options.txCacheSize);
     this.sigCache = new VerifiedSignatureCache(this.options.txCacheSize);
     this.verifierPool = SignatureVerifierPool.create(this.options.sigVerifyWorkers);
 
-    for (const module of this.modules.list) for (const service of module.queryServices) this.queryRouter.register(service);
+    for (const service of this.manager.queryServices()) this.queryRouter.register(service);
     const backend = this.serviceBackend();
     this.queryRouter.register(txQueryService(backend));
     this.queryRouter.register(nodeQueryService(backend));
 
-    const consensusStore = store.getStore(CONSENSUS_STORE_KEY);
+    const consensusStore = store.getStore(CONSENSUS_STORE_KEY.name);
     this.consensusParams = loadConsensusParams(consensusStore);
     const storedChainId = loadChainId(consensusStore);
     if (storedChainId !== undefined && this.options.chainId !== '' && storedChainId !== this.options.chainId) {
@@ -210,7 +218,7 @@ export class App implements Application {
     if (request.initialHeight > 1) this.store.setInitialVersion(request.initialHeight);
 
     const appState = parseAppStateBytes(request.appStateBytes);
-    const problems = validateAppStateStatic(appState);
+    const problems = validateAppStateStatic(appState, this.manager);
     if (problems.length > 0) throw new TokendError('INVALID_GENESIS', `invalid genesis state: ${problems.join('; ')}`, { meta: { problems } });
 
     // On a new chain the genesis block is height 0 (initial height > 1 keeps that height).
@@ -219,13 +227,12 @@ export class App implements Application {
     const ctx = new Context({ mode: 'block', multiStore: branch, header, consensusParams: request.consensusParams });
     saveConsensusState(ctx.kv(CONSENSUS_STORE_KEY), request.consensusParams, request.chainId);
 
-    let validators: ValidatorUpdate[] = [];
-    for (const module of this.modules.list) {
-      const updates = await module.initGenesis(ctx, appState[module.name] as AppStateJson[string]);
-      if (updates.length > 0) {
-        if (validators.length > 0) throw new TokendError('INVALID_GENESIS', 'validator InitGenesis updates already set by a previous module');
-        validators = updates;
-      }
+    let validators: ValidatorUpdate[];
+    try {
+      validators = await this.manager.initGenesis(ctx, appState);
+    } catch (err) {
+      if (err instanceof TokendError) throw err;
+      throw new TokendError('INVALID_GENESIS', err instanceof Error ? err.message : String(err), { cause: err });
     }
     if (validators.length === 0) {
       throw new TokendError(
@@ -345,14 +352,24 @@ export class App implements Application {
   /** Begin-block hooks, the txs, end-block hooks, then the block branch into the working state. */
   private async executeBlock(request: RequestFinalizeBlock, header: BlockHeader, blockBranch: CacheMultiStore, decoded: readonly (DecodedTx | undefined)[], started: number): Promise<ResponseFinalizeBlock> {
 
-    const blockCtx = new Context({ mode: 'block', multiStore: blockBranch, header, consensusParams: this.consensusParams });
+    const cometInfo: CometInfo = { lastCommit: request.decidedLastCommit, misbehavior: request.misbehavior };
+    const blockCtx = new Context({ mode: 'block', multiStore: blockBranch, header, consensusParams: this.consensusParams, cometInfo });
     const events: AbciEvent[] = [];
-    for (const module of this.modules.list) {
-      if (module.beginBlock === undefined) continue;
+    /** A block-hook context whose events get the SDK's mode attribute. */
+    const hookCtx = (mode: string): ((module: string) => Context) => (): Context => {
       const em = new EventManager();
-      await module.beginBlock(blockCtx.with({ events: em }));
-      for (const event of em.events) events.push(appendAttribute(event, ATTRIBUTE_KEY_MODE, 'BeginBlock'));
-    }
+      hookEvents.push({ mode, em });
+      return blockCtx.with({ events: em });
+    };
+    let hookEvents: { mode: string; em: EventManager }[] = [];
+    const collectHookEvents = (): void => {
+      for (const { mode, em } of hookEvents) for (const event of em.events) events.push(appendAttribute(event, ATTRIBUTE_KEY_MODE, mode));
+      hookEvents = [];
+    };
+    if (await this.manager.preBlock(hookCtx('PreBlock'))) this.reloadConsensusParams(blockBranch);
+    collectHookEvents();
+    await this.manager.beginBlock(hookCtx('BeginBlock'));
+    collectHookEvents();
 
     const txResults: ExecTxResult[] = [];
     for (let i = 0; i < request.txs.length; i++) {
@@ -374,29 +391,32 @@ export class App implements Application {
     }
     this.timings.deliverTxCount += request.txs.length;
 
-    let validatorUpdates: ValidatorUpdate[] = [];
-    for (const module of this.modules.list) {
-      if (module.endBlock === undefined) continue;
-      const em = new EventManager();
-      const updates = await module.endBlock(blockCtx.with({ events: em }));
-      if (updates.length > 0) {
-        if (validatorUpdates.length > 0) throw new Error('validator EndBlock updates already set by a previous module');
-        validatorUpdates = updates;
-      }
-      for (const event of em.events) events.push(appendAttribute(event, ATTRIBUTE_KEY_MODE, 'EndBlock'));
+    const endBlock = await this.manager.endBlock(hookCtx('EndBlock'));
+    collectHookEvents();
+    const validatorUpdates = endBlock.validatorUpdates ?? [];
+    let consensusParamUpdates: ConsensusParams | undefined;
+    if (endBlock.consensusParamUpdates !== undefined) {
+      consensusParamUpdates = endBlock.consensusParamUpdates;
+      saveConsensusState(blockCtx.kv(CONSENSUS_STORE_KEY), consensusParamUpdates, this.chainId);
+      this.consensusParams = consensusParamUpdates;
     }
 
     blockBranch.write();
     const appHash = this.store.workingHash();
     this.pendingHeader = header;
     this.timings.finalizeMs += performance.now() - started;
-    return { events: markEventsToIndex(events, this.indexSet), txResults, validatorUpdates, appHash };
+    return { events: markEventsToIndex(events, this.indexSet), txResults, validatorUpdates, ...(consensusParamUpdates ? { consensusParamUpdates } : {}), appHash };
+  }
+
+  /** A PreBlocker changed the consensus params: read them again from the block branch. */
+  private reloadConsensusParams(branch: MultiStore): void {
+    this.consensusParams = loadConsensusParams(branch.getStore(CONSENSUS_STORE_KEY.name)) ?? this.consensusParams;
   }
 
   async commit(): Promise<ResponseCommit> {
     const started = performance.now();
     const committed = await this.store.commit();
-    this.modules.bankKeeper.onCommit(committed.version);
+    this.manager.afterCommit(committed.version);
     this.checkState = this.store.branchCommitted();
     const header = this.pendingHeader ?? emptyHeader(this.chainId, committed.version);
     this.checkHeader = { ...header, height: committed.version };
@@ -416,8 +436,8 @@ export class App implements Application {
 
   private anteEnv(): AnteEnv {
     return {
-      accountKeeper: this.modules.accountKeeper,
-      bankKeeper: this.modules.bankKeeper,
+      accountKeeper: this.accountKeeper,
+      bankKeeper: this.bankKeeper,
       minGasPrices: this.minGasPrices,
       sigCache: this.sigCache,
       maxBlockGas: this.consensusParams?.block.maxGas ?? -1n,
@@ -441,7 +461,7 @@ export class App implements Application {
     if (tx.msgs.length === 0) return failure(SdkErrors.InvalidRequest.wrap('must contain at least one message'), 0n, 0n, [], tx);
     const routes: MsgRoute[] = [];
     for (const msg of tx.msgs) {
-      const route = this.modules.msgRoutes.get(msg.typeUrl);
+      const route = this.manager.router.route(msg.typeUrl);
       if (route === undefined) return failure(SdkErrors.UnknownRequest.wrap(`no message handler found for ${msg.typeUrl}`), 0n, 0n, [], tx);
       routes.push(route);
     }
@@ -521,7 +541,7 @@ export class App implements Application {
         const info = tx.signerInfos[index];
         const signature = tx.signatures[index];
         if (info === undefined || signature === undefined || info.signMode !== SignMode.DIRECT) return;
-        const account = this.modules.accountKeeper.getAccount(ctx, signer);
+        const account = this.accountKeeper.getAccount(ctx, signer);
         if (account === undefined) return;
         const pubKey = account.pubKey ?? info.pubKey;
         if (pubKey === undefined) return;

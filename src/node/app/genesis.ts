@@ -39,7 +39,8 @@ import { parseStakingGenesis } from '../modules/staking/genesis.js';
 import { defaultStakingParams } from '../modules/staking/params.js';
 import { abciValidatorUpdate, consensusPower, operatorAddress, validatorConsAddress } from '../modules/staking/validator.js';
 import { App } from './app.js';
-import { APP_STORE_NAMES, createModules } from './modules.js';
+import type { StakingKeeper } from '../modules/staking/keeper.js';
+import { APP_STORE_NAMES, createModuleManager } from './modules.js';
 import { asAppState, validateAppStateStatic, type AppStateJson } from './genesisState.js';
 import { verifyWithPubKey } from './sigverify.js';
 import { decodeTx, signDocBytes, type DecodedTx } from './tx.js';
@@ -55,9 +56,7 @@ export interface DefaultAppStateOptions {
 /** The default app_state of every module. */
 export function defaultAppState(options: DefaultAppStateOptions = {}): AppStateJson {
   const denom = options.denom ?? 'attotoken';
-  const appState: AppStateJson = {};
-  for (const module of createModules().list) appState[module.name] = module.defaultGenesis({ denom });
-  return appState;
+  return createModuleManager().defaultGenesis({ denom });
 }
 
 /**
@@ -239,9 +238,7 @@ function exportContext(store: CommitMultiStore, height?: number): Context {
 /** The app_state of a committed height, in genesis JSON. */
 export async function exportAppState(store: CommitMultiStore, height?: number): Promise<AppStateJson> {
   const ctx = exportContext(store, height);
-  const appState: AppStateJson = {};
-  for (const module of createModules().list) appState[module.name] = await module.exportGenesis(ctx);
-  return appState;
+  return createModuleManager().exportGenesis(ctx);
 }
 
 export interface ExportedValidator {
@@ -257,7 +254,7 @@ export interface ExportedValidator {
 /** The last bonded validator set at a height (for the exported genesis doc's validators). */
 export async function exportValidators(store: CommitMultiStore, height?: number): Promise<ExportedValidator[]> {
   const ctx = exportContext(store, height);
-  const { stakingKeeper } = createModules();
+  const stakingKeeper = createModuleManager().keeper<StakingKeeper>('staking');
   const result: ExportedValidator[] = [];
   for (const validator of await stakingKeeper.getLastValidators(ctx)) {
     const update = abciValidatorUpdate(validator);

@@ -7,14 +7,15 @@
 import type { JsonValue } from '@bufbuild/protobuf';
 import { BondStatus } from '../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import { TokendError } from '../../util/errors.js';
-import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from '../modules/auth/keys.js';
+import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from '../modules/staking/keys.js';
 import { parseBankGenesis } from '../modules/bank/genesis.js';
 import { accString, moduleAddress } from '../modules/shared/address.js';
 import { amountOf, coinsFromProto, coinsToString, type Coin } from '../modules/shared/coins.js';
 import { parseStakingGenesis } from '../modules/staking/genesis.js';
 import { defaultStakingParams } from '../modules/staking/params.js';
 import { validatorTokens } from '../modules/staking/validator.js';
-import { createModules } from './modules.js';
+import type { ModuleManager } from '../platform/manager.js';
+import { createModuleManager } from './modules.js';
 
 /** app_state: module name → that module's genesis JSON. */
 export type AppStateJson = Record<string, JsonValue>;
@@ -41,11 +42,8 @@ export function asAppState(value: unknown): AppStateJson {
 }
 
 /** Every module's ValidateGenesis ("<module>: <problem>") and the pool balance check. */
-export function validateAppStateStatic(appState: AppStateJson): string[] {
-  const problems: string[] = [];
-  for (const module of createModules().list) {
-    for (const problem of module.validateGenesis(appState[module.name])) problems.push(`${module.name}: ${problem}`);
-  }
+export function validateAppStateStatic(appState: AppStateJson, manager: ModuleManager = createModuleManager()): string[] {
+  const problems = manager.validateGenesis(appState);
   if (problems.length === 0) problems.push(...poolProblems(appState));
   return problems;
 }

@@ -6,7 +6,7 @@ export { App, type AppTimings, type TxOutcome } from './app.js';
 export { openApp, type OpenedApp } from './open.js';
 export * from './options.js';
 export { QueryRegistry, type QueryRoute } from './query.js';
-export { APP_STORE_NAMES, CONSENSUS_STORE_KEY, createModules, type AppModules } from './modules.js';
+export { APP_MODULES, APP_STORE_KEYS, APP_STORE_NAMES, CONSENSUS_STORE_KEY, MODULE_ORDERS, appRegistry, createModuleManager } from './modules.js';
 export * from './genesis.js';
 export { decodeTx, signDocBytes, type DecodedTx, type TxMsg } from './tx.js';
 export { ANTE_DECORATORS, type AnteDecorator } from './ante.js';

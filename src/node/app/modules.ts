@@ -1,50 +1,64 @@
 /**
- * The app's modules and keepers, wired once (the composition of app.go): auth → bank → staking →
- * genutil, which is also the InitGenesis and export order. Keepers are stateless beyond their
- * configuration, so exporting or validating genesis can build a fresh set.
+ * The app's modules and the orders of their hooks — this file is the app (a Cosmos SDK app.go):
+ * adding a module is one folder under src/node/modules plus its line here (and its name in the
+ * orders of the hooks it has; the manager refuses a module missing from an order it needs).
+ *
+ * Everything else is derived from the declarations: stores, the Any registry, Msg routes, Query
+ * services (gRPC, REST, ABCI, CLI), module accounts, amino names, error codespaces.
  */
-import { AccountKeeper } from '../modules/auth/keeper.js';
-import { MODULE_ACCOUNT_PERMISSIONS } from '../modules/auth/keys.js';
-import { AuthModule } from '../modules/auth/module.js';
-import { BankKeeper } from '../modules/bank/keeper.js';
-import { BankModule } from '../modules/bank/module.js';
-import { GenutilModule, type DeliverGenTx } from '../modules/genutil/module.js';
-import type { AppModule, MsgRoute } from '../modules/shared/module.js';
-import { StakingKeeper } from '../modules/staking/keeper.js';
-import { StakingModule } from '../modules/staking/module.js';
+import type { Registry } from '@bufbuild/protobuf';
+import { registerTypes, registry } from '../codec/registry.js';
+import { authModule } from '../modules/auth/module.js';
+import { bankModule } from '../modules/bank/module.js';
+import { genutilModule } from '../modules/genutil/module.js';
+import { stakingModule } from '../modules/staking/module.js';
+import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
+import type { AppServices, ModuleDeclaration, ModuleOrders } from '../platform/module.js';
+import { StoreKey } from '../store/storeKey.js';
+import { messageSigners } from './tx.js';
 
-/** App-level store of the consensus params and chain id (x/consensus' "consensus" store). */
-export const CONSENSUS_STORE_KEY = 'consensus';
+/** The modules, in creation order (a module comes after the modules it requires). */
+export const APP_MODULES: readonly ModuleDeclaration[] = [
+  authModule,
+  bankModule,
+  stakingModule,
+  genutilModule,
+];
 
-export interface AppModules {
-  readonly accountKeeper: AccountKeeper;
-  readonly bankKeeper: BankKeeper;
-  readonly stakingKeeper: StakingKeeper;
-  /** In InitGenesis / export order. */
-  readonly list: readonly AppModule[];
-  readonly msgRoutes: ReadonlyMap<string, MsgRoute>;
-}
-
-const refuseGenTx: DeliverGenTx = async () => {
-  throw new Error('gentxs can only be delivered by the app at InitChain');
+/** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
+export const MODULE_ORDERS: ModuleOrders = {
+  preBlock: [],
+  beginBlock: ['staking'],
+  endBlock: ['staking'],
+  initGenesis: ['auth', 'bank', 'staking', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'staking', 'genutil'],
 };
 
-export function createModules(deliverGenTx: DeliverGenTx = refuseGenTx): AppModules {
-  const accountKeeper = new AccountKeeper(MODULE_ACCOUNT_PERMISSIONS);
-  // Module accounts cannot receive funds through MsgSend/MsgMultiSend (gov would be the exception).
-  const blocked = accountKeeper.moduleAccountNames().map((name) => accountKeeper.getModuleAddress(name)!);
-  const bankKeeper = new BankKeeper(accountKeeper, blocked);
-  const stakingKeeper = new StakingKeeper(accountKeeper, bankKeeper);
-  const list: AppModule[] = [new AuthModule(accountKeeper), new BankModule(bankKeeper), new StakingModule(stakingKeeper), new GenutilModule(stakingKeeper, deliverGenTx)];
-  const msgRoutes = new Map<string, MsgRoute>();
-  for (const module of list) {
-    for (const route of module.msgRoutes) {
-      if (msgRoutes.has(route.typeUrl)) throw new Error(`message ${route.typeUrl} is routed twice`);
-      msgRoutes.set(route.typeUrl, route);
-    }
-  }
-  return { accountKeeper, bankKeeper, stakingKeeper, list, msgRoutes };
-}
+/** App-level store of the consensus params and chain id (x/consensus' "consensus" store). */
+export const CONSENSUS_STORE_KEY = StoreKey.persistent('consensus');
+
+registerTypes(APP_MODULES.flatMap(declaredTypes));
+
+/** The Any registry: the base types (keys, tx) plus every declared Msg, response, account … */
+export const appRegistry: Registry = registry;
 
 /** Every store the app registers with the state store. */
-export const APP_STORE_NAMES: readonly string[] = [...new Set([...createModules().list.flatMap((module) => module.storeKeys), CONSENSUS_STORE_KEY])].sort();
+export const APP_STORE_KEYS: readonly StoreKey[] = [...APP_MODULES.flatMap((module) => module.storeKeys ?? []), CONSENSUS_STORE_KEY];
+export const APP_STORE_NAMES: readonly string[] = APP_STORE_KEYS.map((key) => key.name).sort();
+
+const refuseDeliverTx: AppServices['deliverTx'] = async () => {
+  throw new Error('txs can only be delivered by the app');
+};
+
+/** The app's modules, created and wired (a fresh set each call: keepers hold no state). */
+export function createModuleManager(app: AppServices = { deliverTx: refuseDeliverTx }, overrides: Partial<ModuleManagerOptions> = {}): ModuleManager {
+  if (overrides.modules !== undefined) registerTypes(overrides.modules.flatMap(declaredTypes));
+  return new ModuleManager({
+    modules: APP_MODULES,
+    orders: MODULE_ORDERS,
+    registry: appRegistry,
+    signersOf: messageSigners,
+    app,
+    ...overrides,
+  });
+}

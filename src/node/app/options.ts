@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { pruningFromAppToml, PRUNING_DEFAULT, type PruningOptions } from '../store/index.js';
 import { parseDecCoins, type DecCoin } from '../modules/shared/coins.js';
 import { TokendError } from '../../util/errors.js';
+import type { ModuleDeclaration, ModuleOrders } from '../platform/module.js';
 
 export type LogContext = Record<string, unknown>;
 
@@ -52,6 +53,11 @@ export interface AppOptions {
   /** Software version string reported by Info. */
   version: string;
   logger: AppLogger;
+  /**
+   * Another module list than the app's (tests, tools); default src/node/app/modules.ts. The
+   * state store must have been opened with these modules' stores.
+   */
+  moduleSet?: { modules: readonly ModuleDeclaration[]; orders: ModuleOrders };
   /** Called once after Commit of the halt height (the node shuts down). */
   onHalt?: (reason: string) => void;
 }

@@ -14,6 +14,7 @@ import { Service as TxService, SimulateRequestSchema, SimulateResponseSchema } f
 import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { TxSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { registry, toGatewayJson } from '../codec/index.js';
+import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import { feeFromGatewayPrices, parseGasSetting, type GasSetting } from './gas.js';
 import { parseCoins, type CoinAmount } from './coins.js';
 import { abciQueryError, queryMethod, type JsonObject, type JsonValue } from './query.js';

@@ -5,6 +5,7 @@
  */
 import { fromBinary, toBinary, type DescMethod } from '@bufbuild/protobuf';
 import { fromGatewayJson, registry, toGatewayJson } from '../codec/index.js';
+import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import { TokendError, type ErrorCode } from '../../util/errors.js';
 import type { RpcClient } from './rpc.js';
 

@@ -4,6 +4,7 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AuthInfoSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema, TxSchema, type Tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { fromGatewayJson, registry, toGatewayJson } from '../codec/index.js';
+import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import { TokendError } from '../../util/errors.js';
 import type { Keyring, KeyRecord } from '../../keyring/types.js';
 import { encodeTxRaw, pubKeyAny, signDocBytes } from './tx.js';

@@ -7,6 +7,7 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { TxRawSchema, TxSchema, TxBodySchema, AuthInfoSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { create } from '@bufbuild/protobuf';
 import { registry, toGatewayJson } from '../codec/index.js';
+import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import type { RpcClient } from './rpc.js';
 import type { EventJson, TxResult } from './rpcTypes.js';
 import type { JsonValue } from './query.js';

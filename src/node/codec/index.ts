@@ -2,7 +2,7 @@
  * The node's protobuf codec: the Any registry, Any helpers, Cosmos gateway JSON and the REST
  * route table derived from `google.api.http` options. Generated types live in `src/gen/`.
  */
-export { ACCOUNT_SCHEMAS, MSG_RESPONSE_SCHEMAS, MSG_SCHEMAS, MSG_SERVICES, OTHER_ANY_SCHEMAS, PRIVKEY_SCHEMAS, PUBKEY_SCHEMAS, registry, typeUrlOf } from './registry.js';
+export { OTHER_ANY_SCHEMAS, PRIVKEY_SCHEMAS, PUBKEY_SCHEMAS, registerTypes, registry, typeUrlOf } from './registry.js';
 export { anyIs, anyPack, anyUnpack, anyUnpackAs, typeNameFromUrl } from './any.js';
 export { fromGatewayJson, toGatewayJson } from './json.js';
 export type { GatewayJsonOptions, GatewayJsonReadOptions } from './json.js';

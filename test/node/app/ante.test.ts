@@ -3,6 +3,7 @@
  * (COMPAT §3.3/§3.4), in CheckTx and FinalizeBlock — and what each leaves behind: nothing, except
  * where the SDK keeps the ante writes (fee, sequence) of a tx whose messages fail.
  */
+import { createModuleManager } from '../../../src/node/app/modules.js';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { MsgDelegateSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import { TxRawSchema } from '../../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
@@ -29,8 +30,9 @@ interface Snapshot {
 
 function snapshot(chain: Chain): Snapshot {
   const ctx = new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) });
-  const accounts = new AccountKeeper();
-  const bank = new BankKeeper(accounts);
+  const modules = createModuleManager();
+  const accounts = modules.keeper<AccountKeeper>('auth');
+  const bank = modules.keeper<BankKeeper>('bank');
   return {
     alice: bank.getBalance(ctx, alice.address, 'attotoken'),
     bob: bank.getBalance(ctx, bob.address, 'attotoken'),
@@ -260,13 +262,13 @@ describe('accepted variants', () => {
   test('64-byte r||s signatures (CosmJS) and the /cosmos.evm key type, stored as the Ethermint key', async () => {
     await accepted(tx({ signatureLength: 64, pubKey: 'evm' }));
     const ctx = new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) });
-    const account = new AccountKeeper().getAccount(ctx, alice.address)!;
+    const account = createModuleManager().keeper<AccountKeeper>('auth').getAccount(ctx, alice.address)!;
     expect(account.pubKey?.typeUrl).toBe('/ethermint.crypto.v1.ethsecp256k1.PubKey');
     expect(account.sequence).toBe(1n);
   });
 
   test('a Cosmos secp256k1 key signs with sha256 (its RIPEMD address)', async () => {
-    const carolAccount = new AccountKeeper().getAccount(new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) }), carol.address)!;
+    const carolAccount = createModuleManager().keeper<AccountKeeper>('auth').getAccount(new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) }), carol.address)!;
     await accepted(signTx({ signer: carol as TestKey, msgs: [msgSend(carol.bech32, bob.bech32, 5n)], sequence: 0n, accountNumber: carolAccount.accountNumber }));
   });
 

@@ -3,6 +3,7 @@
  * be exactly those of the store at every step: new denoms after caching, denoms dropping to zero,
  * queries between FinalizeBlock and Commit, historical heights, pagination.
  */
+import type { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { QueryAllBalancesRequestSchema, QueryAllBalancesResponseSchema } from '../../../src/gen/cosmos/bank/v1beta1/query_pb.js';
@@ -58,11 +59,11 @@ describe('AllBalances from the denom cache', () => {
     expect(await balances(chain, bob.bech32)).toEqual([`5${DENOM}`]);
     // The second query was answered from the cached list (a query context at the latest height).
     const { ctx } = chain.app.createQueryContext(0);
-    expect(chain.app.modules.bankKeeper.cachedDenoms(ctx, bob.address)).toEqual([DENOM]);
+    expect(chain.app.manager.keeper<BankKeeper>('bank').cachedDenoms(ctx, bob.address)).toEqual([DENOM]);
     expect(await balances(chain, bob.bech32)).toEqual([`5${DENOM}`]);
     // Not for older heights.
     const { ctx: old } = chain.app.createQueryContext(chain.height - 1);
-    expect(chain.app.modules.bankKeeper.cachedDenoms(old, bob.address)).toBeUndefined();
+    expect(chain.app.manager.keeper<BankKeeper>('bank').cachedDenoms(old, bob.address)).toBeUndefined();
   });
 
   test('a second denom appears; a denom that drops to zero disappears', async () => {

@@ -23,7 +23,7 @@ import { sha256 } from '../../../src/keyring/hash.js';
 import { keyPairFromPrivateKey, signMessage } from '../../../src/keyring/keys.js';
 import { toAccountAddress, toValidatorOperatorAddress } from '../../../src/keyring/address.js';
 import type { KeyAlgo } from '../../../src/keyring/types.js';
-import type { ResponseFinalizeBlock, ResponseInitChain, ResponseQuery } from '../../../src/node/abci/types.js';
+import type { RequestFinalizeBlock, ResponseFinalizeBlock, ResponseInitChain, ResponseQuery } from '../../../src/node/abci/types.js';
 import { anyPack, legacyDecToWire, registry, toGatewayJson } from '../../../src/node/codec/index.js';
 import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
 import { memoryDatabase, openDatabase, type Database } from '../../../src/node/store/db/database.js';
@@ -174,8 +174,8 @@ export interface Chain {
   db: Database;
   height: number;
   init: ResponseInitChain;
-  /** FinalizeBlock(next height) + Commit. */
-  block(txs: Uint8Array[]): Promise<ResponseFinalizeBlock>;
+  /** FinalizeBlock(next height) + Commit; `extra` overrides request fields (votes, misbehavior …). */
+  block(txs: Uint8Array[], extra?: Partial<RequestFinalizeBlock>): Promise<ResponseFinalizeBlock>;
   close(): Promise<void>;
 }
 
@@ -201,7 +201,7 @@ export function chainDriver(app: App, store: RootMultiStore, db: Database, init:
     db,
     height: store.latestVersion(),
     init,
-    async block(txs) {
+    async block(txs, extra = {}) {
       const height = chain.height + 1;
       const response = await app.finalizeBlock({
         txs,
@@ -212,6 +212,7 @@ export function chainDriver(app: App, store: RootMultiStore, db: Database, init:
         time: new Date(GENESIS_TIME.getTime() + height * 1000),
         nextValidatorsHash: new Uint8Array(32),
         proposerAddress: new Uint8Array(20),
+        ...extra,
       });
       await app.commit();
       chain.height = height;

@@ -1,6 +1,7 @@
 /**
  * Any packing with Cosmos type URLs, and the codec registry's coverage.
  */
+import '../../../src/node/app/modules.js'; // the app's module types in the codec registry
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AnySchema } from '@bufbuild/protobuf/wkt';
 import { Any as CjAny } from 'cosmjs-types/google/protobuf/any';

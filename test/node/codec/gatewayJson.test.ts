@@ -2,6 +2,7 @@
  * Gateway JSON: the shapes REST clients of a Cosmos node read (COMPAT §5, §6 and the spec's
  * account and balance examples), compared as exact JSON text so key order counts too.
  */
+import '../../../src/node/app/modules.js'; // the app's module types in the codec registry
 import { create, equals, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { BaseAccountSchema } from '../../../src/gen/cosmos/auth/v1beta1/auth_pb.js';

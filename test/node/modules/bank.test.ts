@@ -1,4 +1,5 @@
 /** x/bank through the app: MultiSend, send-enabled flags, supply bookkeeping. */
+import { createModuleManager } from '../../../src/node/app/modules.js';
 import { create } from '@bufbuild/protobuf';
 import { InputSchema, OutputSchema } from '../../../src/gen/cosmos/bank/v1beta1/bank_pb.js';
 import { MsgMultiSendSchema } from '../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
@@ -13,7 +14,7 @@ const carol = testKey('carol');
 const validator = testKey('validator');
 
 function bank(chain: Chain): { keeper: BankKeeper; ctx: Context } {
-  return { keeper: new BankKeeper(new AccountKeeper()), ctx: new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) }) };
+  return { keeper: createModuleManager().keeper<BankKeeper>('bank'), ctx: new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) }) };
 }
 
 describe('x/bank', () => {
@@ -41,7 +42,7 @@ describe('x/bank', () => {
     const { keeper, ctx } = bank(chain);
     expect(keeper.getBalance(ctx, bob.address, 'attotoken')).toBe(10n);
     expect(keeper.getBalance(ctx, carol.address, 'attotoken')).toBe(20n);
-    expect(new AccountKeeper().getAccount(ctx, carol.address)?.kind).toBe('eth');
+    expect(createModuleManager().keeper<AccountKeeper>('auth').getAccount(ctx, carol.address)?.kind).toBe('eth');
   });
 
   test('MultiSend errors: mismatch, several inputs', async () => {

@@ -1,12 +1,11 @@
 /** x/staking through the app: MsgCreateValidator after genesis, end-block validator updates, validation errors. */
+import { createModuleManager } from '../../../src/node/app/modules.js';
 import { create } from '@bufbuild/protobuf';
 import { PubKeySchema as Ed25519PubKeySchema } from '../../../src/gen/cosmos/crypto/ed25519/keys_pb.js';
 import { CommissionRatesSchema, DescriptionSchema } from '../../../src/gen/cosmos/staking/v1beta1/staking_pb.js';
 import { MsgCreateValidatorSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import { legacyDecToWire } from '../../../src/node/codec/index.js';
 import { StakingKeeper } from '../../../src/node/modules/staking/keeper.js';
-import { AccountKeeper } from '../../../src/node/modules/auth/keeper.js';
-import { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import { BondStatus } from '../../../src/node/modules/staking/validator.js';
 import { Context, emptyHeader } from '../../../src/node/modules/shared/context.js';
 import { CHAIN_ID, TOKEN, buildAppState, coin, consensusKey, pack, signTx, startChain, testKey, type Chain, type TestKey } from '../app/helpers.js';
@@ -27,8 +26,7 @@ function createValidator(key: TestKey, amount: bigint, options: { rate?: string;
 }
 
 function staking(chain: Chain): { keeper: StakingKeeper; ctx: Context } {
-  const accounts = new AccountKeeper();
-  return { keeper: new StakingKeeper(accounts, new BankKeeper(accounts)), ctx: new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) }) };
+  return { keeper: createModuleManager().keeper<StakingKeeper>('staking'), ctx: new Context({ mode: 'query', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) }) };
 }
 
 describe('x/staking', () => {

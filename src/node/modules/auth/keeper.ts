@@ -10,7 +10,7 @@ import type { Context } from '../shared/context.js';
 import { DecodeMemo } from '../shared/memo.js';
 import { bytesEqual, readU64be, u64be } from '../shared/keys.js';
 import { decodeAccount, encodeAccount, newEthAccount, newModuleAccount, type Account } from './account.js';
-import { ACCOUNTS_PREFIX, GLOBAL_ACCOUNT_NUMBER_KEY, MODULE_ACCOUNT_PERMISSIONS, PARAMS_KEY, STORE_KEY, accountKey, accountNumberKey } from './keys.js';
+import { ACCOUNTS_PREFIX, GLOBAL_ACCOUNT_NUMBER_KEY, PARAMS_KEY, STORE_KEY, accountKey, accountNumberKey } from './keys.js';
 import { defaultAuthParams, type AuthParams } from './params.js';
 import type { KVStore } from '../../store/index.js';
 
@@ -21,7 +21,8 @@ export class AccountKeeper {
   /** Module address (latin1) → name, for blocked-address checks. */
   private readonly moduleNamesByAddress = new Map<string, string>();
 
-  constructor(readonly permissions: Readonly<Record<string, readonly string[]>> = MODULE_ACCOUNT_PERMISSIONS) {
+  /** `permissions`: every module account name with its permissions (from the module declarations). */
+  constructor(readonly permissions: Readonly<Record<string, readonly string[]>>) {
     for (const name of Object.keys(permissions)) {
       const address = moduleAddress(name);
       this.moduleAddresses.set(name, address);

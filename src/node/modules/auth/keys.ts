@@ -7,10 +7,11 @@
  *   0x02                      → global account number: the next number to hand out (u64 BE)
  *   0x03 ‖ number (u64 BE)    → address(20)  (index for AccountAddressByID)
  */
+import { StoreKey } from '../../store/storeKey.js';
 import { concat, u64be } from '../shared/keys.js';
 
 export const MODULE_NAME = 'auth';
-export const STORE_KEY = 'acc';
+export const STORE_KEY = StoreKey.persistent('acc');
 
 export const PARAMS_KEY = Uint8Array.of(0x00);
 export const ACCOUNTS_PREFIX = Uint8Array.of(0x01);
@@ -25,21 +26,5 @@ export function accountNumberKey(accountNumber: bigint): Uint8Array {
   return concat(ACCOUNT_NUMBER_PREFIX, u64be(accountNumber));
 }
 
-/** Module account names and permissions (the app's maccPerms). */
+/** The fee collector module account (x/auth), where the ante chain sends fees. */
 export const FEE_COLLECTOR_NAME = 'fee_collector';
-export const BONDED_POOL_NAME = 'bonded_tokens_pool';
-export const NOT_BONDED_POOL_NAME = 'not_bonded_tokens_pool';
-export const MINT_MODULE_NAME = 'mint';
-export const DISTRIBUTION_MODULE_NAME = 'distribution';
-export const GOV_MODULE_NAME = 'gov';
-
-export const PERMISSION_MINTER = 'minter';
-export const PERMISSION_BURNER = 'burner';
-export const PERMISSION_STAKING = 'staking';
-
-/** Module accounts the app knows (add mint/distribution/gov here when those modules land). */
-export const MODULE_ACCOUNT_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
-  [FEE_COLLECTOR_NAME]: [],
-  [BONDED_POOL_NAME]: [PERMISSION_BURNER, PERMISSION_STAKING],
-  [NOT_BONDED_POOL_NAME]: [PERMISSION_BURNER, PERMISSION_STAKING],
-};

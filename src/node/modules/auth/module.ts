@@ -1,40 +1,52 @@
 /**
- * The auth module: accounts, account numbers, module accounts, auth params. No Msg handlers yet
- * (MsgUpdateParams needs the gov authority); the ante chain in src/node/app uses the keeper.
+ * The auth module: accounts (EthAccount, BaseAccount, ModuleAccount), account numbers, module
+ * accounts, auth params and MsgUpdateParams (gov authority). The ante chain in src/node/app uses
+ * the keeper.
  */
-import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import type { ValidatorUpdate } from '../../abci/types.js';
-import type { Context } from '../shared/context.js';
-import type { AppModule, MsgRoute, QueryServiceImpl } from '../shared/module.js';
+import { create } from '@bufbuild/protobuf';
+import { BaseAccountSchema, ModuleAccountSchema, ModuleCredentialSchema } from '../../../gen/cosmos/auth/v1beta1/auth_pb.js';
+import { Query } from '../../../gen/cosmos/auth/v1beta1/query_pb.js';
+import { Msg, MsgUpdateParamsResponseSchema } from '../../../gen/cosmos/auth/v1beta1/tx_pb.js';
+import { EthAccountSchema } from '../../../gen/ethermint/types/v1/account_pb.js';
+import { checkAuthority } from '../../platform/authority.js';
+import { defineModule } from '../../platform/module.js';
+import { SdkErrors } from '../shared/errors.js';
+import { msgRoute } from '../shared/module.js';
 import { defaultAuthGenesis, exportAuthGenesis, initAuthGenesis, validateAuthGenesis } from './genesis.js';
-import type { AccountKeeper } from './keeper.js';
-import { MODULE_NAME, STORE_KEY } from './keys.js';
+import { AccountKeeper } from './keeper.js';
+import { FEE_COLLECTOR_NAME, MODULE_NAME, STORE_KEY } from './keys.js';
+import { validateAuthParams } from './params.js';
 import { authQueryService } from './queryServer.js';
 
-export class AuthModule implements AppModule {
-  readonly name = MODULE_NAME;
-  readonly storeKeys = [STORE_KEY];
-  readonly msgRoutes: readonly MsgRoute[] = [];
-  readonly queryServices: readonly QueryServiceImpl[];
-
-  constructor(readonly keeper: AccountKeeper) {
-    this.queryServices = [authQueryService(keeper)];
-  }
-
-  defaultGenesis(): JsonObject {
-    return defaultAuthGenesis();
-  }
-
-  validateGenesis(genesis: JsonValue | undefined): string[] {
-    return validateAuthGenesis(genesis);
-  }
-
-  async initGenesis(ctx: Context, genesis: JsonValue | undefined): Promise<ValidatorUpdate[]> {
-    initAuthGenesis(ctx, this.keeper, genesis);
-    return [];
-  }
-
-  exportGenesis(ctx: Context): Promise<JsonObject> {
-    return exportAuthGenesis(ctx, this.keeper);
-  }
-}
+export const authModule = defineModule<AccountKeeper>({
+  name: MODULE_NAME,
+  storeKeys: [STORE_KEY],
+  msgService: Msg,
+  queryServices: [Query],
+  interfaces: [EthAccountSchema, BaseAccountSchema, ModuleAccountSchema, ModuleCredentialSchema],
+  moduleAccounts: { [FEE_COLLECTOR_NAME]: [] },
+  consensusVersion: 5,
+  create(deps) {
+    const keeper = new AccountKeeper(Object.fromEntries(deps.moduleAccounts));
+    return {
+      keeper,
+      queryServices: [authQueryService(keeper)],
+      msgRoutes: [
+        msgRoute(Msg.method.updateParams, (ctx, msg) => {
+          checkAuthority(deps.authority, msg.authority);
+          if (msg.params === undefined) throw SdkErrors.InvalidRequest.wrap('params cannot be empty');
+          const problems = validateAuthParams(msg.params);
+          if (problems.length > 0) throw SdkErrors.InvalidRequest.wrap(problems.join('; '));
+          keeper.setParams(ctx, msg.params);
+          return create(MsgUpdateParamsResponseSchema);
+        }),
+      ],
+      genesis: {
+        default: () => defaultAuthGenesis(),
+        validate: (json) => validateAuthGenesis(json),
+        init: async (ctx, json) => initAuthGenesis(ctx, keeper, json),
+        export: (ctx) => exportAuthGenesis(ctx, keeper),
+      },
+    };
+  },
+});

@@ -3,5 +3,5 @@ export * from './errors.js';
 export * from './events.js';
 export * from './params.js';
 export { BankKeeper } from './keeper.js';
-export { BankModule } from './module.js';
+export { bankModule } from './module.js';
 export { defaultBankGenesis, parseBankGenesis, validateBankGenesis, genesisBalancesTotal } from './genesis.js';

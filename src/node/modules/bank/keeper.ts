@@ -110,6 +110,11 @@ export class BankKeeper {
     this.store(ctx).set(sendEnabledKey(denom), Uint8Array.of(enabled ? 1 : 0));
   }
 
+  /** Removes the per-denom flag (the denom follows default_send_enabled again). */
+  deleteSendEnabled(ctx: Context, denom: string): void {
+    this.store(ctx).delete(sendEnabledKey(denom));
+  }
+
   async *iterateSendEnabled(ctx: Context): AsyncIterableIterator<[string, boolean]> {
     for await (const [key, value] of this.store(ctx).iterator(SEND_ENABLED_PREFIX, prefixEndBytes(SEND_ENABLED_PREFIX))) {
       yield [fromUtf8(key.subarray(1)), value[0] === 1];

@@ -8,10 +8,11 @@
  *   0x04 ‖ denom                        → send enabled (0x01 | 0x00)
  *   0x05                                → Params (cosmos.bank.v1beta1.Params)
  */
+import { StoreKey } from '../../store/storeKey.js';
 import { concat, denomBytes as utf8, lengthPrefixed } from '../shared/keys.js';
 
 export const MODULE_NAME = 'bank';
-export const STORE_KEY = 'bank';
+export const STORE_KEY = StoreKey.persistent('bank');
 
 export const SUPPLY_PREFIX = Uint8Array.of(0x00);
 export const DENOM_METADATA_PREFIX = Uint8Array.of(0x01);

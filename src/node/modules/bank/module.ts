@@ -1,39 +1,39 @@
-/** The bank module: balances, supply, metadata, MsgSend/MsgMultiSend and its Query service. */
-import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import type { ValidatorUpdate } from '../../abci/types.js';
-import type { Context } from '../shared/context.js';
-import type { AppModule, GenesisDefaults, MsgRoute, QueryServiceImpl } from '../shared/module.js';
+/** The bank module: balances, supply, metadata, send-enabled flags, its Msg and Query services. */
+import { Query } from '../../../gen/cosmos/bank/v1beta1/query_pb.js';
+import { Msg } from '../../../gen/cosmos/bank/v1beta1/tx_pb.js';
+import { defineModule } from '../../platform/module.js';
 import { defaultBankGenesis, exportBankGenesis, initBankGenesis, validateBankGenesis } from './genesis.js';
-import type { BankKeeper } from './keeper.js';
+import { BankErrors } from './errors.js';
+import type { BankAccountKeeper } from './expectedKeepers.js';
+import { BankKeeper } from './keeper.js';
 import { MODULE_NAME, STORE_KEY } from './keys.js';
 import { bankMsgRoutes } from './msgServer.js';
 import { bankQueryService } from './queryServer.js';
+import { moduleAddress } from '../shared/address.js';
 
-export class BankModule implements AppModule {
-  readonly name = MODULE_NAME;
-  readonly storeKeys = [STORE_KEY];
-  readonly msgRoutes: readonly MsgRoute[];
-  readonly queryServices: readonly QueryServiceImpl[];
-
-  constructor(readonly keeper: BankKeeper) {
-    this.msgRoutes = bankMsgRoutes(keeper);
-    this.queryServices = [bankQueryService(keeper)];
-  }
-
-  defaultGenesis(defaults: GenesisDefaults): JsonObject {
-    return defaultBankGenesis(defaults);
-  }
-
-  validateGenesis(genesis: JsonValue | undefined): string[] {
-    return validateBankGenesis(genesis);
-  }
-
-  async initGenesis(ctx: Context, genesis: JsonValue | undefined): Promise<ValidatorUpdate[]> {
-    initBankGenesis(ctx, this.keeper, genesis);
-    return [];
-  }
-
-  exportGenesis(ctx: Context): Promise<JsonObject> {
-    return exportBankGenesis(ctx, this.keeper);
-  }
-}
+export const bankModule = defineModule<BankKeeper>({
+  name: MODULE_NAME,
+  storeKeys: [STORE_KEY],
+  msgService: Msg,
+  queryServices: [Query],
+  errors: BankErrors,
+  consensusVersion: 4,
+  requires: ['auth'],
+  create(deps) {
+    // Module accounts cannot receive funds through MsgSend/MsgMultiSend (x/bank BlockedAddrs).
+    const blocked = [...deps.moduleAccounts.keys()].map((name) => moduleAddress(name));
+    const keeper = new BankKeeper(deps.keeper<BankAccountKeeper>('auth'), blocked);
+    return {
+      keeper,
+      msgRoutes: bankMsgRoutes(keeper, deps.authority),
+      queryServices: [bankQueryService(keeper)],
+      genesis: {
+        default: (defaults) => defaultBankGenesis(defaults),
+        validate: (json) => validateBankGenesis(json),
+        init: async (ctx, json) => initBankGenesis(ctx, keeper, json),
+        export: (ctx) => exportBankGenesis(ctx, keeper),
+      },
+      afterCommit: (height) => keeper.onCommit(height),
+    };
+  },
+});

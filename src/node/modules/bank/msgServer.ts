@@ -1,9 +1,12 @@
 /**
- * cosmos.bank.v1beta1.Msg: Send and MultiSend (x/bank/keeper/msg_server.go, SDK 0.50).
- * UpdateParams and SetSendEnabled need the gov authority and are not routed yet.
+ * cosmos.bank.v1beta1.Msg (x/bank/keeper/msg_server.go, SDK 0.50): Send and MultiSend, and the
+ * authority's UpdateParams and SetSendEnabled.
  */
 import { create } from '@bufbuild/protobuf';
-import { Msg, MsgMultiSendResponseSchema, MsgSendResponseSchema } from '../../../gen/cosmos/bank/v1beta1/tx_pb.js';
+import { Msg, MsgMultiSendResponseSchema, MsgSendResponseSchema, MsgSetSendEnabledResponseSchema, MsgUpdateParamsResponseSchema } from '../../../gen/cosmos/bank/v1beta1/tx_pb.js';
+import { checkAuthority } from '../../platform/authority.js';
+import { denomError } from '../shared/coins.js';
+import { validateBankParams } from './params.js';
 import type { Input, Output } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
 import { parseAccAddress } from '../shared/address.js';
 import { addCoins, coinsEqual, coinsFromProto, coinsToString, isValidCoins, type Coin } from '../shared/coins.js';
@@ -44,7 +47,8 @@ function validateInputOutputs(input: Input, outputs: readonly Output[]): { input
   return { inputCoins, outputCoins };
 }
 
-export function bankMsgRoutes(keeper: BankKeeper): MsgRoute[] {
+/** `authority`: who may update params and send-enabled flags (the gov module account). */
+export function bankMsgRoutes(keeper: BankKeeper, authority: Uint8Array): MsgRoute[] {
   return [
     msgRoute(Msg.method.send, (ctx: Context, msg) => {
       const from = address(msg.fromAddress, 'from');
@@ -77,6 +81,35 @@ export function bankMsgRoutes(keeper: BankKeeper): MsgRoute[] {
         keeper.ensureAccount(ctx, to);
       });
       return create(MsgMultiSendResponseSchema);
+    }),
+  
+    msgRoute(Msg.method.updateParams, (ctx: Context, msg) => {
+      checkAuthority(authority, msg.authority);
+      if (msg.params === undefined) throw SdkErrors.InvalidRequest.wrap('params cannot be empty');
+      if (msg.params.sendEnabled.length > 0) throw SdkErrors.InvalidRequest.wrap('use of send_enabled in params is no longer supported');
+      const problems = validateBankParams(msg.params);
+      if (problems.length > 0) throw SdkErrors.InvalidRequest.wrap(problems.join('; '));
+      keeper.setParams(ctx, msg.params);
+      return create(MsgUpdateParamsResponseSchema);
+    }),
+
+    msgRoute(Msg.method.setSendEnabled, (ctx: Context, msg) => {
+      checkAuthority(authority, msg.authority);
+      const seen = new Set<string>();
+      for (const entry of msg.sendEnabled) {
+        const bad = denomError(entry.denom);
+        if (bad !== undefined) throw SdkErrors.InvalidRequest.wrap(`invalid SendEnabled denom ${JSON.stringify(entry.denom)}: ${bad}`);
+        if (seen.has(entry.denom)) throw SdkErrors.InvalidRequest.wrap(`duplicate denom entries found for ${JSON.stringify(entry.denom)}`);
+        seen.add(entry.denom);
+      }
+      for (const denom of msg.useDefaultFor) {
+        const bad = denomError(denom);
+        if (bad !== undefined) throw SdkErrors.InvalidRequest.wrap(`invalid UseDefaultFor denom ${JSON.stringify(denom)}: ${bad}`);
+        if (seen.has(denom)) throw SdkErrors.InvalidRequest.wrap(`cannot have the same denom in both send_enabled and use_default_for: ${JSON.stringify(denom)}`);
+      }
+      for (const entry of msg.sendEnabled) keeper.setSendEnabled(ctx, entry.denom, entry.enabled);
+      for (const denom of msg.useDefaultFor) keeper.deleteSendEnabled(ctx, denom);
+      return create(MsgSetSendEnabledResponseSchema);
     }),
   ];
 }

@@ -1,2 +1,2 @@
 export * from './genesis.js';
-export { GenutilModule, type DeliverGenTx, type GenutilStakingKeeper } from './module.js';
+export { genutilModule, type GenutilStakingKeeper } from './module.js';

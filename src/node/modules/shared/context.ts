@@ -7,7 +7,7 @@
  * gas-charging KV store when the context is metered (tx execution). Block hooks, genesis and
  * queries are unmetered.
  */
-import type { ConsensusParams } from '../../abci/types.js';
+import type { CommitInfo, ConsensusParams, Misbehavior } from '../../abci/types.js';
 import { GasKVStore, InfiniteGasMeter, type GasMeter, type KVStore, type MultiStore } from '../../store/index.js';
 import type { StoreKey } from '../../store/storeKey.js';
 import { EventManager } from './events.js';
@@ -28,6 +28,18 @@ export interface BlockHeader {
   nextValidatorsHash: Uint8Array;
 }
 
+/**
+ * What consensus decided about the previous block, as FinalizeBlock hands it over (the SDK's
+ * CometInfo): the last commit's votes (who signed, with what power) and the misbehaviour
+ * (duplicate votes, light-client attacks) to punish. Distribution, slashing and evidence read it.
+ */
+export interface CometInfo {
+  lastCommit: CommitInfo;
+  misbehavior: Misbehavior[];
+}
+
+export const EMPTY_COMET_INFO: CometInfo = { lastCommit: { round: 0, votes: [] }, misbehavior: [] };
+
 export function emptyHeader(chainId: string, height = 0, time: Date = new Date(0)): BlockHeader {
   return { height, time, chainId, proposerAddress: new Uint8Array(0), hash: new Uint8Array(0), nextValidatorsHash: new Uint8Array(0) };
 }
@@ -37,6 +49,8 @@ export interface ContextInit {
   multiStore: MultiStore;
   header: BlockHeader;
   consensusParams?: ConsensusParams;
+  /** The block's last-commit votes and misbehaviour (FinalizeBlock); empty elsewhere. */
+  cometInfo?: CometInfo;
   gasMeter?: GasMeter;
   events?: EventManager;
   /** Charge the gas meter for store access (true for txs). */
@@ -60,6 +74,7 @@ export class Context {
   readonly multiStore: MultiStore;
   readonly header: BlockHeader;
   readonly consensusParams: ConsensusParams | undefined;
+  readonly cometInfo: CometInfo;
   readonly gasMeter: GasMeter;
   readonly events: EventManager;
   readonly metered: boolean;
@@ -71,6 +86,7 @@ export class Context {
     this.multiStore = init.multiStore;
     this.header = init.header;
     this.consensusParams = init.consensusParams;
+    this.cometInfo = init.cometInfo ?? EMPTY_COMET_INFO;
     this.gasMeter = init.gasMeter ?? new InfiniteGasMeter();
     this.events = init.events ?? new EventManager();
     this.metered = init.metered ?? false;
@@ -111,6 +127,7 @@ export class Context {
         multiStore,
         header: changes.header ?? this.header,
         consensusParams: changes.consensusParams ?? this.consensusParams,
+        cometInfo: changes.cometInfo ?? this.cometInfo,
         gasMeter,
         events: changes.events ?? this.events,
         metered,

@@ -1,11 +1,9 @@
 /**
- * The module contract (GUIDE §3): what the app needs from each module to route its messages and
- * queries, run its genesis and its block hooks. Modules are self-contained; they see each other
- * only through the narrow keeper interfaces in their expectedKeepers.ts.
+ * Helpers modules use to declare their Msg routes and Query services. The module contract
+ * itself (declaration, instance, deps) is in src/node/platform/module.ts.
  */
-import type { DescMessage, DescMethod, DescService, JsonObject, JsonValue, Message, MessageShape } from '@bufbuild/protobuf';
+import type { DescMessage, DescMethod, DescService, Message, MessageShape } from '@bufbuild/protobuf';
 import type { GenService, GenServiceMethods } from '@bufbuild/protobuf/codegenv2';
-import type { ValidatorUpdate } from '../../abci/types.js';
 import type { Context } from './context.js';
 
 /** Parameters of the default genesis (the `init` command's flags). */
@@ -63,23 +61,4 @@ export function defineQueryService<M extends GenServiceMethods>(service: GenServ
 
 export function methodPath(service: DescService, method: DescMethod): string {
   return `/${service.typeName}/${method.name}`;
-}
-
-// ------------------------------------------------------------------------------------- module
-
-export interface AppModule {
-  readonly name: string;
-  /** Stores this module owns in the multi-store. */
-  readonly storeKeys: readonly string[];
-  readonly msgRoutes: readonly MsgRoute[];
-  readonly queryServices: readonly QueryServiceImpl[];
-  /** The module's default app_state entry (SDK genesis JSON, snake_case). */
-  defaultGenesis(defaults: GenesisDefaults): JsonObject;
-  /** Problems of the module's app_state entry, each naming what is wrong; [] when valid. */
-  validateGenesis(genesis: JsonValue | undefined): string[];
-  /** Writes the genesis state; may return the initial validator set. */
-  initGenesis(ctx: Context, genesis: JsonValue | undefined): Promise<ValidatorUpdate[]>;
-  exportGenesis(ctx: Context): Promise<JsonObject>;
-  beginBlock?(ctx: Context): Promise<void>;
-  endBlock?(ctx: Context): Promise<ValidatorUpdate[]>;
 }

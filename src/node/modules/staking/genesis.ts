@@ -9,7 +9,7 @@ import { GenesisStateSchema, LastValidatorPowerSchema, type GenesisState } from 
 import { BondStatus } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import type { ValidatorUpdate } from '../../abci/types.js';
 import { fromGatewayJson, toGatewayJson } from '../../codec/index.js';
-import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from '../auth/keys.js';
+import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from './keys.js';
 import { parseAccAddress, parseValAddress, valString } from '../shared/address.js';
 import type { Context } from '../shared/context.js';
 import { decFromWire } from '../shared/dec.js';

@@ -3,5 +3,5 @@ export * from './errors.js';
 export * from './params.js';
 export * from './validator.js';
 export { StakingKeeper } from './keeper.js';
-export { StakingModule } from './module.js';
+export { stakingModule } from './module.js';
 export { defaultStakingGenesis, parseStakingGenesis, validateStakingGenesis } from './genesis.js';

@@ -19,7 +19,7 @@ import {
 import { HeaderSchema } from '../../../gen/tendermint/types/types_pb.js';
 import type { ValidatorUpdate } from '../../abci/types.js';
 import type { KVStore } from '../../store/index.js';
-import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from '../auth/keys.js';
+import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from './keys.js';
 import { accString, valString } from '../shared/address.js';
 import { coinsEqual, coinsToString, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';

@@ -12,10 +12,15 @@
  *   0x51                                          → Params
  *   0x71 ‖ len ‖ valAddr ‖ len ‖ delAddr          → 0x01 (delegations by validator)
  */
+import { StoreKey } from '../../store/storeKey.js';
 import { concat, lengthPrefixed, u64be } from '../shared/keys.js';
 
 export const MODULE_NAME = 'staking';
-export const STORE_KEY = 'staking';
+
+/** The staking pools (module accounts holding bonded and not-bonded tokens). */
+export const BONDED_POOL_NAME = 'bonded_tokens_pool';
+export const NOT_BONDED_POOL_NAME = 'not_bonded_tokens_pool';
+export const STORE_KEY = StoreKey.persistent('staking');
 
 export const LAST_VALIDATOR_POWER_PREFIX = Uint8Array.of(0x11);
 export const LAST_TOTAL_POWER_KEY = Uint8Array.of(0x12);

@@ -1,51 +1,49 @@
 /**
- * The staking module: validators, delegations, pools, MsgCreateValidator, the begin-block
- * historical info and the end-block validator-set update.
+ * The staking module: validators, delegations, the bonded/not-bonded pools, MsgCreateValidator,
+ * MsgUpdateParams (gov authority), the begin-block historical info and the end-block
+ * validator-set update.
  */
-import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import type { ValidatorUpdate } from '../../abci/types.js';
-import type { Context } from '../shared/context.js';
-import type { AppModule, GenesisDefaults, MsgRoute, QueryServiceImpl } from '../shared/module.js';
+import { Query } from '../../../gen/cosmos/staking/v1beta1/query_pb.js';
+import { Msg } from '../../../gen/cosmos/staking/v1beta1/tx_pb.js';
+import { defineModule } from '../../platform/module.js';
+import { StakingErrors } from './errors.js';
+import type { StakingAccountKeeper, StakingBankKeeper } from './expectedKeepers.js';
 import { defaultStakingGenesis, exportStakingGenesis, initStakingGenesis, validateStakingGenesis } from './genesis.js';
-import type { StakingKeeper } from './keeper.js';
-import { MODULE_NAME, STORE_KEY } from './keys.js';
+import { StakingKeeper } from './keeper.js';
+import { BONDED_POOL_NAME, MODULE_NAME, NOT_BONDED_POOL_NAME, STORE_KEY } from './keys.js';
 import { stakingMsgRoutes } from './msgServer.js';
 import { stakingQueryService } from './queryServer.js';
 
-export class StakingModule implements AppModule {
-  readonly name = MODULE_NAME;
-  readonly storeKeys = [STORE_KEY];
-  readonly msgRoutes: readonly MsgRoute[];
-  readonly queryServices: readonly QueryServiceImpl[];
-
-  constructor(readonly keeper: StakingKeeper) {
-    this.msgRoutes = stakingMsgRoutes(keeper);
-    this.queryServices = [stakingQueryService(keeper)];
-  }
-
-  defaultGenesis(defaults: GenesisDefaults): JsonObject {
-    return defaultStakingGenesis(defaults);
-  }
-
-  validateGenesis(genesis: JsonValue | undefined): string[] {
-    return validateStakingGenesis(genesis);
-  }
-
-  initGenesis(ctx: Context, genesis: JsonValue | undefined): Promise<ValidatorUpdate[]> {
-    return initStakingGenesis(ctx, this.keeper, genesis);
-  }
-
-  exportGenesis(ctx: Context): Promise<JsonObject> {
-    return exportStakingGenesis(ctx, this.keeper);
-  }
-
-  async beginBlock(ctx: Context): Promise<void> {
-    await this.keeper.trackHistoricalInfo(ctx);
-  }
-
-  async endBlock(ctx: Context): Promise<ValidatorUpdate[]> {
-    const updates = await this.keeper.applyAndReturnValidatorSetUpdates(ctx);
-    await this.keeper.unbondMatureValidators(ctx);
-    return updates;
-  }
-}
+export const stakingModule = defineModule<StakingKeeper>({
+  name: MODULE_NAME,
+  storeKeys: [STORE_KEY],
+  msgService: Msg,
+  queryServices: [Query],
+  errors: StakingErrors,
+  moduleAccounts: {
+    [BONDED_POOL_NAME]: ['burner', 'staking'],
+    [NOT_BONDED_POOL_NAME]: ['burner', 'staking'],
+  },
+  consensusVersion: 5,
+  requires: ['auth', 'bank'],
+  create(deps) {
+    const keeper = new StakingKeeper(deps.keeper<StakingAccountKeeper>('auth'), deps.keeper<StakingBankKeeper>('bank'));
+    return {
+      keeper,
+      msgRoutes: stakingMsgRoutes(keeper, deps.authority),
+      queryServices: [stakingQueryService(keeper)],
+      genesis: {
+        default: (defaults) => defaultStakingGenesis(defaults),
+        validate: (json) => validateStakingGenesis(json),
+        init: (ctx, json) => initStakingGenesis(ctx, keeper, json),
+        export: (ctx) => exportStakingGenesis(ctx, keeper),
+      },
+      beginBlock: (ctx) => keeper.trackHistoricalInfo(ctx),
+      endBlock: async (ctx) => {
+        const validatorUpdates = await keeper.applyAndReturnValidatorSetUpdates(ctx);
+        await keeper.unbondMatureValidators(ctx);
+        return { validatorUpdates };
+      },
+    };
+  },
+});

@@ -7,7 +7,9 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { CommissionRatesSchema, CommissionSchema, ValidatorSchema, type CommissionRates, type Description } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
-import { Msg, MsgCreateValidatorResponseSchema } from '../../../gen/cosmos/staking/v1beta1/tx_pb.js';
+import { Msg, MsgCreateValidatorResponseSchema, MsgUpdateParamsResponseSchema } from '../../../gen/cosmos/staking/v1beta1/tx_pb.js';
+import { checkAuthority } from '../../platform/authority.js';
+import { validateStakingParams } from './params.js';
 import { parseValAddress } from '../shared/address.js';
 import { coinFromProto, coinToString, isValidDenom } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
@@ -63,7 +65,8 @@ function isEmptyDescription(description: Description | undefined): boolean {
   return description === undefined || (description.moniker === '' && description.identity === '' && description.website === '' && description.securityContact === '' && description.details === '');
 }
 
-export function stakingMsgRoutes(keeper: StakingKeeper): MsgRoute[] {
+/** `authority`: who may update the params (the gov module account). */
+export function stakingMsgRoutes(keeper: StakingKeeper, authority: Uint8Array): MsgRoute[] {
   return [
     msgRoute(Msg.method.createValidator, (ctx: Context, msg) => {
       const parsed = parseValAddress(msg.validatorAddress);
@@ -124,6 +127,15 @@ export function stakingMsgRoutes(keeper: StakingKeeper): MsgRoute[] {
       keeper.delegate(ctx, valAddr, value.amount, validator);
       ctx.events.emit(newEvent(EVENT_TYPE_CREATE_VALIDATOR, [ATTRIBUTE_KEY_VALIDATOR, msg.validatorAddress], [ATTRIBUTE_KEY_AMOUNT, coinToString(value)]));
       return create(MsgCreateValidatorResponseSchema);
+    }),
+  
+    msgRoute(Msg.method.updateParams, (ctx: Context, msg) => {
+      checkAuthority(authority, msg.authority);
+      if (msg.params === undefined) throw SdkErrors.InvalidRequest.wrap('params cannot be empty');
+      const problems = validateStakingParams(msg.params);
+      if (problems.length > 0) throw SdkErrors.InvalidRequest.wrap(problems.join('; '));
+      keeper.setParams(ctx, msg.params);
+      return create(MsgUpdateParamsResponseSchema);
     }),
   ];
 }
