@@ -22,7 +22,7 @@ import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
 import { RpcServer, rpcEnvironment, type RpcAddress } from './rpc/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
-import { createQueryRouter } from './services/index.js';
+import { createQueryRouter, withNodeQueries, type QueryRouter } from './services/index.js';
 import { ApiServer, type ApiAddress } from './api/index.js';
 import { GrpcServer, type GrpcAddress } from './grpc/index.js';
 import { pruningFromAppToml } from './store/options.js';
@@ -138,9 +138,11 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     });
     await indexer.start();
     cleanups.push(() => indexer.stop());
+    // abci_query also answers the node-level services (GetTx, GetBlockWithTxs, tendermint …).
+    const routerRef: { current?: QueryRouter } = {};
     const env = rpcEnvironment({
       consensus,
-      app: opened.app,
+      app: withNodeQueries(opened.app, () => routerRef.current),
       indexer,
       nodeInfo: () => ({
         id: nodeKey.id,
@@ -169,6 +171,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       node: env,
       options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
     });
+    routerRef.current = router;
     let apiAddress: ApiAddress | undefined;
     if (appConfig.api.enable) {
       const api = new ApiServer({ router, options: { address: appConfig.api.address, maxOpenConnections: appConfig.api.maxOpenConnections }, logger: childLogger(logger, { module: 'api' }) });

@@ -76,6 +76,11 @@ describe('standard clients', () => {
     // The CLI sees the same tx.
     const tx = JSON.parse(await ok(['q', 'tx', out.broadcast.hash, '--node', bg!.node, '-o', 'json']));
     expect(tx.tx.body.memo).toBe('from cosmjs');
+    // CosmJS's tx extension finds it through abci_query /cosmos.tx.v1beta1.Service/GetTx.
+    const ext = JSON.parse(await runNode(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-tx-extension.cjs'), [url, out.broadcast.hash]));
+    expect(ext.getTx).toMatchObject({ hash: out.broadcast.hash, code: 0, memo: 'from cosmjs' });
+    expect(ext.getTx.height).toBeGreaterThan(0);
+    expect(ext.missing).toMatch(/code = NotFound desc = tx not found/);
   });
 
   test('@grpc/grpc-js calls bank, auth and tendermint services; reflection lists them', async () => {

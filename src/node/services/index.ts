@@ -13,3 +13,4 @@ export { nodeServiceEntries, type NodeServiceImpl } from './define.js';
 export { tendermintServiceEntries, sdkBlock, loadProtoBlock } from './tendermint.js';
 export { txServiceEntries, eventCondition, txsEventQuery, txsEventPage } from './tx.js';
 export { decodeTx, protoEvents, pubKeyAny, rfc3339Seconds, txResponse } from './convert.js';
+export { withNodeQueries } from './abci.js';

@@ -68,7 +68,7 @@ describe('ModuleManager: declarations and orders', () => {
 
   test('module accounts of every declaration reach every module; the authority is the gov module account', () => {
     let seen: string[] = [];
-    let authority = new Uint8Array();
+    let authority: Uint8Array = new Uint8Array();
     const probe = defineModule({
       name: 'probe',
       consensusVersion: 1,
