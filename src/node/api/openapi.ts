@@ -5,6 +5,7 @@
  * strings, enums by name, Any as an object with "@type".
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { mayBeNullInGatewayJson } from '../codec/index.js';
 import type { CompiledRoute, RouteTable } from './routes.js';
 import type { ParamPlan } from './params.js';
 
@@ -79,7 +80,15 @@ class SchemaBuilder {
     return { type: 'object', properties };
   }
 
+  /** The schema of a field's JSON, `nullable` where the gateway prints null (COMPAT §5). */
   fieldSchema(field: DescField): JsonSchema {
+    const schema = this.fieldValueSchema(field);
+    if (!mayBeNullInGatewayJson(field)) return schema;
+    // OpenAPI 3.0 ignores siblings of $ref: wrap it to make it nullable.
+    return '$ref' in schema ? { allOf: [schema], nullable: true } : { ...schema, nullable: true };
+  }
+
+  fieldValueSchema(field: DescField): JsonSchema {
     switch (field.fieldKind) {
       case 'scalar':
         return scalarSchema(field.scalar);
@@ -102,9 +111,8 @@ class SchemaBuilder {
 }
 
 function paramSchema(builder: SchemaBuilder, plan: ParamPlan): JsonSchema {
-  const leaf = plan.fields[plan.fields.length - 1]!;
-  const schema = builder.fieldSchema(leaf);
-  return schema;
+  // A parameter is given or not: its value is never null.
+  return builder.fieldValueSchema(plan.fields[plan.fields.length - 1]!);
 }
 
 function operation(route: CompiledRoute, builder: SchemaBuilder, operationId: string): Record<string, unknown> {

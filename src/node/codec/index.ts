@@ -4,7 +4,7 @@
  */
 export { OTHER_ANY_SCHEMAS, PRIVKEY_SCHEMAS, PUBKEY_SCHEMAS, registerTypes, registry, typeUrlOf } from './registry.js';
 export { anyIs, anyPack, anyUnpack, anyUnpackAs, typeNameFromUrl } from './any.js';
-export { fromGatewayJson, toGatewayJson } from './json.js';
+export { fromGatewayJson, mayBeNullInGatewayJson, toGatewayJson } from './json.js';
 export type { GatewayJsonOptions, GatewayJsonReadOptions } from './json.js';
 export { allServices, httpRoutes, pathTemplateFields } from './routes.js';
 export type { HttpRoute, HttpVerb } from './routes.js';

@@ -178,6 +178,18 @@ function fieldToJson(field: DescField, reflected: ReflectMessage, registry: Regi
   }
 }
 
+/**
+ * Whether the gateway can print `null` for this (singular) field: an unset nullable message
+ * field, an empty bytes field, an unset nullable customtype. The OpenAPI document marks these
+ * `nullable`.
+ */
+export function mayBeNullInGatewayJson(field: DescField): boolean {
+  if (field.fieldKind === 'message') return planOf(field).nullable;
+  if (field.fieldKind !== 'scalar') return false;
+  if (field.scalar === ScalarType.BYTES) return planOf(field).customType !== 'int' || planOf(field).nullable;
+  return planOf(field).customType !== undefined && planOf(field).nullable;
+}
+
 /** The zero value Go holds in a non-nullable message field. */
 function zeroMessageJson(desc: DescMessage, registry: Registry): JsonValue {
   if (desc.typeName === TIMESTAMP_TYPE) return GO_ZERO_TIME;

@@ -7,6 +7,7 @@
  */
 import { ApiServer } from '../../../src/node/api/index.js';
 import { TOKEN, alice, aliceSends, bob, carol, startFullNode, type FullNode } from '../services/helpers.js';
+import { openApiValidator, type OpenApiValidator } from '../../helpers/openapi.js';
 
 interface SpecEndpoint {
   verb: 'GET' | 'POST';
@@ -147,6 +148,7 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
   }
 
   let tableTx: Uint8Array | undefined;
+  let validator: OpenApiValidator | undefined;
 
   function bodyOf(template: string): string | undefined {
     if (template.endsWith('/simulate')) return JSON.stringify({ tx_bytes: Buffer.from(aliceSends(carol, 1n, sequence)).toString('base64') });
@@ -166,6 +168,10 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       expect(res.status).toBe(200);
       expect(res.headers.get('x-cosmos-block-height')).toMatch(/^\d+$/);
     }
+    // What the server sends matches its own OpenAPI document (nulls included).
+    validator ??= openApiValidator((await request(`${url}/swagger/openapi.json`)).body);
+    expect(validator.check(endpoint.sdk, endpoint.verb, spec.body)).toEqual([]);
+    expect(validator.check(endpoint.cosmos, endpoint.verb, upstream.body)).toEqual([]);
     if (!DYNAMIC.test(endpoint.sdk)) expect(upstream.body).toEqual(spec.body);
   });
 
