@@ -400,8 +400,17 @@ describe('file backend', () => {
 // ---------------------------------------------------------------------------------------------
 // os backend
 
+// keytar is optional: without it (no libsecret to compile against) the D-Bus case cannot be
+// reached, since every open stops at the missing module — skipped visibly, as the README says.
+const keytarName = 'keytar';
+const keytarMissing = await import(keytarName).then(
+  () => undefined,
+  (err: unknown) => (err instanceof Error ? err.message : String(err)),
+);
+if (keytarMissing !== undefined) console.warn(`[keyring] os D-Bus test SKIPPED: keytar cannot be loaded: ${keytarMissing}`);
+
 describe('os backend availability', () => {
-  test('D-Bus pointing nowhere → KEYRING_UNAVAILABLE naming the reason, with the fallback hint', async () => {
+  (keytarMissing === undefined ? test : test.skip)(`D-Bus pointing nowhere → KEYRING_UNAVAILABLE naming the reason, with the fallback hint${keytarMissing === undefined ? '' : ' — SKIPPED: keytar cannot be loaded'}`, async () => {
     const fixture = join(process.cwd(), 'test/keyring/fixtures/open-os-keyring.ts');
     const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', fixture], {
       cwd: process.cwd(),
