@@ -33,7 +33,9 @@ describe('TxWaiters', () => {
       waited.cancel();
       await expect(waited.promise).rejects.toThrow('cancelled CD');
       waiters.wait('ef', 1000).cancel();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Unhandled rejections are reported after the microtask queue drains: let a macrotask pass.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       process.off('unhandledRejection', unhandled);

@@ -60,10 +60,13 @@ const hex = (b) => Buffer.from(b).toString('hex').toUpperCase();
   const gotTx = new Promise((resolve, reject) => {
     ws.subscribeTx("transfer.recipient='wsrecipient'").subscribe({ next: (e) => { events.push(e); resolve(e); }, error: reject, complete: () => {} });
   });
+  let blockSeen = false;
   const gotBlock = new Promise((resolve, reject) => {
-    const sub = ws.subscribeNewBlock().subscribe({ next: (b) => { sub.unsubscribe(); resolve(b); }, error: reject, complete: () => {} });
+    const sub = ws.subscribeNewBlock().subscribe({ next: (b) => { blockSeen = true; sub.unsubscribe(); resolve(b); }, error: reject, complete: () => {} });
   });
-  await new Promise((r) => setTimeout(r, 300));
+  // The server handles one socket's frames in order: once a NewBlock event arrives, the Tx
+  // subscription sent before it is active. Make blocks until one does (a condition, not a sleep).
+  for (let i = 1; !blockSeen; i++) await client.broadcastTxCommit({ tx: Buffer.from('send:cosmjs:warmup:' + i + 'token') });
   const commit = await client.broadcastTxCommit({ tx: Buffer.from('send:cosmjs:wsrecipient:2token') });
   out.broadcastCommit = { checkTx: commit.checkTx.code, txResult: commit.txResult.code, height: commit.height > 0 };
   const ev = await gotTx;

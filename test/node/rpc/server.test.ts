@@ -456,8 +456,17 @@ describe('without a node', () => {
     const { server, url: u, bus } = await startFakeServer();
     try {
       const tx = utf8('send:a:c:2token');
+      // Publish only once the handler waits for the tx (a condition, not a sleep).
+      const waiting = new Promise<void>((resolve) => {
+        const original = bus.waitForTx.bind(bus);
+        bus.waitForTx = (hashHex, timeoutMs) => {
+          const waiter = original(hashHex, timeoutMs);
+          resolve();
+          return waiter;
+        };
+      });
       const pending = post(u, { jsonrpc: '2.0', id: 1, method: 'broadcast_tx_commit', params: { tx: Buffer.from(tx).toString('base64') } });
-      await new Promise((r) => setTimeout(r, 100));
+      await waiting;
       bus.publishTx({ height: 42, index: 3, tx, result: { code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 1n, gasUsed: 1n, events: [], codespace: '' } });
       const { body } = await pending;
       expect(body.result).toMatchObject({ height: '42', hash: toHexUpper(txHash(tx)), tx_result: { code: 0 } });

@@ -63,6 +63,16 @@ afterAll(async () => {
   await node?.stop();
 });
 
+/**
+ * Events reach one connection in the order they were published: once the event of a tx
+ * committed now arrives, every event of earlier txs that was going to arrive has arrived.
+ */
+async function barrier(client: WsClient, recipient: string): Promise<void> {
+  expect((await client.request(recipient, 'subscribe', { query: `transfer.recipient='${recipient}'` })).result).toEqual({});
+  await call(url, 'broadcast_tx_commit', { tx: b64(`send:alice:${recipient}:1token`) });
+  await client.next((m) => m.id === recipient && m.result?.query);
+}
+
 describe('websocket', () => {
   it("delivers only matching Tx events (tm.event='Tx' AND transfer.recipient='x'), already indexed, and NewBlock events", async () => {
     const client = await WsClient.connect(url);
@@ -94,8 +104,8 @@ describe('websocket', () => {
     expect(block.result.events['tm.event']).toEqual(['NewBlock']);
     expect(block.result.events['mint.amount']).toEqual([String(Number(committed.height) * 10)]);
 
-    // Give any stray event time to arrive: nothing for the other recipient.
-    await new Promise((r) => setTimeout(r, 200));
+    // Nothing for the other recipient: a barrier tx committed later arrives after any stray event.
+    await barrier(client, 'barrier-1');
     expect(client.messages.filter((m) => m.id === 'tx-sub')).toEqual([]);
     await client.close();
   });
@@ -110,7 +120,7 @@ describe('websocket', () => {
     await call(url, 'broadcast_tx_commit', { tx: b64('fee:zoe:yuri:8token') });
     const hit = await client.next((m) => m.id === 'cross' && m.result?.query);
     expect(hit.result.events['transfer.amount']).toEqual(['1token', '8token']);
-    await new Promise((r) => setTimeout(r, 200));
+    await barrier(client, 'barrier-2');
     expect(client.messages.filter((m) => m.id === 'same')).toEqual([]);
     expect((await call(url, 'tx_search', { query: sameEvent })).total_count).toBe('0');
     expect((await call(url, 'tx_search', { query: crossEvent })).total_count).toBe('1');
