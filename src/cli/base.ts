@@ -133,6 +133,9 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    // A parse error is reported here; without this oclif adds an "UnparsedCommand" warning line
+    // when NODE_ENV is development or test.
+    this.parsed = true;
     // oclif signals --help/--version and this.exit() through errors that carry an exit code.
     if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') {
       process.exitCode = err.oclif?.exit ?? 0;
