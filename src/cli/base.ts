@@ -181,7 +181,10 @@ export function outputFromArgv(argv: readonly string[]): OutputFormat | undefine
 
 /** oclif messages can span lines ("See more help with --help"); keep the first meaningful one. */
 function cleanOclifMessage(message: string): string {
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('See more help'));
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('See more help') && line !== 'The following error occurred:');
   return lines.join(' ').replace(/\s+/g, ' ');
 }
 

@@ -76,7 +76,7 @@ export const comments: Readonly<Record<string, string>> = {
   "cosmos.staking.v1beta1.MsgCreateValidator.pubkey": "Consensus public key (ed25519), e.g. {\"@type\":\"/cosmos.crypto.ed25519.PubKey\",\"key\":\"…\"}.",
   "cosmos.staking.v1beta1.MsgCreateValidator.value": "The first self-delegation, e.g. 1000000attotoken.",
   "cosmos.staking.v1beta1.MsgEditValidator": "Changes a validator's description, commission rate or minimum self delegation;\nempty rate/min fields mean \"unchanged\".",
-  "cosmos.staking.v1beta1.MsgEditValidator.description": "New public profile (fields left out keep their value).",
+  "cosmos.staking.v1beta1.MsgEditValidator.description": "New public profile; a field set to \"[do-not-modify]\" keeps its value.",
   "cosmos.staking.v1beta1.MsgEditValidator.commission_rate": "New commission rate, e.g. 0.1 (empty: unchanged).",
   "cosmos.staking.v1beta1.MsgEditValidator.min_self_delegation": "New minimum self-delegation (empty: unchanged).",
   "cosmos.staking.v1beta1.MsgDelegate.validator_address": "Validator operator address (bech32 tokenvaloper1…).",

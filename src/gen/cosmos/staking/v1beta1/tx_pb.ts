@@ -107,7 +107,7 @@ export const MsgCreateValidatorResponseSchema: GenMessage<MsgCreateValidatorResp
  */
 export type MsgEditValidator = Message<"cosmos.staking.v1beta1.MsgEditValidator"> & {
   /**
-   * New public profile (fields left out keep their value).
+   * New public profile; a field set to "[do-not-modify]" keeps its value.
    *
    * @generated from field: cosmos.staking.v1beta1.Description description = 1;
    */
