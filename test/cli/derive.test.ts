@@ -88,6 +88,17 @@ describe('staking: the Cosmos SDK command names', () => {
     });
   });
 
+  test('a module alias (another topic name) gives every command a second id, and a topic', () => {
+    const cli: ModuleCli = { ...stakingCli, module: 'stake', aliases: ['staking2'] };
+    expect(planCommand(cli, 'query', 'DelegatorDelegations').aliases).toEqual([
+      'query:stake:delegator-delegations',
+      'query:staking2:delegations',
+      'query:staking2:delegator-delegations',
+    ]);
+    expect(Object.keys(moduleTopics(cli))).toEqual(['query:stake', 'query:staking2', 'tx:stake', 'tx:staking2']);
+    expect(moduleTopics(cli)['tx:staking2']!.description).toBe('Staking transaction subcommands (same as tx stake)');
+  });
+
   test('renamed commands keep the kebab-case method name, and explicit aliases', () => {
     expect(planCommand(stakingCli, 'query', 'DelegatorDelegations').aliases).toEqual(['query:staking:delegator-delegations']);
     expect(planCommand(stakingCli, 'query', 'Redelegations').aliases).toEqual(['query:staking:redelegation']);
