@@ -95,7 +95,8 @@ export interface ModuleCli {
   module: string;
   /** More topic names for the same commands (e.g. mint also as minting). */
   aliases?: readonly string[];
-  /** The proto comments of the module's packages (src/gen/<package>/comments.ts). */
+  /** The proto comments of the module's package (src/gen/<package>/comments.ts); spread several
+   *  packages' objects together when the module spans more than one. */
   comments: ProtoComments;
   /** Topic help; default "Querying commands for the <module> module" / "<module> transaction subcommands". */
   querySummary?: string;
