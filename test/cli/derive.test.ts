@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Query as StakingQuery } from '../../src/gen/cosmos/staking/v1beta1/query_pb.js';
 import { Msg as BankMsg } from '../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
+import { Msg as StakingMsg } from '../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import { MODULE_CLI } from '../../src/node/app/moduleCli.js';
 import { stakingCli } from '../../src/node/modules/staking/cli.js';
 import { bankCli } from '../../src/node/modules/bank/cli.js';
@@ -197,6 +198,11 @@ describe('descriptor mistakes fail the build with one clear message', () => {
 
   test('a Msg whose signer is not an address field needs a hand-written command', () => {
     expect(() => planModule({ module: 'bank', comments: {}, tx: { service: BankMsg, overrides: { Send: { handWritten: 'tx:send' } } } })).toThrow(/tx bank multi-send .*signer is not a single address field/);
+  });
+
+  test('a friendly form that sets a field the message does not have', () => {
+    const cli: ModuleCli = { module: 'staking', comments: {}, tx: { service: StakingMsg, overrides: { Delegate: { friendly: { toFields: () => ({ validator: 'x', amount: '1stake' }) } } } } };
+    expect(() => planModule(cli)).toThrow(/tx staking delegate .*the friendly form sets validator, not settable fields of cosmos\.staking\.v1beta1\.MsgDelegate/);
   });
 
   test('a field flag that would shadow a common flag', () => {

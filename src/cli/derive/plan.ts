@@ -328,6 +328,9 @@ function planMethod(cli: ModuleCli, kind: CommandKind, method: DescMethod, optio
     }
     fields.delete(signer.field);
     if (friendly !== undefined && options.positional !== undefined) throw new CliDescriptorError(`${where}: a friendly form has its own arguments; drop "positional"`);
+    // The fields a friendly form sets, checked now rather than when a user runs it.
+    const unknownFields = friendly === undefined ? [] : Object.keys(friendly.toFields({ args: {}, flags: {} })).filter((field) => !fields.has(field));
+    if (unknownFields.length > 0) throw new CliDescriptorError(`${where}: the friendly form sets ${unknownFields.join(', ')}, not settable fields of ${message.typeName}`);
   }
 
   let positional: PositionalField[];
