@@ -17,6 +17,7 @@ const SUITES: Suite[] = [
   { name: 'consensus', load: () => import('./consensus/consensus.bench.js') },
   { name: 'rpc', load: () => import('./rpc/rpc.bench.js') },
   { name: 'api', load: () => import('./api/api.bench.js') },
+  { name: 'cli', load: () => import('./cli/startup.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -49,6 +49,8 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
 
   protected flags!: CommandFlags<T>;
   protected args!: CommandArgs<T>;
+  /** Every positional argument as typed, in order (what a non-strict command's extra arguments are read from). */
+  protected positionalArgv: string[] = [];
   /** Effective output format; known early (from argv) so that parse errors honour it too. */
   protected outputFormat: OutputFormat = 'text';
   protected home!: string;
@@ -75,7 +77,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     await super.init();
     this.outputFormat = outputFromArgv(this.argv) ?? this.outputFormat;
     this.traceErrors = this.argv.includes('--trace');
-    const { args, flags } = await this.parse({
+    const { args, flags, argv } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       enableJsonFlag: false,
@@ -84,6 +86,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     });
     this.flags = flags as CommandFlags<T>;
     this.args = args as CommandArgs<T>;
+    this.positionalArgv = argv as string[];
     this.home = resolveHome(this.flags.home);
     this.traceErrors = this.flags.trace;
     this.outputFormat = this.flags.output ?? this.clientConfig().output;
@@ -121,7 +124,18 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     process.stderr.write(`${message}\n`);
   }
 
+  /** "missing argument <denom> (Denom, e.g. attotoken). Usage: tokend query bank balance <address> <denom>" */
+  private missingArgsLine(missing: { name: string; description?: string }[]): string {
+    const names = missing.map((arg) => `<${arg.name}>${arg.description ? ` (${arg.description})` : ''}`).join(', ');
+    const args = Object.entries(this.ctor.args ?? {}).map(([name, arg]) => (arg.required ? `<${name}>` : `[${name}]`));
+    const usage = [this.config.bin, ...(this.id ?? '').split(':'), ...args].filter(Boolean).join(' ');
+    return `missing argument${missing.length === 1 ? '' : 's'} ${names}. Usage: ${usage}`;
+  }
+
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    // A parse error is reported here; without this oclif adds an "UnparsedCommand" warning line
+    // when NODE_ENV is development or test.
+    this.parsed = true;
     // oclif signals --help/--version and this.exit() through errors that carry an exit code.
     if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') {
       process.exitCode = err.oclif?.exit ?? 0;
@@ -129,7 +143,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
     }
     const exitCode = isTokendError(err) ? err.exitCode : (err.oclif?.exit ?? err.exitCode ?? 1);
     process.exitCode = exitCode;
-    const line = isTokendError(err) ? err.line : cleanOclifMessage(err.message);
+    const line = isTokendError(err) ? err.line : isMissingArgs(err) ? this.missingArgsLine(err.args) : cleanOclifMessage(err.message);
     if (this.outputFormat === 'json') {
       const body: Record<string, unknown> = {
         error: line,
@@ -146,8 +160,13 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 }
 
+/** oclif's RequiredArgsError: the arguments that were not given. */
+function isMissingArgs(err: Error): err is Error & { args: { name: string }[] } {
+  return err.name === 'RequiredArgsError' || (Array.isArray((err as { args?: unknown }).args) && /^Missing \d+ required arg/.test(err.message));
+}
+
 /** Find `-o json`, `-ojson`, `--output json`, `--output=json` before flags are parsed. */
-function outputFromArgv(argv: string[]): OutputFormat | undefined {
+export function outputFromArgv(argv: readonly string[]): OutputFormat | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') break;
@@ -162,7 +181,10 @@ function outputFromArgv(argv: string[]): OutputFormat | undefined {
 
 /** oclif messages can span lines ("See more help with --help"); keep the first meaningful one. */
 function cleanOclifMessage(message: string): string {
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('See more help'));
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('See more help') && line !== 'The following error occurred:');
   return lines.join(' ').replace(/\s+/g, ' ');
 }
 

@@ -1,14 +1,10 @@
 /**
- * Query commands derived from protobuf Query methods: a command names the method, which positional
- * arguments fill which request fields, and whether it is paginated. The request goes to the node
- * as `abci_query /<pkg.Service>/<Method>`; the answer prints as the REST gateway would print it.
+ * The pagination flags of query commands (derived ones, see derive/, and hand-written ones) and
+ * the request's `pagination` object they make.
  */
-import { Args, Flags, type Command } from '@oclif/core';
-import type { DescMethod } from '@bufbuild/protobuf';
-import { NodeCommand } from './nodeCommand.js';
-import { queryFlags } from './nodeFlags.js';
+import { Flags } from '@oclif/core';
 import { TokendError } from '../util/errors.js';
-import type { JsonObject, JsonValue } from '../node/client/query.js';
+import type { JsonObject } from '../node/client/query.js';
 
 export const paginationFlags = {
   'page-key': Flags.string({ description: 'pagination.key from a previous next_key (base64)' }),
@@ -42,40 +38,4 @@ export function paginationRequest(flags: PaginationFlagValues): JsonObject | und
   if (flags['count-total']) pagination.count_total = true;
   if (flags.reverse) pagination.reverse = true;
   return Object.keys(pagination).length > 0 ? pagination : undefined;
-}
-
-export interface QuerySpec {
-  method: DescMethod;
-  summary: string;
-  /** Positional arguments in order: request field (snake_case) and its description. */
-  args?: { field: string; description: string; required?: boolean }[];
-  paginated?: boolean;
-  examples?: string[];
-}
-
-/** Build an oclif command class for one Query method. */
-export function defineQueryCommand(spec: QuerySpec): typeof Command {
-  const args: Record<string, ReturnType<typeof Args.string>> = {};
-  for (const arg of spec.args ?? []) args[arg.field] = Args.string({ description: arg.description, required: arg.required ?? true });
-  class QueryMethodCommand extends NodeCommand<typeof QueryMethodCommand, JsonValue> {
-    static override summary = spec.summary;
-    static override description = `${spec.summary}.\nCalls ${spec.method.parent.typeName}/${spec.method.name} on the node (--node) through abci_query.`;
-    static override examples = spec.examples ?? [];
-    static override args = args;
-    static override flags = { ...queryFlags, ...(spec.paginated ? paginationFlags : {}) };
-
-    async execute(): Promise<JsonValue> {
-      const request: JsonObject = {};
-      const argValues = this.args as Record<string, string | undefined>;
-      for (const arg of spec.args ?? []) if (argValues[arg.field] !== undefined) request[arg.field] = argValues[arg.field]!;
-      if (spec.paginated) {
-        const pagination = paginationRequest(this.flags as PaginationFlagValues);
-        if (pagination) request.pagination = pagination;
-      }
-      const { queryMethod } = await import('../node/client/query.js');
-      const result = await queryMethod(await this.rpc(), spec.method, request, (this.flags as { height?: number }).height);
-      return result.value;
-    }
-  }
-  return QueryMethodCommand;
 }

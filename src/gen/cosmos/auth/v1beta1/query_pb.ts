@@ -68,6 +68,8 @@ export const QueryAccountsResponseSchema: GenMessage<QueryAccountsResponse> = /*
  */
 export type QueryAccountRequest = Message<"cosmos.auth.v1beta1.QueryAccountRequest"> & {
   /**
+   * Account address (bech32).
+   *
    * @generated from field: string address = 1;
    */
   address: string;
@@ -162,6 +164,8 @@ export const QueryModuleAccountsResponseSchema: GenMessage<QueryModuleAccountsRe
  */
 export type QueryModuleAccountByNameRequest = Message<"cosmos.auth.v1beta1.QueryModuleAccountByNameRequest"> & {
   /**
+   * Module name, e.g. fee_collector, bonded_tokens_pool.
+   *
    * @generated from field: string name = 1;
    */
   name: string;
@@ -226,6 +230,8 @@ export const Bech32PrefixResponseSchema: GenMessage<Bech32PrefixResponse> = /*@_
  */
 export type AddressBytesToStringRequest = Message<"cosmos.auth.v1beta1.AddressBytesToStringRequest"> & {
   /**
+   * Address bytes (base64).
+   *
    * @generated from field: bytes address_bytes = 1;
    */
   addressBytes: Uint8Array;
@@ -260,6 +266,8 @@ export const AddressBytesToStringResponseSchema: GenMessage<AddressBytesToString
  */
 export type AddressStringToBytesRequest = Message<"cosmos.auth.v1beta1.AddressStringToBytesRequest"> & {
   /**
+   * Bech32 address.
+   *
    * @generated from field: string address_string = 1;
    */
   addressString: string;
@@ -294,7 +302,7 @@ export const AddressStringToBytesResponseSchema: GenMessage<AddressStringToBytes
  */
 export type QueryAccountAddressByIDRequest = Message<"cosmos.auth.v1beta1.QueryAccountAddressByIDRequest"> & {
   /**
-   * The path parameter; superseded by account_id.
+   * Deprecated (the old path parameter): use account_id.
    *
    * @generated from field: int64 id = 1 [deprecated = true];
    * @deprecated
@@ -302,6 +310,8 @@ export type QueryAccountAddressByIDRequest = Message<"cosmos.auth.v1beta1.QueryA
   id: bigint;
 
   /**
+   * Account number.
+   *
    * @generated from field: uint64 account_id = 2;
    */
   accountId: bigint;
@@ -336,6 +346,8 @@ export const QueryAccountAddressByIDResponseSchema: GenMessage<QueryAccountAddre
  */
 export type QueryAccountInfoRequest = Message<"cosmos.auth.v1beta1.QueryAccountInfoRequest"> & {
   /**
+   * Account address (bech32).
+   *
    * @generated from field: string address = 1;
    */
   address: string;
@@ -370,7 +382,7 @@ export const QueryAccountInfoResponseSchema: GenMessage<QueryAccountInfoResponse
  */
 export const Query: GenService<{
   /**
-   * All accounts, paginated.
+   * Lists every account on chain, a page at a time.
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.Accounts
    */
@@ -380,7 +392,8 @@ export const Query: GenService<{
     output: typeof QueryAccountsResponseSchema;
   },
   /**
-   * One account by address; NotFound if it does not exist.
+   * Returns one account by address, whatever its type.
+   * Fails with NotFound when the address has no account yet (it gets one when it first receives tokens).
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.Account
    */
@@ -390,7 +403,7 @@ export const Query: GenService<{
     output: typeof QueryAccountResponseSchema;
   },
   /**
-   * Address of the account with a given account number.
+   * Returns the address of the account with a given account number.
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.AccountAddressByID
    */
@@ -400,6 +413,8 @@ export const Query: GenService<{
     output: typeof QueryAccountAddressByIDResponseSchema;
   },
   /**
+   * Returns the auth parameters: memo size, signature limit and the gas charged per tx byte and per signature.
+   *
    * @generated from rpc cosmos.auth.v1beta1.Query.Params
    */
   params: {
@@ -408,6 +423,8 @@ export const Query: GenService<{
     output: typeof QueryParamsResponseSchema;
   },
   /**
+   * Lists the module accounts (fee collector, staking pools and the like).
+   *
    * @generated from rpc cosmos.auth.v1beta1.Query.ModuleAccounts
    */
   moduleAccounts: {
@@ -416,6 +433,8 @@ export const Query: GenService<{
     output: typeof QueryModuleAccountsResponseSchema;
   },
   /**
+   * Returns one module account by module name, e.g. fee_collector.
+   *
    * @generated from rpc cosmos.auth.v1beta1.Query.ModuleAccountByName
    */
   moduleAccountByName: {
@@ -424,7 +443,7 @@ export const Query: GenService<{
     output: typeof QueryModuleAccountByNameResponseSchema;
   },
   /**
-   * The chain's account address prefix.
+   * Returns the bech32 prefix of the chain's account addresses.
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.Bech32Prefix
    */
@@ -434,7 +453,7 @@ export const Query: GenService<{
     output: typeof Bech32PrefixResponseSchema;
   },
   /**
-   * Raw address bytes to bech32.
+   * Converts raw address bytes to a bech32 address.
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.AddressBytesToString
    */
@@ -444,8 +463,7 @@ export const Query: GenService<{
     output: typeof AddressBytesToStringResponseSchema;
   },
   /**
-   * Bech32 to raw address bytes. Same path shape as AddressBytesToString;
-   * the gateway has to tell the two apart by the value.
+   * Converts a bech32 address to its raw bytes.
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.AddressStringToBytes
    */
@@ -455,7 +473,7 @@ export const Query: GenService<{
     output: typeof AddressStringToBytesResponseSchema;
   },
   /**
-   * Account number, sequence and public key as a BaseAccount, whatever the account type.
+   * Returns the account number, sequence and public key of an account, whatever its type.
    *
    * @generated from rpc cosmos.auth.v1beta1.Query.AccountInfo
    */

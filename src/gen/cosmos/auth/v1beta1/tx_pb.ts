@@ -32,6 +32,8 @@ export type MsgUpdateParams = Message<"cosmos.auth.v1beta1.MsgUpdateParams"> & {
   authority: string;
 
   /**
+   * The complete new parameters (every field).
+   *
    * @generated from field: cosmos.auth.v1beta1.Params params = 2;
    */
   params?: Params | undefined;
@@ -62,7 +64,7 @@ export const MsgUpdateParamsResponseSchema: GenMessage<MsgUpdateParamsResponse> 
  */
 export const Msg: GenService<{
   /**
-   * Governance-only: replaces all auth params.
+   * Replaces all auth parameters; only the governance authority may sign it.
    *
    * @generated from rpc cosmos.auth.v1beta1.Msg.UpdateParams
    */

@@ -30,11 +30,15 @@ export const file_cosmos_bank_v1beta1_query: GenFile = /*@__PURE__*/
  */
 export type QueryBalanceRequest = Message<"cosmos.bank.v1beta1.QueryBalanceRequest"> & {
   /**
+   * Account address (bech32).
+   *
    * @generated from field: string address = 1;
    */
   address: string;
 
   /**
+   * Denom, e.g. attotoken.
+   *
    * @generated from field: string denom = 2;
    */
   denom: string;
@@ -69,6 +73,8 @@ export const QueryBalanceResponseSchema: GenMessage<QueryBalanceResponse> = /*@_
  */
 export type QueryAllBalancesRequest = Message<"cosmos.bank.v1beta1.QueryAllBalancesRequest"> & {
   /**
+   * Account address (bech32).
+   *
    * @generated from field: string address = 1;
    */
   address: string;
@@ -120,6 +126,8 @@ export const QueryAllBalancesResponseSchema: GenMessage<QueryAllBalancesResponse
  */
 export type QuerySpendableBalancesRequest = Message<"cosmos.bank.v1beta1.QuerySpendableBalancesRequest"> & {
   /**
+   * Account address (bech32).
+   *
    * @generated from field: string address = 1;
    */
   address: string;
@@ -164,11 +172,15 @@ export const QuerySpendableBalancesResponseSchema: GenMessage<QuerySpendableBala
  */
 export type QuerySpendableBalanceByDenomRequest = Message<"cosmos.bank.v1beta1.QuerySpendableBalanceByDenomRequest"> & {
   /**
+   * Account address (bech32).
+   *
    * @generated from field: string address = 1;
    */
   address: string;
 
   /**
+   * Denom, e.g. attotoken.
+   *
    * @generated from field: string denom = 2;
    */
   denom: string;
@@ -242,6 +254,8 @@ export const QueryTotalSupplyResponseSchema: GenMessage<QueryTotalSupplyResponse
  */
 export type QuerySupplyOfRequest = Message<"cosmos.bank.v1beta1.QuerySupplyOfRequest"> & {
   /**
+   * Denom, e.g. attotoken.
+   *
    * @generated from field: string denom = 1;
    */
   denom: string;
@@ -345,6 +359,8 @@ export const QueryDenomsMetadataResponseSchema: GenMessage<QueryDenomsMetadataRe
  */
 export type QueryDenomMetadataRequest = Message<"cosmos.bank.v1beta1.QueryDenomMetadataRequest"> & {
   /**
+   * Denom, e.g. attotoken.
+   *
    * @generated from field: string denom = 1;
    */
   denom: string;
@@ -379,6 +395,8 @@ export const QueryDenomMetadataResponseSchema: GenMessage<QueryDenomMetadataResp
  */
 export type QueryDenomMetadataByQueryStringRequest = Message<"cosmos.bank.v1beta1.QueryDenomMetadataByQueryStringRequest"> & {
   /**
+   * Denom, e.g. attotoken or ibc/27394F….
+   *
    * @generated from field: string denom = 1;
    */
   denom: string;
@@ -413,6 +431,8 @@ export const QueryDenomMetadataByQueryStringResponseSchema: GenMessage<QueryDeno
  */
 export type QueryDenomOwnersRequest = Message<"cosmos.bank.v1beta1.QueryDenomOwnersRequest"> & {
   /**
+   * Denom, e.g. attotoken.
+   *
    * @generated from field: string denom = 1;
    */
   denom: string;
@@ -481,6 +501,8 @@ export const QueryDenomOwnersResponseSchema: GenMessage<QueryDenomOwnersResponse
  */
 export type QueryDenomOwnersByQueryRequest = Message<"cosmos.bank.v1beta1.QueryDenomOwnersByQueryRequest"> & {
   /**
+   * Denom, e.g. attotoken or ibc/27394F….
+   *
    * @generated from field: string denom = 1;
    */
   denom: string;
@@ -525,12 +547,14 @@ export const QueryDenomOwnersByQueryResponseSchema: GenMessage<QueryDenomOwnersB
  */
 export type QuerySendEnabledRequest = Message<"cosmos.bank.v1beta1.QuerySendEnabledRequest"> & {
   /**
+   * Only these denoms (all set flags when none are given).
+   *
    * @generated from field: repeated string denoms = 1;
    */
   denoms: string[];
 
   /**
-   * Used only when `denoms` is empty.
+   * Used only when no denoms are given.
    *
    * @generated from field: cosmos.base.query.v1beta1.PageRequest pagination = 99;
    */
@@ -571,7 +595,7 @@ export const QuerySendEnabledResponseSchema: GenMessage<QuerySendEnabledResponse
  */
 export const Query: GenService<{
   /**
-   * Balance of one denom.
+   * Returns the balance of one denom held by an address.
    *
    * @generated from rpc cosmos.bank.v1beta1.Query.Balance
    */
@@ -581,7 +605,7 @@ export const Query: GenService<{
     output: typeof QueryBalanceResponseSchema;
   },
   /**
-   * All balances of an address, paginated.
+   * Lists every balance of an address, a page at a time.
    *
    * @generated from rpc cosmos.bank.v1beta1.Query.AllBalances
    */
@@ -591,7 +615,7 @@ export const Query: GenService<{
     output: typeof QueryAllBalancesResponseSchema;
   },
   /**
-   * Balances minus locked (vesting) coins.
+   * Lists what an address can spend now: its balances minus coins still locked by vesting.
    *
    * @generated from rpc cosmos.bank.v1beta1.Query.SpendableBalances
    */
@@ -601,6 +625,8 @@ export const Query: GenService<{
     output: typeof QuerySpendableBalancesResponseSchema;
   },
   /**
+   * Returns the spendable balance of one denom of an address.
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.SpendableBalanceByDenom
    */
   spendableBalanceByDenom: {
@@ -609,6 +635,8 @@ export const Query: GenService<{
     output: typeof QuerySpendableBalanceByDenomResponseSchema;
   },
   /**
+   * Lists the total supply of every denom, a page at a time.
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.TotalSupply
    */
   totalSupply: {
@@ -617,6 +645,8 @@ export const Query: GenService<{
     output: typeof QueryTotalSupplyResponseSchema;
   },
   /**
+   * Returns the total supply of one denom.
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.SupplyOf
    */
   supplyOf: {
@@ -625,6 +655,8 @@ export const Query: GenService<{
     output: typeof QuerySupplyOfResponseSchema;
   },
   /**
+   * Returns the bank parameters: the default send-enabled flag.
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.Params
    */
   params: {
@@ -633,6 +665,8 @@ export const Query: GenService<{
     output: typeof QueryParamsResponseSchema;
   },
   /**
+   * Returns the metadata of one denom: its units, display unit, name and symbol.
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.DenomMetadata
    */
   denomMetadata: {
@@ -641,7 +675,7 @@ export const Query: GenService<{
     output: typeof QueryDenomMetadataResponseSchema;
   },
   /**
-   * Same as DenomMetadata with the denom in the query string (denoms may contain '/').
+   * Returns the metadata of one denom given in the query string (for denoms that contain '/').
    *
    * @generated from rpc cosmos.bank.v1beta1.Query.DenomMetadataByQueryString
    */
@@ -651,6 +685,8 @@ export const Query: GenService<{
     output: typeof QueryDenomMetadataByQueryStringResponseSchema;
   },
   /**
+   * Lists the metadata of every denom that has some, a page at a time.
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.DenomsMetadata
    */
   denomsMetadata: {
@@ -659,7 +695,7 @@ export const Query: GenService<{
     output: typeof QueryDenomsMetadataResponseSchema;
   },
   /**
-   * Holders of a denom with their balances.
+   * Lists the addresses that hold a denom, with their balances, a page at a time.
    *
    * @generated from rpc cosmos.bank.v1beta1.Query.DenomOwners
    */
@@ -669,6 +705,8 @@ export const Query: GenService<{
     output: typeof QueryDenomOwnersResponseSchema;
   },
   /**
+   * Lists the holders of a denom given in the query string (for denoms that contain '/').
+   *
    * @generated from rpc cosmos.bank.v1beta1.Query.DenomOwnersByQuery
    */
   denomOwnersByQuery: {
@@ -677,7 +715,7 @@ export const Query: GenService<{
     output: typeof QueryDenomOwnersByQueryResponseSchema;
   },
   /**
-   * Per-denom send flags; all of them when `denoms` is empty.
+   * Lists the send-enabled flags set for particular denoms: for the given denoms, or all of them, a page at a time.
    *
    * @generated from rpc cosmos.bank.v1beta1.Query.SendEnabled
    */

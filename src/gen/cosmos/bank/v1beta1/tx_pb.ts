@@ -27,16 +27,22 @@ export const file_cosmos_bank_v1beta1_tx: GenFile = /*@__PURE__*/
  */
 export type MsgSend = Message<"cosmos.bank.v1beta1.MsgSend"> & {
   /**
+   * Sender, who signs.
+   *
    * @generated from field: string from_address = 1;
    */
   fromAddress: string;
 
   /**
+   * Recipient address (bech32).
+   *
    * @generated from field: string to_address = 2;
    */
   toAddress: string;
 
   /**
+   * Coins to send, e.g. 1000attotoken.
+   *
    * @generated from field: repeated cosmos.base.v1beta1.Coin amount = 3;
    */
   amount: Coin[];
@@ -104,11 +110,15 @@ export const MsgMultiSendResponseSchema: GenMessage<MsgMultiSendResponse> = /*@_
  */
 export type MsgUpdateParams = Message<"cosmos.bank.v1beta1.MsgUpdateParams"> & {
   /**
+   * The governance module account.
+   *
    * @generated from field: string authority = 1;
    */
   authority: string;
 
   /**
+   * The complete new parameters (every field).
+   *
    * @generated from field: cosmos.bank.v1beta1.Params params = 2;
    */
   params?: Params | undefined;
@@ -139,17 +149,21 @@ export const MsgUpdateParamsResponseSchema: GenMessage<MsgUpdateParamsResponse> 
  */
 export type MsgSetSendEnabled = Message<"cosmos.bank.v1beta1.MsgSetSendEnabled"> & {
   /**
+   * The governance module account.
+   *
    * @generated from field: string authority = 1;
    */
   authority: string;
 
   /**
+   * Flags to set, one per denom.
+   *
    * @generated from field: repeated cosmos.bank.v1beta1.SendEnabled send_enabled = 2;
    */
   sendEnabled: SendEnabled[];
 
   /**
-   * Denoms whose entry is removed so the default applies again.
+   * Denoms whose flag is removed, so that the default applies again.
    *
    * @generated from field: repeated string use_default_for = 3;
    */
@@ -181,7 +195,7 @@ export const MsgSetSendEnabledResponseSchema: GenMessage<MsgSetSendEnabledRespon
  */
 export const Msg: GenService<{
   /**
-   * Moves coins from one address to another.
+   * Sends coins from one address to another.
    *
    * @generated from rpc cosmos.bank.v1beta1.Msg.Send
    */
@@ -191,7 +205,7 @@ export const Msg: GenService<{
     output: typeof MsgSendResponseSchema;
   },
   /**
-   * Moves coins from one input to many outputs.
+   * Sends coins from one input to many outputs in one message.
    *
    * @generated from rpc cosmos.bank.v1beta1.Msg.MultiSend
    */
@@ -201,7 +215,7 @@ export const Msg: GenService<{
     output: typeof MsgMultiSendResponseSchema;
   },
   /**
-   * Governance-only: replaces the bank params.
+   * Replaces the bank parameters; only the governance authority may sign it.
    *
    * @generated from rpc cosmos.bank.v1beta1.Msg.UpdateParams
    */
@@ -211,7 +225,7 @@ export const Msg: GenService<{
     output: typeof MsgUpdateParamsResponseSchema;
   },
   /**
-   * Governance-only: sets per-denom send flags.
+   * Sets or clears the send-enabled flag of particular denoms; only the governance authority may sign it.
    *
    * @generated from rpc cosmos.bank.v1beta1.Msg.SetSendEnabled
    */

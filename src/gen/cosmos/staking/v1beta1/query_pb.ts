@@ -28,6 +28,8 @@ export const file_cosmos_staking_v1beta1_query: GenFile = /*@__PURE__*/
  */
 export type QueryValidatorsRequest = Message<"cosmos.staking.v1beta1.QueryValidatorsRequest"> & {
   /**
+   * Only validators with this status: BOND_STATUS_BONDED, BOND_STATUS_UNBONDING or BOND_STATUS_UNBONDED.
+   *
    * @generated from field: string status = 1;
    */
   status: string;
@@ -72,6 +74,8 @@ export const QueryValidatorsResponseSchema: GenMessage<QueryValidatorsResponse> 
  */
 export type QueryValidatorRequest = Message<"cosmos.staking.v1beta1.QueryValidatorRequest"> & {
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_addr = 1;
    */
   validatorAddr: string;
@@ -106,6 +110,8 @@ export const QueryValidatorResponseSchema: GenMessage<QueryValidatorResponse> = 
  */
 export type QueryValidatorDelegationsRequest = Message<"cosmos.staking.v1beta1.QueryValidatorDelegationsRequest"> & {
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_addr = 1;
    */
   validatorAddr: string;
@@ -150,6 +156,8 @@ export const QueryValidatorDelegationsResponseSchema: GenMessage<QueryValidatorD
  */
 export type QueryValidatorUnbondingDelegationsRequest = Message<"cosmos.staking.v1beta1.QueryValidatorUnbondingDelegationsRequest"> & {
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_addr = 1;
    */
   validatorAddr: string;
@@ -194,11 +202,15 @@ export const QueryValidatorUnbondingDelegationsResponseSchema: GenMessage<QueryV
  */
 export type QueryDelegationRequest = Message<"cosmos.staking.v1beta1.QueryDelegationRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
 
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_addr = 2;
    */
   validatorAddr: string;
@@ -233,11 +245,15 @@ export const QueryDelegationResponseSchema: GenMessage<QueryDelegationResponse> 
  */
 export type QueryUnbondingDelegationRequest = Message<"cosmos.staking.v1beta1.QueryUnbondingDelegationRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
 
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_addr = 2;
    */
   validatorAddr: string;
@@ -272,6 +288,8 @@ export const QueryUnbondingDelegationResponseSchema: GenMessage<QueryUnbondingDe
  */
 export type QueryDelegatorDelegationsRequest = Message<"cosmos.staking.v1beta1.QueryDelegatorDelegationsRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
@@ -316,6 +334,8 @@ export const QueryDelegatorDelegationsResponseSchema: GenMessage<QueryDelegatorD
  */
 export type QueryDelegatorUnbondingDelegationsRequest = Message<"cosmos.staking.v1beta1.QueryDelegatorUnbondingDelegationsRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
@@ -360,16 +380,22 @@ export const QueryDelegatorUnbondingDelegationsResponseSchema: GenMessage<QueryD
  */
 export type QueryRedelegationsRequest = Message<"cosmos.staking.v1beta1.QueryRedelegationsRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
 
   /**
+   * Only redelegations from this validator (operator address).
+   *
    * @generated from field: string src_validator_addr = 2;
    */
   srcValidatorAddr: string;
 
   /**
+   * Only redelegations to this validator (operator address).
+   *
    * @generated from field: string dst_validator_addr = 3;
    */
   dstValidatorAddr: string;
@@ -414,6 +440,8 @@ export const QueryRedelegationsResponseSchema: GenMessage<QueryRedelegationsResp
  */
 export type QueryDelegatorValidatorsRequest = Message<"cosmos.staking.v1beta1.QueryDelegatorValidatorsRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
@@ -458,11 +486,15 @@ export const QueryDelegatorValidatorsResponseSchema: GenMessage<QueryDelegatorVa
  */
 export type QueryDelegatorValidatorRequest = Message<"cosmos.staking.v1beta1.QueryDelegatorValidatorRequest"> & {
   /**
+   * Delegator address (bech32).
+   *
    * @generated from field: string delegator_addr = 1;
    */
   delegatorAddr: string;
 
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_addr = 2;
    */
   validatorAddr: string;
@@ -497,6 +529,8 @@ export const QueryDelegatorValidatorResponseSchema: GenMessage<QueryDelegatorVal
  */
 export type QueryHistoricalInfoRequest = Message<"cosmos.staking.v1beta1.QueryHistoricalInfoRequest"> & {
   /**
+   * Block height.
+   *
    * @generated from field: int64 height = 1;
    */
   height: bigint;
@@ -591,7 +625,7 @@ export const QueryParamsResponseSchema: GenMessage<QueryParamsResponse> = /*@__P
  */
 export const Query: GenService<{
   /**
-   * Validators, optionally filtered by status (a BondStatus name).
+   * Lists the validators, optionally only those with one bonding status, a page at a time.
    *
    * @generated from rpc cosmos.staking.v1beta1.Query.Validators
    */
@@ -601,6 +635,8 @@ export const Query: GenService<{
     output: typeof QueryValidatorsResponseSchema;
   },
   /**
+   * Returns one validator by operator address.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.Validator
    */
   validator: {
@@ -609,6 +645,8 @@ export const Query: GenService<{
     output: typeof QueryValidatorResponseSchema;
   },
   /**
+   * Lists the delegations made to one validator, a page at a time.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.ValidatorDelegations
    */
   validatorDelegations: {
@@ -617,6 +655,8 @@ export const Query: GenService<{
     output: typeof QueryValidatorDelegationsResponseSchema;
   },
   /**
+   * Lists the unbonding delegations leaving one validator, a page at a time.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.ValidatorUnbondingDelegations
    */
   validatorUnbondingDelegations: {
@@ -625,6 +665,8 @@ export const Query: GenService<{
     output: typeof QueryValidatorUnbondingDelegationsResponseSchema;
   },
   /**
+   * Returns the delegation of one delegator to one validator, with its token value.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.Delegation
    */
   delegation: {
@@ -633,6 +675,8 @@ export const Query: GenService<{
     output: typeof QueryDelegationResponseSchema;
   },
   /**
+   * Returns the unbonding delegation of one delegator from one validator.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.UnbondingDelegation
    */
   unbondingDelegation: {
@@ -641,6 +685,8 @@ export const Query: GenService<{
     output: typeof QueryUnbondingDelegationResponseSchema;
   },
   /**
+   * Lists the delegations of one delegator, with their token values, a page at a time.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.DelegatorDelegations
    */
   delegatorDelegations: {
@@ -649,6 +695,8 @@ export const Query: GenService<{
     output: typeof QueryDelegatorDelegationsResponseSchema;
   },
   /**
+   * Lists the unbonding delegations of one delegator, a page at a time.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.DelegatorUnbondingDelegations
    */
   delegatorUnbondingDelegations: {
@@ -657,6 +705,8 @@ export const Query: GenService<{
     output: typeof QueryDelegatorUnbondingDelegationsResponseSchema;
   },
   /**
+   * Lists the redelegations of one delegator, optionally only those from a source and/or to a destination validator.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.Redelegations
    */
   redelegations: {
@@ -665,6 +715,8 @@ export const Query: GenService<{
     output: typeof QueryRedelegationsResponseSchema;
   },
   /**
+   * Lists the validators one delegator has delegated to, a page at a time.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.DelegatorValidators
    */
   delegatorValidators: {
@@ -673,6 +725,8 @@ export const Query: GenService<{
     output: typeof QueryDelegatorValidatorsResponseSchema;
   },
   /**
+   * Returns the validator of one delegator-validator pair (fails if there is no delegation).
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.DelegatorValidator
    */
   delegatorValidator: {
@@ -681,6 +735,8 @@ export const Query: GenService<{
     output: typeof QueryDelegatorValidatorResponseSchema;
   },
   /**
+   * Returns the header and validator set recorded at a past height.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.HistoricalInfo
    */
   historicalInfo: {
@@ -689,6 +745,8 @@ export const Query: GenService<{
     output: typeof QueryHistoricalInfoResponseSchema;
   },
   /**
+   * Returns the tokens in the bonded and not-bonded pools.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.Pool
    */
   pool: {
@@ -697,6 +755,8 @@ export const Query: GenService<{
     output: typeof QueryPoolResponseSchema;
   },
   /**
+   * Returns the staking parameters: unbonding time, validator count, bond denom and the like.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Query.Params
    */
   params: {

@@ -31,16 +31,22 @@ export const file_cosmos_staking_v1beta1_tx: GenFile = /*@__PURE__*/
  */
 export type MsgCreateValidator = Message<"cosmos.staking.v1beta1.MsgCreateValidator"> & {
   /**
+   * Public profile: moniker, identity, website, security contact, details.
+   *
    * @generated from field: cosmos.staking.v1beta1.Description description = 1;
    */
   description?: Description | undefined;
 
   /**
+   * Commission: rate, max_rate and max_change_rate (decimals, e.g. 0.1).
+   *
    * @generated from field: cosmos.staking.v1beta1.CommissionRates commission = 2;
    */
   commission?: CommissionRates | undefined;
 
   /**
+   * Least self-delegation the validator promises to keep (an integer amount).
+   *
    * @generated from field: string min_self_delegation = 3;
    */
   minSelfDelegation: string;
@@ -59,13 +65,15 @@ export type MsgCreateValidator = Message<"cosmos.staking.v1beta1.MsgCreateValida
   validatorAddress: string;
 
   /**
-   * Consensus key (ed25519).
+   * Consensus public key (ed25519), e.g. {"@type":"/cosmos.crypto.ed25519.PubKey","key":"…"}.
    *
    * @generated from field: google.protobuf.Any pubkey = 6;
    */
   pubkey?: Any | undefined;
 
   /**
+   * The first self-delegation, e.g. 1000000attotoken.
+   *
    * @generated from field: cosmos.base.v1beta1.Coin value = 7;
    */
   value?: Coin | undefined;
@@ -99,6 +107,8 @@ export const MsgCreateValidatorResponseSchema: GenMessage<MsgCreateValidatorResp
  */
 export type MsgEditValidator = Message<"cosmos.staking.v1beta1.MsgEditValidator"> & {
   /**
+   * New public profile; a field set to "[do-not-modify]" keeps its value.
+   *
    * @generated from field: cosmos.staking.v1beta1.Description description = 1;
    */
   description?: Description | undefined;
@@ -109,11 +119,15 @@ export type MsgEditValidator = Message<"cosmos.staking.v1beta1.MsgEditValidator"
   validatorAddress: string;
 
   /**
+   * New commission rate, e.g. 0.1 (empty: unchanged).
+   *
    * @generated from field: string commission_rate = 3;
    */
   commissionRate: string;
 
   /**
+   * New minimum self-delegation (empty: unchanged).
+   *
    * @generated from field: string min_self_delegation = 4;
    */
   minSelfDelegation: string;
@@ -149,11 +163,15 @@ export type MsgDelegate = Message<"cosmos.staking.v1beta1.MsgDelegate"> & {
   delegatorAddress: string;
 
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_address = 2;
    */
   validatorAddress: string;
 
   /**
+   * Amount to delegate, in the bond denom, e.g. 1000attotoken.
+   *
    * @generated from field: cosmos.base.v1beta1.Coin amount = 3;
    */
   amount?: Coin | undefined;
@@ -189,16 +207,22 @@ export type MsgBeginRedelegate = Message<"cosmos.staking.v1beta1.MsgBeginRedeleg
   delegatorAddress: string;
 
   /**
+   * Validator the tokens leave.
+   *
    * @generated from field: string validator_src_address = 2;
    */
   validatorSrcAddress: string;
 
   /**
+   * Validator the tokens move to.
+   *
    * @generated from field: string validator_dst_address = 3;
    */
   validatorDstAddress: string;
 
   /**
+   * Amount to move, e.g. 1000attotoken.
+   *
    * @generated from field: cosmos.base.v1beta1.Coin amount = 4;
    */
   amount?: Coin | undefined;
@@ -238,11 +262,15 @@ export type MsgUndelegate = Message<"cosmos.staking.v1beta1.MsgUndelegate"> & {
   delegatorAddress: string;
 
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_address = 2;
    */
   validatorAddress: string;
 
   /**
+   * Amount to unbond, e.g. 1000attotoken.
+   *
    * @generated from field: cosmos.base.v1beta1.Coin amount = 3;
    */
   amount?: Coin | undefined;
@@ -289,17 +317,21 @@ export type MsgCancelUnbondingDelegation = Message<"cosmos.staking.v1beta1.MsgCa
   delegatorAddress: string;
 
   /**
+   * Validator operator address (bech32 tokenvaloper1…).
+   *
    * @generated from field: string validator_address = 2;
    */
   validatorAddress: string;
 
   /**
+   * Amount to delegate back, e.g. 1000attotoken.
+   *
    * @generated from field: cosmos.base.v1beta1.Coin amount = 3;
    */
   amount?: Coin | undefined;
 
   /**
-   * Identifies the unbonding entry.
+   * Height at which the unbonding entry was created (it identifies the entry).
    *
    * @generated from field: int64 creation_height = 4;
    */
@@ -331,11 +363,15 @@ export const MsgCancelUnbondingDelegationResponseSchema: GenMessage<MsgCancelUnb
  */
 export type MsgUpdateParams = Message<"cosmos.staking.v1beta1.MsgUpdateParams"> & {
   /**
+   * The governance module account.
+   *
    * @generated from field: string authority = 1;
    */
   authority: string;
 
   /**
+   * The complete new parameters (every field).
+   *
    * @generated from field: cosmos.staking.v1beta1.Params params = 2;
    */
   params?: Params | undefined;
@@ -366,6 +402,8 @@ export const MsgUpdateParamsResponseSchema: GenMessage<MsgUpdateParamsResponse> 
  */
 export const Msg: GenService<{
   /**
+   * Creates a validator, bonded with a first self-delegation.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Msg.CreateValidator
    */
   createValidator: {
@@ -374,6 +412,8 @@ export const Msg: GenService<{
     output: typeof MsgCreateValidatorResponseSchema;
   },
   /**
+   * Changes a validator's description, commission rate or minimum self-delegation.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Msg.EditValidator
    */
   editValidator: {
@@ -382,6 +422,8 @@ export const Msg: GenService<{
     output: typeof MsgEditValidatorResponseSchema;
   },
   /**
+   * Delegates tokens to a validator.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Msg.Delegate
    */
   delegate: {
@@ -390,6 +432,8 @@ export const Msg: GenService<{
     output: typeof MsgDelegateResponseSchema;
   },
   /**
+   * Moves delegated tokens from one validator to another without unbonding them.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Msg.BeginRedelegate
    */
   beginRedelegate: {
@@ -398,6 +442,8 @@ export const Msg: GenService<{
     output: typeof MsgBeginRedelegateResponseSchema;
   },
   /**
+   * Starts unbonding delegated tokens from a validator; they return after the unbonding time.
+   *
    * @generated from rpc cosmos.staking.v1beta1.Msg.Undelegate
    */
   undelegate: {
@@ -406,7 +452,7 @@ export const Msg: GenService<{
     output: typeof MsgUndelegateResponseSchema;
   },
   /**
-   * Returns (part of) an unbonding entry to the validator.
+   * Cancels (part of) an unbonding entry and delegates the tokens back to the validator.
    *
    * @generated from rpc cosmos.staking.v1beta1.Msg.CancelUnbondingDelegation
    */
@@ -416,7 +462,7 @@ export const Msg: GenService<{
     output: typeof MsgCancelUnbondingDelegationResponseSchema;
   },
   /**
-   * Governance-only: replaces the staking params.
+   * Replaces the staking parameters; only the governance authority may sign it.
    *
    * @generated from rpc cosmos.staking.v1beta1.Msg.UpdateParams
    */
