@@ -2,11 +2,12 @@
  * Collections micro-benchmark: bank balance reads and writes through the `Balances` collection
  * against the hand-encoded path bank used before collections (concat of prefix, length-prefixed
  * address and memoised denom bytes; decimal amounts with a WeakMap decode cache), on the same
- * store stack a tx sees (gas store over a branch over an in-memory store), in the same run.
- * Rounds alternate between the two paths and the median is reported, to damp machine noise.
+ * store stack a tx sees (gas store over a fresh branch over an in-memory store), in the same run.
+ * Rounds alternate between the two paths; each reports CPU time per op (process.cpuUsage, so time
+ * spent descheduled on a shared machine does not count) and the median is reported.
  *
  *   npx tsx bench/collections/collections.bench.ts
- *   COLLECTIONS_BENCH_OPS=200000 COLLECTIONS_BENCH_ROUNDS=7 npx tsx bench/collections/collections.bench.ts
+ *   COLLECTIONS_BENCH_OPS=100000 COLLECTIONS_BENCH_ROUNDS=7 npx tsx bench/collections/collections.bench.ts
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
@@ -84,7 +85,10 @@ function handEncodeAmount(amount: bigint): Uint8Array {
 // ---------------------------------------------------------------------------- harness
 
 interface Fixture {
+  /** The context the ops use; `time` points it at a fresh branch each round. */
   ctx: StoreProvider;
+  base: MemKVStore;
+  store: KVStore;
   addresses: Uint8Array[];
 }
 
@@ -99,19 +103,21 @@ function fixture(): Fixture {
     addresses.push(address);
     for (const denom of DENOMS) Balances.set(seed, [address, denom], BigInt(1_000_000 + i));
   }
-  // What a tx sees: a gas-metered store over a branch of the state.
-  const store: KVStore = new GasKVStore(new CacheKVStoreImpl(base), new InfiniteGasMeter());
-  return { ctx: { kv: () => store }, addresses };
+  const fx: Fixture = { ctx: { kv: () => fx.store }, base, store: base, addresses };
+  return fx;
 }
 
 type Op = (address: Uint8Array, denom: string, i: number) => void;
 
-/** ns per op over `ops` operations cycling through the accounts and denoms. */
+/** CPU ns per op over `ops` operations cycling through the accounts and denoms. */
 function time(fx: Fixture, ops: number, op: Op): number {
   const { addresses } = fx;
-  const started = process.hrtime.bigint();
+  // What a tx sees: a gas-metered store over a (fresh) branch of the state.
+  fx.store = new GasKVStore(new CacheKVStoreImpl(fx.base), new InfiniteGasMeter());
+  const started = process.cpuUsage();
   for (let i = 0; i < ops; i++) op(addresses[(i * 7919) % ACCOUNTS]!, DENOMS[i % DENOMS.length]!, i);
-  return Number(process.hrtime.bigint() - started) / ops;
+  const used = process.cpuUsage(started);
+  return ((used.user + used.system) * 1000) / ops;
 }
 
 function median(values: number[]): number {
@@ -120,7 +126,7 @@ function median(values: number[]): number {
 }
 
 export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
-  const ops = Number(process.env.COLLECTIONS_BENCH_OPS ?? 200_000);
+  const ops = Number(process.env.COLLECTIONS_BENCH_OPS ?? 100_000);
   const rounds = Number(process.env.COLLECTIONS_BENCH_ROUNDS ?? 7);
   log(`${ACCOUNTS} accounts × ${DENOMS.length} denoms; ${ops} ops per round, ${rounds} rounds, alternating`);
   const fx = fixture();
@@ -191,8 +197,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const h = median(handNs);
     const c = median(collectionNs);
     log(`${name}: hand-encoded ${h.toFixed(0)} ns, collection ${c.toFixed(0)} ns`);
-    rows.push({ name: `${name}: hand-encoded keys`, value: +h.toFixed(1), unit: 'ns/op' });
-    rows.push({ name: `${name}: Balances collection`, value: +c.toFixed(1), unit: 'ns/op' });
+    rows.push({ name: `${name}: hand-encoded keys`, value: +h.toFixed(1), unit: 'ns/op (CPU)' });
+    rows.push({ name: `${name}: Balances collection`, value: +c.toFixed(1), unit: 'ns/op (CPU)' });
     rows.push({ name: `${name}: collection / hand-encoded`, value: +(c / h).toFixed(2), unit: 'x' });
   }
   if (sink === -1n) log('unreachable');

@@ -23,6 +23,11 @@ import { KeySet, StateMap, type KeyedCollection, type Range } from './map.js';
 import type { PrefixInput, SchemaBuilder, StoreProvider } from './schema.js';
 import type { ValueCodec } from './values.js';
 
+function isPrimitive(value: unknown): boolean {
+  const type = typeof value;
+  return type === 'bigint' || type === 'string' || type === 'number' || type === 'boolean';
+}
+
 /** A secondary index of an IndexedMap with primary key PK and value V. */
 export interface Index<PK, V> {
   readonly name: string;
@@ -58,6 +63,8 @@ export class MultiIndex<RK, PK, V> implements Index<PK, V> {
 
   reference(store: KVStore, pk: PK, value: V, previous: V | undefined): void {
     const next = this.refKey(pk, value);
+    // Same primitive reference key (number, bigint, string): nothing to do, nothing to encode.
+    if (previous !== undefined && next !== undefined && isPrimitive(next) && next === this.refKey(pk, previous)) return;
     const nextKey = next === undefined ? undefined : this.keys.encodeKey([next, pk]);
     if (previous !== undefined) {
       const old = this.refKey(pk, previous);
@@ -103,8 +110,10 @@ export class UniqueIndex<RK, PK, V> implements Index<PK, V> {
   }
 
   /** The entry key `value` needs and whether the index already holds it for `previous`. */
-  private plan(pk: PK, value: V, previous: V | undefined): { next: RK | undefined; nextKey: Uint8Array | undefined; oldKey: Uint8Array | undefined } {
+  private plan(pk: PK, value: V, previous: V | undefined): { next: RK | undefined; nextKey: Uint8Array | undefined; oldKey: Uint8Array | undefined } | undefined {
     const next = this.refKey(pk, value);
+    // Same primitive reference key (an account keeping its number): unchanged, nothing to encode.
+    if (previous !== undefined && next !== undefined && isPrimitive(next) && next === this.refKey(pk, previous)) return undefined;
     const nextKey = next === undefined ? undefined : this.refs.encodeKey(next);
     const old = previous === undefined ? undefined : this.refKey(pk, previous);
     const oldKey = old === undefined ? undefined : this.refs.encodeKey(old);
@@ -112,7 +121,9 @@ export class UniqueIndex<RK, PK, V> implements Index<PK, V> {
   }
 
   check(store: KVStore, pk: PK, value: V, previous: V | undefined): void {
-    const { next, nextKey, oldKey } = this.plan(pk, value, previous);
+    const plan = this.plan(pk, value, previous);
+    if (plan === undefined) return;
+    const { next, nextKey, oldKey } = plan;
     if (nextKey === undefined || (oldKey !== undefined && bytesEqual(oldKey, nextKey))) return;
     const holder = store.get(nextKey);
     if (holder !== undefined && !bytesEqual(holder, this.refs.valueCodec.encode(pk))) {
@@ -121,7 +132,9 @@ export class UniqueIndex<RK, PK, V> implements Index<PK, V> {
   }
 
   reference(store: KVStore, pk: PK, value: V, previous: V | undefined): void {
-    const { nextKey, oldKey } = this.plan(pk, value, previous);
+    const plan = this.plan(pk, value, previous);
+    if (plan === undefined) return;
+    const { nextKey, oldKey } = plan;
     if (oldKey !== undefined && nextKey !== undefined && bytesEqual(oldKey, nextKey)) return;
     if (oldKey !== undefined) store.delete(oldKey);
     if (nextKey !== undefined) store.set(nextKey, this.refs.valueCodec.encode(pk));

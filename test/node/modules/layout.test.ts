@@ -67,7 +67,7 @@ test('staking: 0x11/0x12/0x21/0x22/0x23/0x31/0x50/0x71 with length-prefixed addr
   staking.ValidatorsByConsAddr.set(ctx, cons, alice);
   staking.ValidatorsByPower.set(ctx, [258n, alice], alice);
   staking.Delegations.set(ctx, [bob, alice], create(DelegationSchema, { shares: '1' }));
-  staking.HistoricalInfo.set(ctx, 7n, create(HistoricalInfoSchema, {}));
+  staking.HistoricalInfoByHeight.set(ctx, 7n, create(HistoricalInfoSchema, {}));
   const inverted = hex(alice.map((byte) => ~byte & 0xff));
   expect(await dump(store)).toEqual({
     [`1114${hex(alice)}`]: '0864', // Int64Value{value: 100}

@@ -1,6 +1,6 @@
 /**
  * cosmos.bank.v1beta1.Query (x/bank/keeper/grpc_query.go, SDK 0.50). Every list is paginated
- * with the shared helper (COMPAT §5).
+ * with the collections paginator (COMPAT §5).
  */
 import { create } from '@bufbuild/protobuf';
 import { SendEnabledSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';

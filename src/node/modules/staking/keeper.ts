@@ -19,7 +19,7 @@ import { StakingErrors } from './errors.js';
 import type { StakingAccountKeeper, StakingBankKeeper } from './expectedKeepers.js';
 import {
   Delegations,
-  HistoricalInfo as HistoricalInfos,
+  HistoricalInfoByHeight,
   LastTotalPower,
   LastValidatorPower,
   Params,
@@ -302,15 +302,15 @@ export class StakingKeeper {
   // ------------------------------------------------------------------ historical info
 
   getHistoricalInfo(ctx: Context, height: bigint): HistoricalInfo | undefined {
-    return HistoricalInfos.get(ctx, height);
+    return HistoricalInfoByHeight.get(ctx, height);
   }
 
   /** TrackHistoricalInfo: prune entries older than historical_entries, store this block's. */
   async trackHistoricalInfo(ctx: Context): Promise<void> {
     const entries = BigInt(this.getParams(ctx).historicalEntries);
     for (let height = BigInt(ctx.blockHeight) - entries; height >= 0n; height--) {
-      if (!HistoricalInfos.has(ctx, height)) break;
-      HistoricalInfos.remove(ctx, height);
+      if (!HistoricalInfoByHeight.has(ctx, height)) break;
+      HistoricalInfoByHeight.remove(ctx, height);
     }
     if (entries === 0n) return;
     const validators = (await this.getLastValidators(ctx)).sort((a, b) => {
@@ -325,13 +325,13 @@ export class StakingKeeper {
       nextValidatorsHash: ctx.header.nextValidatorsHash,
       proposerAddress: ctx.header.proposerAddress,
     });
-    HistoricalInfos.set(ctx, BigInt(ctx.blockHeight), create(HistoricalInfoSchema, { header, valset: validators }));
+    HistoricalInfoByHeight.set(ctx, BigInt(ctx.blockHeight), create(HistoricalInfoSchema, { header, valset: validators }));
   }
 
   /** Heights with stored historical info (for tests/debug). */
   async historicalHeights(ctx: Context): Promise<bigint[]> {
     const heights: bigint[] = [];
-    for await (const height of HistoricalInfos.keys(ctx)) heights.push(height);
+    for await (const height of HistoricalInfoByHeight.keys(ctx)) heights.push(height);
     return heights;
   }
 }

@@ -9,7 +9,7 @@
  *   0x23 ‖ power (u64 BE) ‖ len ‖ ^valAddr    ValidatorsByPower       → valAddr   (iterated in reverse:
  *                                             highest power first; equal power: lower address first)
  *   0x31 ‖ len ‖ delAddr ‖ len ‖ valAddr      Delegations             → Delegation
- *   0x50 ‖ height (u64 BE)                    HistoricalInfo          → HistoricalInfo
+ *   0x50 ‖ height (u64 BE)                    HistoricalInfoByHeight  → HistoricalInfo
  *   0x51                                      Params                  → Params
  *   0x71 ‖ len ‖ valAddr ‖ len ‖ delAddr      Delegations' by-validator index → (empty)
  *
@@ -112,7 +112,7 @@ export const Delegations = new IndexedMap(schema, 'delegations', 0x31, pairKey(l
 });
 
 /** height → the header and validator set of that block. */
-export const HistoricalInfo = new StateMap(schema, 'historical_info', 0x50, u64Key, protoValue(HistoricalInfoSchema));
+export const HistoricalInfoByHeight = new StateMap(schema, 'historical_info', 0x50, u64Key, protoValue(HistoricalInfoSchema));
 
 export const Params = new Item(schema, 'params', 0x51, protoValue(ParamsSchema, { shared: true }));
 
