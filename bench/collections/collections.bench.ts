@@ -3,11 +3,12 @@
  * against the hand-encoded path bank used before collections (concat of prefix, length-prefixed
  * address and memoised denom bytes; decimal amounts with a WeakMap decode cache), on the same
  * store stack a tx sees (gas store over a fresh branch over an in-memory store), in the same run.
- * Rounds alternate between the two paths; each reports CPU time per op (process.cpuUsage, so time
- * spent descheduled on a shared machine does not count) and the median is reported.
+ * Rounds alternate between the two paths, back to back; each measures CPU time per op
+ * (process.cpuUsage, so time spent descheduled on a shared machine does not count). Reported: the
+ * median of each path and the median of the per-round ratios (paired, so load swings cancel).
  *
  *   npx tsx bench/collections/collections.bench.ts
- *   COLLECTIONS_BENCH_OPS=100000 COLLECTIONS_BENCH_ROUNDS=7 npx tsx bench/collections/collections.bench.ts
+ *   COLLECTIONS_BENCH_OPS=20000 COLLECTIONS_BENCH_ROUNDS=21 npx tsx bench/collections/collections.bench.ts
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
@@ -126,8 +127,8 @@ function median(values: number[]): number {
 }
 
 export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
-  const ops = Number(process.env.COLLECTIONS_BENCH_OPS ?? 100_000);
-  const rounds = Number(process.env.COLLECTIONS_BENCH_ROUNDS ?? 7);
+  const ops = Number(process.env.COLLECTIONS_BENCH_OPS ?? 20_000);
+  const rounds = Number(process.env.COLLECTIONS_BENCH_ROUNDS ?? 21);
   log(`${ACCOUNTS} accounts × ${DENOMS.length} denoms; ${ops} ops per round, ${rounds} rounds, alternating`);
   const fx = fixture();
   const { ctx } = fx;
@@ -196,10 +197,11 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     }
     const h = median(handNs);
     const c = median(collectionNs);
-    log(`${name}: hand-encoded ${h.toFixed(0)} ns, collection ${c.toFixed(0)} ns`);
+    const ratio = median(collectionNs.map((ns, i) => ns / handNs[i]!));
+    log(`${name}: hand-encoded ${h.toFixed(0)} ns, collection ${c.toFixed(0)} ns, paired ratio ${ratio.toFixed(2)}`);
     rows.push({ name: `${name}: hand-encoded keys`, value: +h.toFixed(1), unit: 'ns/op (CPU)' });
     rows.push({ name: `${name}: Balances collection`, value: +c.toFixed(1), unit: 'ns/op (CPU)' });
-    rows.push({ name: `${name}: collection / hand-encoded`, value: +(c / h).toFixed(2), unit: 'x' });
+    rows.push({ name: `${name}: collection / hand-encoded (median of paired rounds)`, value: +ratio.toFixed(2), unit: 'x' });
   }
   if (sink === -1n) log('unreachable');
   return rows;

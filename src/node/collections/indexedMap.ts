@@ -187,6 +187,8 @@ export type IndexList<K, V> = { readonly [name: string]: Index<K, V> };
 export class IndexedMap<K, V, I extends IndexList<K, V>> implements KeyedCollection<K, V> {
   readonly map: StateMap<K, V>;
   private readonly indexList: Index<K, V>[];
+  /** The indexes with constraints to check before writing. */
+  private readonly checkedIndexes: Index<K, V>[];
 
   constructor(
     schema: SchemaBuilder,
@@ -198,6 +200,7 @@ export class IndexedMap<K, V, I extends IndexList<K, V>> implements KeyedCollect
   ) {
     this.map = new StateMap(schema, name, prefix, keyCodec, valueCodec);
     this.indexList = Object.values(indexes);
+    this.checkedIndexes = this.indexList.filter((index) => index.check !== undefined);
   }
 
   get name(): string {
@@ -269,13 +272,13 @@ export class IndexedMap<K, V, I extends IndexList<K, V>> implements KeyedCollect
 
   private write(store: KVStore, key: K, previous: V | undefined, value: V): void {
     // Constraints first: a refused set writes nothing.
-    for (const index of this.indexList) index.check?.(store, key, value, previous);
-    for (const index of this.indexList) index.reference(store, key, value, previous);
+    for (let i = 0; i < this.checkedIndexes.length; i++) this.checkedIndexes[i]!.check!(store, key, value, previous);
+    for (let i = 0; i < this.indexList.length; i++) this.indexList[i]!.reference(store, key, value, previous);
     this.map.setIn(store, key, value);
   }
 
   private erase(store: KVStore, key: K, previous: V): void {
-    for (const index of this.indexList) index.unreference(store, key, previous);
+    for (let i = 0; i < this.indexList.length; i++) this.indexList[i]!.unreference(store, key, previous);
     this.map.removeIn(store, key);
   }
 
