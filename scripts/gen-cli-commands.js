@@ -1,6 +1,6 @@
 // Build step (`npm run build`, after tsc, before `oclif manifest`): writes one small command file
 // per derived command into dist/commands, and the module topics into dist/cli-topics.json (read by
-// bin/run.js), from the modules' CLI descriptors (dist/node/app/moduleCli.js). A command file
+// bin/run.js), from the modules' CLI descriptors (dist/node/app/modules.js). A command file
 // imports only its own module's descriptor, so running it loads nothing else; a hand-written
 // command at the same path wins. Generated files live in dist/ only.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
-const { MODULE_CLI } = await import(pathToFileURL(join(dist, 'node/app/moduleCli.js')).href);
+const { MODULE_CLI } = await import(pathToFileURL(join(dist, 'node/app/modules.js')).href);
 const { planModule, moduleTopics } = await import(pathToFileURL(join(dist, 'cli/derive/plan.js')).href);
 
 /** Every `cli.js` under dist/node/modules, and what it exports: where each descriptor can be imported from. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Query as StakingQuery } from '../../src/gen/cosmos/staking/v1beta1/query_pb.js';
 import { Msg as BankMsg } from '../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { Msg as StakingMsg } from '../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
-import { MODULE_CLI } from '../../src/node/app/moduleCli.js';
+import { MODULE_CLI } from '../../src/node/app/modules.js';
 import { stakingCli } from '../../src/node/modules/staking/cli.js';
 import { bankCli } from '../../src/node/modules/bank/cli.js';
 import type { ModuleCli } from '../../src/node/platform/cli.js';

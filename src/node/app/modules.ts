@@ -13,6 +13,7 @@ import { bankModule } from '../modules/bank/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
+import type { ModuleCli } from '../platform/cli.js';
 import type { AppServices, ModuleDeclaration, ModuleOrders } from '../platform/module.js';
 import { StoreKey } from '../store/storeKey.js';
 import { messageSigners } from './tx.js';
@@ -33,6 +34,9 @@ export const MODULE_ORDERS: ModuleOrders = {
   initGenesis: ['auth', 'bank', 'staking', 'genutil'],
   exportGenesis: ['auth', 'bank', 'staking', 'genutil'],
 };
+
+/** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */
+export const MODULE_CLI: readonly ModuleCli[] = APP_MODULES.flatMap((module) => (module.cli === undefined ? [] : [module.cli]));
 
 /** App-level store of the consensus params and chain id (x/consensus' "consensus" store). */
 export const CONSENSUS_STORE_KEY = StoreKey.persistent('consensus');

@@ -13,7 +13,7 @@
  *
  * A module's descriptor lives in `src/node/modules/<name>/cli.ts`, exported by name, and imports
  * only generated code: a command loads its own module's descriptor and nothing else. The app's
- * list of descriptors is `src/node/app/moduleCli.ts`.
+ * list of descriptors is derived from the module declarations (`cli` field) in `src/node/app/modules.ts`.
  */
 import type { DescService } from '@bufbuild/protobuf';
 

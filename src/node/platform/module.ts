@@ -16,6 +16,7 @@ import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
 import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/shared/module.js';
 import type { StoreKey } from '../store/storeKey.js';
+import type { ModuleCli } from './cli.js';
 import type { MsgRouter } from './router.js';
 
 export type { CommitInfo, Misbehavior };
@@ -123,6 +124,11 @@ export interface ModuleDeclaration<K = unknown> {
   readonly consensusVersion: number;
   /** Migration from version v to v+1, keyed by v. */
   readonly migrations?: Readonly<Record<number, Migration>>;
+  /**
+   * The module's CLI (src/node/modules/<name>/cli.ts, generated code only): `query <module> …`
+   * and `tx <module> …` are derived from it at build time.
+   */
+  readonly cli?: ModuleCli;
   /** Modules whose keepers `create` asks for (they must come earlier in the module list). */
   readonly requires?: readonly string[];
   create(deps: ModuleDeps): ModuleInstance<K>;

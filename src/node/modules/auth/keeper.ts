@@ -3,18 +3,11 @@
  * module accounts and params. Other modules see it through the narrow interfaces in their
  * expectedKeepers.ts.
  */
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { ParamsSchema } from '../../../gen/cosmos/auth/v1beta1/auth_pb.js';
 import { moduleAddress } from '../shared/address.js';
 import type { Context } from '../shared/context.js';
-import { DecodeMemo } from '../shared/memo.js';
-import { bytesEqual, readU64be, u64be } from '../shared/keys.js';
-import { decodeAccount, encodeAccount, newEthAccount, newModuleAccount, type Account } from './account.js';
-import { ACCOUNTS_PREFIX, GLOBAL_ACCOUNT_NUMBER_KEY, PARAMS_KEY, STORE_KEY, accountKey, accountNumberKey } from './keys.js';
+import { newEthAccount, newModuleAccount, type Account } from './account.js';
+import { Accounts, AccountsByNumber, GlobalAccountNumber, Params } from './keys.js';
 import { defaultAuthParams, type AuthParams } from './params.js';
-import type { KVStore } from '../../store/index.js';
-
-const paramsMemo = new DecodeMemo<AuthParams>((bytes) => fromBinary(ParamsSchema, bytes));
 
 export class AccountKeeper {
   private readonly moduleAddresses = new Map<string, Uint8Array>();
@@ -30,64 +23,51 @@ export class AccountKeeper {
     }
   }
 
-  private store(ctx: Context): KVStore {
-    return ctx.kv(STORE_KEY);
-  }
-
   // ------------------------------------------------------------------ params
 
   getParams(ctx: Context): AuthParams {
-    const bytes = this.store(ctx).get(PARAMS_KEY);
-    if (bytes === undefined) return defaultAuthParams();
-    return paramsMemo.get(bytes);
+    return Params.get(ctx) ?? defaultAuthParams();
   }
 
   setParams(ctx: Context, params: AuthParams): void {
-    this.store(ctx).set(PARAMS_KEY, toBinary(ParamsSchema, params));
+    Params.set(ctx, params);
   }
 
   // ------------------------------------------------------------------ accounts
 
   getAccount(ctx: Context, address: Uint8Array): Account | undefined {
-    const bytes = this.store(ctx).get(accountKey(address));
-    return bytes === undefined ? undefined : decodeAccount(bytes);
+    return Accounts.get(ctx, address);
   }
 
   hasAccount(ctx: Context, address: Uint8Array): boolean {
-    return this.store(ctx).has(accountKey(address));
-  }
-
-  /** Writes the account and its account-number index entry. */
-  setAccount(ctx: Context, account: Account): void {
-    const store = this.store(ctx);
-    store.set(accountKey(account.address), encodeAccount(account));
-    const indexKey = accountNumberKey(account.accountNumber);
-    const indexed = store.get(indexKey);
-    if (indexed === undefined || !bytesEqual(indexed, account.address)) store.set(indexKey, account.address);
+    return Accounts.has(ctx, address);
   }
 
   /**
-   * Writes an existing account whose number did not change (sequence, key): no index update.
-   * Throws if the number changed (use setAccount).
+   * Writes the account; the collection keeps the account-number index in step (and refuses a
+   * number another address holds).
+   */
+  setAccount(ctx: Context, account: Account): void {
+    Accounts.set(ctx, account.address, account);
+  }
+
+  /**
+   * Writes an existing account whose number did not change (sequence, key): the index needs no
+   * write and the stored account no read. Throws if the number changed (use setAccount).
    */
   updateAccount(ctx: Context, previous: Account, account: Account): void {
     if (previous.accountNumber !== account.accountNumber) throw new Error('updateAccount cannot change the account number');
-    this.store(ctx).set(accountKey(account.address), encodeAccount(account));
+    Accounts.update(ctx, account.address, previous, account);
   }
 
   /** Hands out the next account number (collections.Sequence.Next). */
   nextAccountNumber(ctx: Context): bigint {
-    const store = this.store(ctx);
-    const bytes = store.get(GLOBAL_ACCOUNT_NUMBER_KEY);
-    const next = bytes === undefined ? 0n : readU64be(bytes);
-    store.set(GLOBAL_ACCOUNT_NUMBER_KEY, u64be(next + 1n));
-    return next;
+    return GlobalAccountNumber.next(ctx);
   }
 
   /** The next number without consuming it. */
   peekAccountNumber(ctx: Context): bigint {
-    const bytes = this.store(ctx).get(GLOBAL_ACCOUNT_NUMBER_KEY);
-    return bytes === undefined ? 0n : readU64be(bytes);
+    return GlobalAccountNumber.peek(ctx);
   }
 
   /** A new keyed account (EthAccount, as Ethermint's ProtoAccount) with the next number; not stored. */
@@ -96,13 +76,12 @@ export class AccountKeeper {
   }
 
   addressByAccountNumber(ctx: Context, accountNumber: bigint): Uint8Array | undefined {
-    return this.store(ctx).get(accountNumberKey(accountNumber));
+    return AccountsByNumber.get(ctx, accountNumber);
   }
 
   /** Every account in address order. */
-  async *iterateAccounts(ctx: Context): AsyncIterableIterator<Account> {
-    const store = this.store(ctx);
-    for await (const [, value] of store.iterator(ACCOUNTS_PREFIX, Uint8Array.of(ACCOUNTS_PREFIX[0]! + 1))) yield decodeAccount(value);
+  iterateAccounts(ctx: Context): AsyncIterableIterator<Account> {
+    return Accounts.values(ctx);
   }
 
   // ------------------------------------------------------------------ module accounts

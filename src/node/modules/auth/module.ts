@@ -10,21 +10,23 @@ import { Msg, MsgUpdateParamsResponseSchema } from '../../../gen/cosmos/auth/v1b
 import { EthAccountSchema } from '../../../gen/ethermint/types/v1/account_pb.js';
 import { checkAuthority } from '../../platform/authority.js';
 import { defineModule } from '../../platform/module.js';
+import { authCli } from './cli.js';
 import { SdkErrors } from '../shared/errors.js';
 import { msgRoute } from '../shared/module.js';
 import { defaultAuthGenesis, exportAuthGenesis, initAuthGenesis, validateAuthGenesis } from './genesis.js';
 import { AccountKeeper } from './keeper.js';
-import { FEE_COLLECTOR_NAME, MODULE_NAME, STORE_KEY } from './keys.js';
+import { FEE_COLLECTOR_NAME, MODULE_NAME, authStoreKey } from './keys.js';
 import { validateAuthParams } from './params.js';
 import { authQueryService } from './queryServer.js';
 
 export const authModule = defineModule<AccountKeeper>({
   name: MODULE_NAME,
-  storeKeys: [STORE_KEY],
+  storeKeys: [authStoreKey],
   msgService: Msg,
   queryServices: [Query],
   interfaces: [EthAccountSchema, BaseAccountSchema, ModuleAccountSchema, ModuleCredentialSchema],
   moduleAccounts: { [FEE_COLLECTOR_NAME]: [] },
+  cli: authCli,
   consensusVersion: 5,
   create(deps) {
     const keeper = new AccountKeeper(Object.fromEntries(deps.moduleAccounts));

@@ -2,8 +2,7 @@
  * cosmos.auth.v1beta1.Query (x/auth/keeper/grpc_query.go, SDK 0.50), with the SDK's status
  * codes and texts: a missing account is NotFound "account <addr> not found" (COMPAT §3.5).
  */
-import { create, fromBinary } from '@bufbuild/protobuf';
-import { AnySchema } from '@bufbuild/protobuf/wkt';
+import { create } from '@bufbuild/protobuf';
 import {
   AddressBytesToStringResponseSchema,
   AddressStringToBytesResponseSchema,
@@ -21,10 +20,10 @@ import { encodeBech32 } from '../../../keyring/address.js';
 import { ACCOUNT_PREFIX, accString, parseAccAddress } from '../shared/address.js';
 import { grpcError } from '../shared/errors.js';
 import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
-import { paginate } from '../shared/pagination.js';
+import { paginate } from '../../collections/index.js';
 import { accountToAny, baseAccountOf, type Account } from './account.js';
 import type { AccountKeeper } from './keeper.js';
-import { ACCOUNTS_PREFIX, STORE_KEY } from './keys.js';
+import { Accounts } from './keys.js';
 
 export function authQueryService(keeper: AccountKeeper): QueryServiceImpl {
   const accountOrNotFound = (ctx: Parameters<AccountKeeper['getAccount']>[0], address: string): Account => {
@@ -38,7 +37,7 @@ export function authQueryService(keeper: AccountKeeper): QueryServiceImpl {
 
   return defineQueryService(Query, {
     async accounts(request, ctx) {
-      const page = await paginate(ctx.kv(STORE_KEY), ACCOUNTS_PREFIX, request.pagination, { map: (_key, value) => fromBinary(AnySchema, value) });
+      const page = await paginate(ctx, Accounts, request.pagination, { map: (_address, account) => accountToAny(account) });
       return create(QueryAccountsResponseSchema, { accounts: page.items, pagination: page.pagination });
     },
 

@@ -13,6 +13,8 @@ import type { Context } from '../shared/context.js';
 import type { BankKeeper } from './keeper.js';
 import { defaultBankParams, defaultDenomMetadata, metadataError, validateBankParams, validateSendEnabled } from './params.js';
 import type { GenesisDefaults } from '../shared/module.js';
+import { exportEntries, importEntries } from '../../collections/index.js';
+import { DenomMetadata, SendEnabled } from './keys.js';
 
 export function defaultBankGenesis(defaults: GenesisDefaults): JsonObject {
   const metadata = defaultDenomMetadata(defaults.denom);
@@ -102,7 +104,7 @@ export function initBankGenesis(ctx: Context, keeper: BankKeeper, json: JsonValu
     throw new Error(`genesis supply is incorrect, expected ${coinsToString(coinsFromProto(state.supply))}, got ${coinsToString(total)}`);
   }
   for (const coin of total) keeper.setSupply(ctx, coin.denom, coin.amount);
-  for (const metadata of state.denomMetadata) keeper.setDenomMetadata(ctx, metadata);
+  importEntries(ctx, DenomMetadata, state.denomMetadata.map((metadata) => [metadata.base, metadata] as const));
 }
 
 export async function exportBankGenesis(ctx: Context, keeper: BankKeeper): Promise<JsonObject> {
@@ -110,8 +112,7 @@ export async function exportBankGenesis(ctx: Context, keeper: BankKeeper): Promi
   for await (const [address, coins] of keeper.iterateAllBalances(ctx)) {
     balances.push(create(BalanceSchema, { address: accString(address), coins: coinsToProto(coins) }));
   }
-  const sendEnabled = [];
-  for await (const [denom, enabled] of keeper.iterateSendEnabled(ctx)) sendEnabled.push(create(SendEnabledSchema, { denom, enabled }));
+  const sendEnabled = (await exportEntries(ctx, SendEnabled)).map(([denom, enabled]) => create(SendEnabledSchema, { denom, enabled }));
   return toGatewayJson(
     GenesisStateSchema,
     create(GenesisStateSchema, {

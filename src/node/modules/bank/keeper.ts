@@ -8,52 +8,17 @@
  *
  * Amounts are bigint; balances are stored as decimal text and zero balances are deleted.
  */
-import { fromBinary, toBinary } from '@bufbuild/protobuf';
-import { MetadataSchema, ParamsSchema, type Metadata } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import type { Metadata } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
 import type { Account } from '../auth/account.js';
-import type { KVStore } from '../../store/index.js';
 import { accString } from '../shared/address.js';
-import { addCoins, coinToString, coinsToString, isValidCoins, parseInt256, type Coin } from '../shared/coins.js';
+import { addCoins, coinToString, coinsToString, isValidCoins, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
-import { DecodeMemo } from '../shared/memo.js';
 import { SdkErrors } from '../shared/errors.js';
-import { INDEX_MARKER, asciiBytes, fromUtf8, prefixEndBytes, readLengthPrefixed } from '../shared/keys.js';
 import { BankErrors } from './errors.js';
 import { coinReceivedEvent, coinSpentEvent, messageSenderEvent, transferEvent } from './events.js';
 import type { BankAccountKeeper } from './expectedKeepers.js';
-import {
-  BALANCES_PREFIX,
-  DENOM_METADATA_PREFIX,
-  PARAMS_KEY,
-  SEND_ENABLED_PREFIX,
-  STORE_KEY,
-  SUPPLY_PREFIX,
-  balanceKey,
-  balancesPrefix,
-  denomMetadataKey,
-  denomOwnerKey,
-  sendEnabledKey,
-  supplyKey,
-} from './keys.js';
+import { Balances, DenomMetadata, Params, SendEnabled, Supply } from './keys.js';
 import { defaultBankParams, type BankParams } from './params.js';
-
-const paramsMemo = new DecodeMemo<BankParams>((bytes) => fromBinary(ParamsSchema, bytes));
-const amountCache = new WeakMap<Uint8Array, bigint>();
-
-function decodeAmount(bytes: Uint8Array): bigint {
-  let amount = amountCache.get(bytes);
-  if (amount === undefined) {
-    amount = parseInt256(fromUtf8(bytes)) ?? 0n;
-    amountCache.set(bytes, amount);
-  }
-  return amount;
-}
-
-function encodeAmount(amount: bigint): Uint8Array {
-  const bytes = asciiBytes(amount.toString());
-  amountCache.set(bytes, amount);
-  return bytes;
-}
 
 /** Addresses whose denom list is kept in memory for fast AllBalances queries. */
 export const DENOM_CACHE_LIMIT = 100_000;
@@ -80,10 +45,6 @@ export class BankKeeper {
     this.blocked = new Set(blockedAddresses.map((address) => Buffer.from(address).toString('latin1')));
   }
 
-  private store(ctx: Context): KVStore {
-    return ctx.kv(STORE_KEY);
-  }
-
   blockedAddr(address: Uint8Array): boolean {
     return this.blocked.has(Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('latin1'));
   }
@@ -91,34 +52,29 @@ export class BankKeeper {
   // ------------------------------------------------------------------ params, send enabled
 
   getParams(ctx: Context): BankParams {
-    const bytes = this.store(ctx).get(PARAMS_KEY);
-    if (bytes === undefined) return defaultBankParams();
-    return paramsMemo.get(bytes);
+    return Params.get(ctx) ?? defaultBankParams();
   }
 
   setParams(ctx: Context, params: BankParams): void {
-    this.store(ctx).set(PARAMS_KEY, toBinary(ParamsSchema, params));
+    Params.set(ctx, params);
   }
 
   /** The per-denom flag, if one is stored. */
   getSendEnabled(ctx: Context, denom: string): boolean | undefined {
-    const bytes = this.store(ctx).get(sendEnabledKey(denom));
-    return bytes === undefined ? undefined : bytes[0] === 1;
+    return SendEnabled.get(ctx, denom);
   }
 
   setSendEnabled(ctx: Context, denom: string, enabled: boolean): void {
-    this.store(ctx).set(sendEnabledKey(denom), Uint8Array.of(enabled ? 1 : 0));
+    SendEnabled.set(ctx, denom, enabled);
   }
 
   /** Removes the per-denom flag (the denom follows default_send_enabled again). */
   deleteSendEnabled(ctx: Context, denom: string): void {
-    this.store(ctx).delete(sendEnabledKey(denom));
+    SendEnabled.remove(ctx, denom);
   }
 
-  async *iterateSendEnabled(ctx: Context): AsyncIterableIterator<[string, boolean]> {
-    for await (const [key, value] of this.store(ctx).iterator(SEND_ENABLED_PREFIX, prefixEndBytes(SEND_ENABLED_PREFIX))) {
-      yield [fromUtf8(key.subarray(1)), value[0] === 1];
-    }
+  iterateSendEnabled(ctx: Context): AsyncIterableIterator<[string, boolean]> {
+    return SendEnabled.iterate(ctx);
   }
 
   isSendEnabledDenom(ctx: Context, denom: string): boolean {
@@ -135,16 +91,12 @@ export class BankKeeper {
   // ------------------------------------------------------------------ balances
 
   getBalance(ctx: Context, address: Uint8Array, denom: string): bigint {
-    const bytes = this.store(ctx).get(balanceKey(address, denom));
-    return bytes === undefined ? 0n : decodeAmount(bytes);
+    return Balances.get(ctx, [address, denom]) ?? 0n;
   }
 
   async getAllBalances(ctx: Context, address: Uint8Array): Promise<Coin[]> {
-    const prefix = balancesPrefix(address);
     const coins: Coin[] = [];
-    for await (const [key, value] of this.store(ctx).iterator(prefix, prefixEndBytes(prefix))) {
-      coins.push({ denom: fromUtf8(key.subarray(prefix.length)), amount: decodeAmount(value) });
-    }
+    for await (const [[, denom], amount] of Balances.iterate(ctx, { prefix: [address] })) coins.push({ denom, amount });
     return coins;
   }
 
@@ -152,33 +104,26 @@ export class BankKeeper {
   async *iterateAllBalances(ctx: Context): AsyncIterableIterator<[Uint8Array, Coin[]]> {
     let current: Uint8Array | undefined;
     let coins: Coin[] = [];
-    for await (const [key, value] of this.store(ctx).iterator(BALANCES_PREFIX, prefixEndBytes(BALANCES_PREFIX))) {
-      const [address, denomBytes] = readLengthPrefixed(key, 1);
+    for await (const [[address, denom], amount] of Balances.iterate(ctx)) {
       if (current !== undefined && Buffer.compare(current, address) !== 0) {
         yield [current, coins];
         coins = [];
       }
-      current = address.slice();
-      coins.push({ denom: fromUtf8(denomBytes), amount: decodeAmount(value) });
+      current = address;
+      coins.push({ denom, amount });
     }
     if (current !== undefined) yield [current, coins];
   }
 
-  /** Stores a balance (deleting zero), keeping the denom-owners index in step. */
+  /**
+   * Stores a balance (removing a zero one); the collection keeps the denom-owners index in step.
+   * `previous`: the balance the caller has just read (saves a read).
+   */
   setBalance(ctx: Context, address: Uint8Array, denom: string, amount: bigint, previous?: bigint): void {
     if (amount < 0n) throw SdkErrors.InvalidCoins.wrap(`${amount}${denom}`);
-    const store = this.store(ctx);
     const before = previous ?? this.getBalance(ctx, address, denom);
-    if (amount === 0n) {
-      if (before !== 0n) {
-        store.delete(balanceKey(address, denom));
-        store.delete(denomOwnerKey(denom, address));
-      }
-      return;
-    }
-    store.set(balanceKey(address, denom), encodeAmount(amount));
-    if (before === 0n) {
-      store.set(denomOwnerKey(denom, address), INDEX_MARKER);
+    Balances.update(ctx, [address, denom], before === 0n ? undefined : before, amount === 0n ? undefined : amount);
+    if (amount !== 0n && before === 0n) {
       // CheckTx/simulate branches are never committed: only block execution changes what queries see.
       if (ctx.mode !== 'check' && ctx.mode !== 'recheck' && ctx.mode !== 'simulate' && ctx.mode !== 'query') {
         const cacheKey = Buffer.from(address).toString('latin1');
@@ -312,41 +257,33 @@ export class BankKeeper {
   // ------------------------------------------------------------------ supply
 
   getSupply(ctx: Context, denom: string): bigint {
-    const bytes = this.store(ctx).get(supplyKey(denom));
-    return bytes === undefined ? 0n : decodeAmount(bytes);
+    return Supply.get(ctx, denom) ?? 0n;
   }
 
   setSupply(ctx: Context, denom: string, amount: bigint): void {
-    if (amount === 0n) this.store(ctx).delete(supplyKey(denom));
-    else this.store(ctx).set(supplyKey(denom), encodeAmount(amount));
+    if (amount === 0n) Supply.remove(ctx, denom);
+    else Supply.set(ctx, denom, amount);
   }
 
   async getTotalSupply(ctx: Context): Promise<Coin[]> {
     const coins: Coin[] = [];
-    for await (const [key, value] of this.store(ctx).iterator(SUPPLY_PREFIX, prefixEndBytes(SUPPLY_PREFIX))) {
-      coins.push({ denom: fromUtf8(key.subarray(1)), amount: decodeAmount(value) });
-    }
+    for await (const [denom, amount] of Supply.iterate(ctx)) coins.push({ denom, amount });
     return addCoins(coins, []);
   }
 
   // ------------------------------------------------------------------ metadata
 
   getDenomMetadata(ctx: Context, denom: string): Metadata | undefined {
-    const bytes = this.store(ctx).get(denomMetadataKey(denom));
-    return bytes === undefined ? undefined : fromBinary(MetadataSchema, bytes);
+    return DenomMetadata.get(ctx, denom);
   }
 
   setDenomMetadata(ctx: Context, metadata: Metadata): void {
-    this.store(ctx).set(denomMetadataKey(metadata.base), toBinary(MetadataSchema, metadata));
+    DenomMetadata.set(ctx, metadata.base, metadata);
   }
 
   async getAllDenomMetadata(ctx: Context): Promise<Metadata[]> {
     const all: Metadata[] = [];
-    for await (const [, value] of this.store(ctx).iterator(DENOM_METADATA_PREFIX, prefixEndBytes(DENOM_METADATA_PREFIX))) {
-      all.push(fromBinary(MetadataSchema, value));
-    }
+    for await (const metadata of DenomMetadata.values(ctx)) all.push(metadata);
     return all;
   }
 }
-
-export { decodeAmount as decodeStoredAmount };

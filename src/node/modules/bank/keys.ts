@@ -1,52 +1,53 @@
 /**
- * The bank module's store ("bank") and its tables (x/bank 0.50 collections prefixes):
+ * The bank module's store ("bank") and its collections (x/bank 0.50 keeper: prefixes, key and
+ * value codecs as upstream):
  *
- *   0x00 ‖ denom                        → total supply (math.Int decimal text)
- *   0x01 ‖ denom                        → Metadata (cosmos.bank.v1beta1.Metadata)
- *   0x02 ‖ len ‖ address ‖ denom        → balance (math.Int decimal text); zero balances are deleted
- *   0x03 ‖ len(denom) ‖ denom ‖ address → 0x01 (denom owners index)
- *   0x04 ‖ denom                        → send enabled (0x01 | 0x00)
- *   0x05                                → Params (cosmos.bank.v1beta1.Params)
+ *   0x00 ‖ denom                         Supply         → math.Int decimal text
+ *   0x01 ‖ denom                         DenomMetadata  → cosmos.bank.v1beta1.Metadata
+ *   0x02 ‖ len ‖ address ‖ denom         Balances       → math.Int decimal text (zero balances are removed)
+ *   0x03 ‖ denom ‖ 0x00 ‖ len ‖ address  Balances' denom-owners index (address_by_denom_index) → (empty)
+ *   0x04 ‖ denom                         SendEnabled    → google.protobuf.BoolValue
+ *   0x05                                 Params         → cosmos.bank.v1beta1.Params
  */
+import { ParamsSchema, MetadataSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import {
+  IndexedMap,
+  Item,
+  ReversePairIndex,
+  SchemaBuilder,
+  StateMap,
+  bytesKey,
+  intValue,
+  lengthPrefixedBytesKey,
+  pairKey,
+  protoBoolValue,
+  protoValue,
+  stringKey,
+} from '../../collections/index.js';
 import { StoreKey } from '../../store/storeKey.js';
-import { concat, denomBytes as utf8, lengthPrefixed } from '../shared/keys.js';
 
 export const MODULE_NAME = 'bank';
-export const STORE_KEY = StoreKey.persistent('bank');
+export const STORE_KEY = 'bank';
 
-export const SUPPLY_PREFIX = Uint8Array.of(0x00);
-export const DENOM_METADATA_PREFIX = Uint8Array.of(0x01);
-export const BALANCES_PREFIX = Uint8Array.of(0x02);
-export const DENOM_OWNERS_PREFIX = Uint8Array.of(0x03);
-export const SEND_ENABLED_PREFIX = Uint8Array.of(0x04);
-export const PARAMS_KEY = Uint8Array.of(0x05);
+export const bankStoreKey = StoreKey.persistent(STORE_KEY);
 
-export function supplyKey(denom: string): Uint8Array {
-  return concat(SUPPLY_PREFIX, utf8(denom));
-}
+const schema = new SchemaBuilder(bankStoreKey);
 
-export function denomMetadataKey(denom: string): Uint8Array {
-  return concat(DENOM_METADATA_PREFIX, utf8(denom));
-}
+/** denom → total supply. */
+export const Supply = new StateMap(schema, 'supply', 0x00, stringKey, intValue);
 
-/** Prefix of every balance of `address`. */
-export function balancesPrefix(address: Uint8Array): Uint8Array {
-  return concat(BALANCES_PREFIX, lengthPrefixed(address));
-}
+/** base denom → metadata. */
+export const DenomMetadata = new StateMap(schema, 'denom_metadata', 0x01, stringKey, protoValue(MetadataSchema));
 
-export function balanceKey(address: Uint8Array, denom: string): Uint8Array {
-  return concat(BALANCES_PREFIX, lengthPrefixed(address), utf8(denom));
-}
+/** (denom, address) for every non-zero balance: who holds a denom. */
+export const DenomOwners = new ReversePairIndex<Uint8Array, string, bigint>(schema, 'address_by_denom_index', 0x03, pairKey(stringKey, lengthPrefixedBytesKey));
 
-/** Prefix of every owner of `denom`. */
-export function denomOwnersPrefix(denom: string): Uint8Array {
-  return concat(DENOM_OWNERS_PREFIX, lengthPrefixed(utf8(denom)));
-}
+/** (address, denom) → amount; never zero (a zero balance is removed). */
+export const Balances = new IndexedMap(schema, 'balances', 0x02, pairKey(bytesKey, stringKey), intValue, { denomOwners: DenomOwners });
 
-export function denomOwnerKey(denom: string, address: Uint8Array): Uint8Array {
-  return concat(DENOM_OWNERS_PREFIX, lengthPrefixed(utf8(denom)), address);
-}
+/** denom → send enabled (only denoms with an explicit flag). */
+export const SendEnabled = new StateMap(schema, 'send_enabled', 0x04, stringKey, protoBoolValue);
 
-export function sendEnabledKey(denom: string): Uint8Array {
-  return concat(SEND_ENABLED_PREFIX, utf8(denom));
-}
+export const Params = new Item(schema, 'params', 0x05, protoValue(ParamsSchema, { shared: true }));
+
+export const bankSchema = schema.build();

@@ -2,21 +2,23 @@
 import { Query } from '../../../gen/cosmos/bank/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/bank/v1beta1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
+import { bankCli } from './cli.js';
 import { defaultBankGenesis, exportBankGenesis, initBankGenesis, validateBankGenesis } from './genesis.js';
 import { BankErrors } from './errors.js';
 import type { BankAccountKeeper } from './expectedKeepers.js';
 import { BankKeeper } from './keeper.js';
-import { MODULE_NAME, STORE_KEY } from './keys.js';
+import { MODULE_NAME, bankStoreKey } from './keys.js';
 import { bankMsgRoutes } from './msgServer.js';
 import { bankQueryService } from './queryServer.js';
 import { moduleAddress } from '../shared/address.js';
 
 export const bankModule = defineModule<BankKeeper>({
   name: MODULE_NAME,
-  storeKeys: [STORE_KEY],
+  storeKeys: [bankStoreKey],
   msgService: Msg,
   queryServices: [Query],
   errors: BankErrors,
+  cli: bankCli,
   consensusVersion: 4,
   requires: ['auth'],
   create(deps) {

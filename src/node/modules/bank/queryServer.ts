@@ -1,9 +1,8 @@
 /**
  * cosmos.bank.v1beta1.Query (x/bank/keeper/grpc_query.go, SDK 0.50). Every list is paginated
- * with the shared helper (COMPAT §5).
+ * with the collections paginator (COMPAT §5).
  */
-import { create, fromBinary } from '@bufbuild/protobuf';
-import { MetadataSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import { create } from '@bufbuild/protobuf';
 import { SendEnabledSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
 import {
   DenomOwnerSchema,
@@ -27,12 +26,11 @@ import { accString, parseAccAddress } from '../shared/address.js';
 import { coinToProto, denomError } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
 import { grpcError } from '../shared/errors.js';
-import { fromUtf8 } from '../shared/keys.js';
 import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
-import { normalizePageRequest, paginate, type Page } from '../shared/pagination.js';
+import { normalizePageRequest, paginate, type Page } from '../../collections/index.js';
 import { PageResponseSchema } from '../../../gen/cosmos/base/query/v1beta1/pagination_pb.js';
-import { decodeStoredAmount, type BankKeeper } from './keeper.js';
-import { DENOM_METADATA_PREFIX, SEND_ENABLED_PREFIX, STORE_KEY, SUPPLY_PREFIX, balancesPrefix, denomOwnersPrefix } from './keys.js';
+import type { BankKeeper } from './keeper.js';
+import { Balances, DenomMetadata, DenomOwners, SendEnabled, Supply } from './keys.js';
 import type { Coin as ProtoCoin } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
 import type { DenomOwner } from '../../../gen/cosmos/bank/v1beta1/query_pb.js';
 
@@ -50,20 +48,16 @@ function requireDenom(denom: string): void {
 
 /** Balances of an address; with `resolveDenom` each denom is shown as its metadata display denom. */
 async function balancesPage(ctx: Context, address: Uint8Array, pagination: PageRequest | undefined, resolveDenom?: (denom: string) => string): Promise<Page<ProtoCoin>> {
-  return paginate(ctx.kv(STORE_KEY), balancesPrefix(address), pagination, {
-    map: (key, value) => {
-      const denom = fromUtf8(key);
-      return coinToProto({ denom: resolveDenom === undefined ? denom : resolveDenom(denom), amount: decodeStoredAmount(value) });
-    },
+  return paginate(ctx, Balances, pagination, {
+    prefix: [address],
+    map: ([, denom], amount) => coinToProto({ denom: resolveDenom === undefined ? denom : resolveDenom(denom), amount }),
   });
 }
 
 async function denomOwnersPage(ctx: Context, keeper: BankKeeper, denom: string, pagination: PageRequest | undefined): Promise<Page<DenomOwner>> {
-  return paginate(ctx.kv(STORE_KEY), denomOwnersPrefix(denom), pagination, {
-    map: (key) => {
-      const address = key.slice();
-      return create(DenomOwnerSchema, { address: accString(address), balance: coinToProto({ denom, amount: keeper.getBalance(ctx, address, denom) }) });
-    },
+  return paginate(ctx, DenomOwners.keys, pagination, {
+    prefix: [denom],
+    map: ([, address]) => create(DenomOwnerSchema, { address: accString(address), balance: coinToProto({ denom, amount: keeper.getBalance(ctx, address, denom) }) }),
   });
 }
 
@@ -116,9 +110,7 @@ export function bankQueryService(keeper: BankKeeper): QueryServiceImpl {
     },
 
     async totalSupply(request, ctx) {
-      const page = await paginate(ctx.kv(STORE_KEY), SUPPLY_PREFIX, request.pagination, {
-        map: (key, value) => coinToProto({ denom: fromUtf8(key), amount: decodeStoredAmount(value) }),
-      });
+      const page = await paginate(ctx, Supply, request.pagination, { map: (denom, amount) => coinToProto({ denom, amount }) });
       return create(QueryTotalSupplyResponseSchema, { supply: page.items, pagination: page.pagination });
     },
 
@@ -146,9 +138,7 @@ export function bankQueryService(keeper: BankKeeper): QueryServiceImpl {
     },
 
     async denomsMetadata(request, ctx) {
-      const page = await paginate(ctx.kv(STORE_KEY), DENOM_METADATA_PREFIX, request.pagination, {
-        map: (_key, value) => fromBinary(MetadataSchema, value),
-      });
+      const page = await paginate(ctx, DenomMetadata, request.pagination, { map: (_denom, metadata) => metadata });
       return create(QueryDenomsMetadataResponseSchema, { metadatas: page.items, pagination: page.pagination });
     },
 
@@ -173,9 +163,7 @@ export function bankQueryService(keeper: BankKeeper): QueryServiceImpl {
         }
         return create(QuerySendEnabledResponseSchema, { sendEnabled });
       }
-      const page = await paginate(ctx.kv(STORE_KEY), SEND_ENABLED_PREFIX, request.pagination, {
-        map: (key, value) => create(SendEnabledSchema, { denom: fromUtf8(key), enabled: value[0] === 1 }),
-      });
+      const page = await paginate(ctx, SendEnabled, request.pagination, { map: (denom, enabled) => create(SendEnabledSchema, { denom, enabled }) });
       return create(QuerySendEnabledResponseSchema, { sendEnabled: page.items, pagination: page.pagination });
     },
   });

@@ -6,4 +6,3 @@ export * from './errors.js';
 export * from './events.js';
 export * from './keys.js';
 export * from './module.js';
-export * from './pagination.js';

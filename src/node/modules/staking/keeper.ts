@@ -4,46 +4,29 @@
  * update and historical info. Unbonding delegations, redelegations, slashing and rewards hook in
  * later through the same tables (their queries already answer, empty).
  */
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
-import {
-  BondStatus,
-  DelegationSchema,
-  HistoricalInfoSchema,
-  ParamsSchema,
-  ValidatorSchema,
-  type Delegation,
-  type HistoricalInfo,
-  type Validator,
-} from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { BondStatus, DelegationSchema, HistoricalInfoSchema, type Delegation, type HistoricalInfo, type Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import { HeaderSchema } from '../../../gen/tendermint/types/types_pb.js';
 import type { ValidatorUpdate } from '../../abci/types.js';
-import type { KVStore } from '../../store/index.js';
-import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME } from './keys.js';
 import { accString, valString } from '../shared/address.js';
 import { coinsEqual, coinsToString, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
-import { DecodeMemo } from '../shared/memo.js';
 import { decToWire, decFromWire, type Dec } from '../shared/dec.js';
-import { INDEX_MARKER, compareBytes, fromUtf8, prefixEndBytes, readLengthPrefixed, readU64be, u64be, utf8 } from '../shared/keys.js';
+import { compareBytes } from '../shared/keys.js';
 import { StakingErrors } from './errors.js';
 import type { StakingAccountKeeper, StakingBankKeeper } from './expectedKeepers.js';
 import {
-  DELEGATION_PREFIX,
-  HISTORICAL_INFO_PREFIX,
-  LAST_TOTAL_POWER_KEY,
-  LAST_VALIDATOR_POWER_PREFIX,
-  PARAMS_KEY,
-  STORE_KEY,
-  VALIDATORS_BY_POWER_PREFIX,
-  VALIDATORS_PREFIX,
-  delegationByValidatorKey,
-  delegationKey,
-  historicalInfoKey,
-  lastValidatorPowerKey,
-  validatorByConsAddrKey,
-  validatorByPowerKey,
-  validatorKey,
+  BONDED_POOL_NAME,
+  NOT_BONDED_POOL_NAME,
+  Delegations,
+  HistoricalInfoByHeight,
+  LastTotalPower,
+  LastValidatorPower,
+  Params,
+  Validators,
+  ValidatorsByConsAddr,
+  ValidatorsByPower,
 } from './keys.js';
 import { defaultStakingParams, unbondingTimeMs, type StakingParams } from './params.js';
 import {
@@ -57,28 +40,20 @@ import {
   withStatus,
 } from './validator.js';
 
-const paramsMemo = new DecodeMemo<StakingParams>((bytes) => fromBinary(ParamsSchema, bytes));
-
 export class StakingKeeper {
   constructor(
     readonly accountKeeper: StakingAccountKeeper,
     readonly bankKeeper: StakingBankKeeper,
   ) {}
 
-  private store(ctx: Context): KVStore {
-    return ctx.kv(STORE_KEY);
-  }
-
   // ------------------------------------------------------------------ params
 
   getParams(ctx: Context): StakingParams {
-    const bytes = this.store(ctx).get(PARAMS_KEY);
-    if (bytes === undefined) return defaultStakingParams();
-    return paramsMemo.get(bytes);
+    return Params.get(ctx) ?? defaultStakingParams();
   }
 
   setParams(ctx: Context, params: StakingParams): void {
-    this.store(ctx).set(PARAMS_KEY, toBinary(ParamsSchema, params));
+    Params.set(ctx, params);
   }
 
   bondDenom(ctx: Context): string {
@@ -88,39 +63,36 @@ export class StakingKeeper {
   // ------------------------------------------------------------------ validators
 
   getValidator(ctx: Context, valAddr: Uint8Array): Validator | undefined {
-    const bytes = this.store(ctx).get(validatorKey(valAddr));
-    return bytes === undefined ? undefined : fromBinary(ValidatorSchema, bytes);
+    return Validators.get(ctx, valAddr);
   }
 
   setValidator(ctx: Context, validator: Validator): void {
-    this.store(ctx).set(validatorKey(operatorAddress(validator)), toBinary(ValidatorSchema, validator));
+    Validators.set(ctx, operatorAddress(validator), validator);
   }
 
   getValidatorByConsAddr(ctx: Context, consAddr: Uint8Array): Validator | undefined {
-    const valAddr = this.store(ctx).get(validatorByConsAddrKey(consAddr));
+    const valAddr = ValidatorsByConsAddr.get(ctx, consAddr);
     return valAddr === undefined ? undefined : this.getValidator(ctx, valAddr);
   }
 
   setValidatorByConsAddr(ctx: Context, validator: Validator): void {
-    this.store(ctx).set(validatorByConsAddrKey(validatorConsAddress(validator)), operatorAddress(validator));
+    ValidatorsByConsAddr.set(ctx, validatorConsAddress(validator), operatorAddress(validator));
   }
 
   /** Jailed validators are kept out of the power index (as in the SDK). */
   setValidatorByPowerIndex(ctx: Context, validator: Validator): void {
     if (validator.jailed) return;
     const address = operatorAddress(validator);
-    this.store(ctx).set(validatorByPowerKey(potentialConsensusPower(validator), address), address);
+    ValidatorsByPower.set(ctx, [potentialConsensusPower(validator), address], address);
   }
 
   deleteValidatorByPowerIndex(ctx: Context, validator: Validator): void {
-    this.store(ctx).delete(validatorByPowerKey(potentialConsensusPower(validator), operatorAddress(validator)));
+    ValidatorsByPower.remove(ctx, [potentialConsensusPower(validator), operatorAddress(validator)]);
   }
 
   async getAllValidators(ctx: Context): Promise<Validator[]> {
     const validators: Validator[] = [];
-    for await (const [, value] of this.store(ctx).iterator(VALIDATORS_PREFIX, prefixEndBytes(VALIDATORS_PREFIX))) {
-      validators.push(fromBinary(ValidatorSchema, value));
-    }
+    for await (const validator of Validators.values(ctx)) validators.push(validator);
     return validators;
   }
 
@@ -136,21 +108,17 @@ export class StakingKeeper {
   // ------------------------------------------------------------------ delegations
 
   getDelegation(ctx: Context, delAddr: Uint8Array, valAddr: Uint8Array): Delegation | undefined {
-    const bytes = this.store(ctx).get(delegationKey(delAddr, valAddr));
-    return bytes === undefined ? undefined : fromBinary(DelegationSchema, bytes);
+    return Delegations.get(ctx, [delAddr, valAddr]);
   }
 
+  /** Stores the delegation; the collection keeps the by-validator index. */
   setDelegation(ctx: Context, delegation: Delegation, delAddr: Uint8Array, valAddr: Uint8Array): void {
-    const store = this.store(ctx);
-    store.set(delegationKey(delAddr, valAddr), toBinary(DelegationSchema, delegation));
-    store.set(delegationByValidatorKey(valAddr, delAddr), INDEX_MARKER);
+    Delegations.set(ctx, [delAddr, valAddr], delegation);
   }
 
   async getAllDelegations(ctx: Context): Promise<Delegation[]> {
     const delegations: Delegation[] = [];
-    for await (const [, value] of this.store(ctx).iterator(DELEGATION_PREFIX, prefixEndBytes(DELEGATION_PREFIX))) {
-      delegations.push(fromBinary(DelegationSchema, value));
-    }
+    for await (const delegation of Delegations.values(ctx)) delegations.push(delegation);
     return delegations;
   }
 
@@ -175,34 +143,30 @@ export class StakingKeeper {
   // ------------------------------------------------------------------ last validator set
 
   getLastValidatorPower(ctx: Context, valAddr: Uint8Array): bigint | undefined {
-    const bytes = this.store(ctx).get(lastValidatorPowerKey(valAddr));
-    return bytes === undefined ? undefined : readU64be(bytes);
+    return LastValidatorPower.get(ctx, valAddr);
   }
 
   setLastValidatorPower(ctx: Context, valAddr: Uint8Array, power: bigint): void {
-    this.store(ctx).set(lastValidatorPowerKey(valAddr), u64be(power));
+    LastValidatorPower.set(ctx, valAddr, power);
   }
 
   deleteLastValidatorPower(ctx: Context, valAddr: Uint8Array): void {
-    this.store(ctx).delete(lastValidatorPowerKey(valAddr));
+    LastValidatorPower.remove(ctx, valAddr);
   }
 
   /** (operator address, power) of the last bonded set, in address order. */
   async getLastValidatorPowers(ctx: Context): Promise<[Uint8Array, bigint][]> {
     const result: [Uint8Array, bigint][] = [];
-    for await (const [key, value] of this.store(ctx).iterator(LAST_VALIDATOR_POWER_PREFIX, prefixEndBytes(LAST_VALIDATOR_POWER_PREFIX))) {
-      result.push([readLengthPrefixed(key, 1)[0].slice(), readU64be(value)]);
-    }
+    for await (const entry of LastValidatorPower.iterate(ctx)) result.push(entry);
     return result;
   }
 
   getLastTotalPower(ctx: Context): bigint {
-    const bytes = this.store(ctx).get(LAST_TOTAL_POWER_KEY);
-    return bytes === undefined ? 0n : BigInt(fromUtf8(bytes));
+    return LastTotalPower.get(ctx) ?? 0n;
   }
 
   setLastTotalPower(ctx: Context, power: bigint): void {
-    this.store(ctx).set(LAST_TOTAL_POWER_KEY, utf8(power.toString()));
+    LastTotalPower.set(ctx, power);
   }
 
   /** The bonded validators of the last set, sorted by power (desc) then address. */
@@ -233,9 +197,9 @@ export class StakingKeeper {
     let count = 0;
 
     const addresses: Uint8Array[] = [];
-    for await (const [, value] of this.store(ctx).iterator(VALIDATORS_BY_POWER_PREFIX, prefixEndBytes(VALIDATORS_BY_POWER_PREFIX), { reverse: true })) {
+    for await (const address of ValidatorsByPower.values(ctx, { reverse: true })) {
       if (addresses.length >= params.maxValidators) break;
-      addresses.push(value.slice());
+      addresses.push(address.slice());
     }
     for (const address of addresses) {
       if (count >= params.maxValidators) break;
@@ -339,18 +303,15 @@ export class StakingKeeper {
   // ------------------------------------------------------------------ historical info
 
   getHistoricalInfo(ctx: Context, height: bigint): HistoricalInfo | undefined {
-    const bytes = this.store(ctx).get(historicalInfoKey(height));
-    return bytes === undefined ? undefined : fromBinary(HistoricalInfoSchema, bytes);
+    return HistoricalInfoByHeight.get(ctx, height);
   }
 
   /** TrackHistoricalInfo: prune entries older than historical_entries, store this block's. */
   async trackHistoricalInfo(ctx: Context): Promise<void> {
     const entries = BigInt(this.getParams(ctx).historicalEntries);
-    const store = this.store(ctx);
     for (let height = BigInt(ctx.blockHeight) - entries; height >= 0n; height--) {
-      const key = historicalInfoKey(height);
-      if (!store.has(key)) break;
-      store.delete(key);
+      if (!HistoricalInfoByHeight.has(ctx, height)) break;
+      HistoricalInfoByHeight.remove(ctx, height);
     }
     if (entries === 0n) return;
     const validators = (await this.getLastValidators(ctx)).sort((a, b) => {
@@ -365,13 +326,13 @@ export class StakingKeeper {
       nextValidatorsHash: ctx.header.nextValidatorsHash,
       proposerAddress: ctx.header.proposerAddress,
     });
-    store.set(historicalInfoKey(ctx.blockHeight), toBinary(HistoricalInfoSchema, create(HistoricalInfoSchema, { header, valset: validators })));
+    HistoricalInfoByHeight.set(ctx, BigInt(ctx.blockHeight), create(HistoricalInfoSchema, { header, valset: validators }));
   }
 
   /** Heights with stored historical info (for tests/debug). */
   async historicalHeights(ctx: Context): Promise<bigint[]> {
     const heights: bigint[] = [];
-    for await (const [key] of this.store(ctx).iterator(HISTORICAL_INFO_PREFIX, prefixEndBytes(HISTORICAL_INFO_PREFIX))) heights.push(readU64be(key, 1));
+    for await (const height of HistoricalInfoByHeight.keys(ctx)) heights.push(height);
     return heights;
   }
 }

@@ -1,70 +1,123 @@
 /**
- * The staking module's store ("staking") and its tables (x/staking/types/keys.go prefixes):
+ * The staking module's store ("staking") and its collections, at the x/staking 0.50 prefixes
+ * (types/keys.go) with the key layouts and value encodings 0.50 stores:
  *
- *   0x11 ‖ len ‖ valAddr                          → last validator power (u64 BE)
- *   0x12                                          → last total power (math.Int decimal text)
- *   0x21 ‖ len ‖ valAddr                          → Validator
- *   0x22 ‖ len ‖ consAddr                         → valAddr
- *   0x23 ‖ power (u64 BE) ‖ len ‖ ^valAddr        → valAddr   (iterated in reverse: highest power
- *                                                   first; equal power: lower address first)
- *   0x31 ‖ len ‖ delAddr ‖ len ‖ valAddr          → Delegation
- *   0x50 ‖ height (u64 BE)                        → HistoricalInfo
- *   0x51                                          → Params
- *   0x71 ‖ len ‖ valAddr ‖ len ‖ delAddr          → 0x01 (delegations by validator)
+ *   0x11 ‖ len ‖ valAddr                      LastValidatorPower      → google.protobuf.Int64Value
+ *   0x12                                      LastTotalPower          → cosmos.base.v1beta1.IntProto
+ *   0x21 ‖ len ‖ valAddr                      Validators              → Validator
+ *   0x22 ‖ len ‖ consAddr                     ValidatorsByConsAddr    → valAddr
+ *   0x23 ‖ power (u64 BE) ‖ len ‖ ^valAddr    ValidatorsByPower       → valAddr   (iterated in reverse:
+ *                                             highest power first; equal power: lower address first)
+ *   0x31 ‖ len ‖ delAddr ‖ len ‖ valAddr      Delegations             → Delegation
+ *   0x50 ‖ height (u64 BE)                    HistoricalInfoByHeight  → HistoricalInfo
+ *   0x51                                      Params                  → Params
+ *   0x71 ‖ len ‖ valAddr ‖ len ‖ delAddr      Delegations' by-validator index → (empty)
+ *
+ * The power and consensus-address tables are kept by the keeper where the SDK keeps them (they
+ * follow status and jailing, not just the stored validator); the by-validator index of
+ * delegations is a pure function of the key, so the collection keeps it.
  */
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { Int64ValueSchema } from '@bufbuild/protobuf/wkt';
+import { IntProtoSchema } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
+import { DelegationSchema, HistoricalInfoSchema, ParamsSchema, ValidatorSchema, type Delegation } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import {
+  CollectionError,
+  IndexedMap,
+  Item,
+  ReversePairIndex,
+  SchemaBuilder,
+  StateMap,
+  bytesValue,
+  lengthPrefixedBytesKey,
+  pairKey,
+  protoValue,
+  u64Key,
+  type KeyCodec,
+  type ValueCodec,
+} from '../../collections/index.js';
 import { StoreKey } from '../../store/storeKey.js';
-import { concat, lengthPrefixed, u64be } from '../shared/keys.js';
 
 export const MODULE_NAME = 'staking';
 
 /** The staking pools (module accounts holding bonded and not-bonded tokens). */
 export const BONDED_POOL_NAME = 'bonded_tokens_pool';
 export const NOT_BONDED_POOL_NAME = 'not_bonded_tokens_pool';
-export const STORE_KEY = StoreKey.persistent('staking');
+export const STORE_KEY = 'staking';
 
-export const LAST_VALIDATOR_POWER_PREFIX = Uint8Array.of(0x11);
-export const LAST_TOTAL_POWER_KEY = Uint8Array.of(0x12);
-export const VALIDATORS_PREFIX = Uint8Array.of(0x21);
-export const VALIDATORS_BY_CONS_ADDR_PREFIX = Uint8Array.of(0x22);
-export const VALIDATORS_BY_POWER_PREFIX = Uint8Array.of(0x23);
-export const DELEGATION_PREFIX = Uint8Array.of(0x31);
-export const HISTORICAL_INFO_PREFIX = Uint8Array.of(0x50);
-export const PARAMS_KEY = Uint8Array.of(0x51);
-export const DELEGATIONS_BY_VALIDATOR_PREFIX = Uint8Array.of(0x71);
+export const stakingStoreKey = StoreKey.persistent(STORE_KEY);
 
-export function lastValidatorPowerKey(valAddr: Uint8Array): Uint8Array {
-  return concat(LAST_VALIDATOR_POWER_PREFIX, lengthPrefixed(valAddr));
-}
+/** A consensus power as gogoproto's Int64Value (what 0.50 stores per last-set validator). */
+const powerValue: ValueCodec<bigint> = {
+  valueType: 'google.protobuf.Int64Value',
+  encode: (power) => toBinary(Int64ValueSchema, create(Int64ValueSchema, { value: power })),
+  decode: (bytes) => fromBinary(Int64ValueSchema, bytes).value,
+  stringify: (power) => power.toString(),
+};
 
-export function validatorKey(valAddr: Uint8Array): Uint8Array {
-  return concat(VALIDATORS_PREFIX, lengthPrefixed(valAddr));
-}
+/** A math.Int as sdk.IntProto (what 0.50 stores as the last total power). */
+const intProtoValue: ValueCodec<bigint> = {
+  valueType: 'cosmos.base.v1beta1.IntProto',
+  encode: (value) => toBinary(IntProtoSchema, create(IntProtoSchema, { int: value.toString() })),
+  decode(bytes) {
+    const text = fromBinary(IntProtoSchema, bytes).int;
+    if (!/^-?[0-9]+$/.test(text)) throw new CollectionError('DECODING', `cannot decode cosmos.base.v1beta1.IntProto value: "${text}" is not an integer`);
+    return BigInt(text);
+  },
+  stringify: (value) => value.toString(),
+};
 
-export function validatorByConsAddrKey(consAddr: Uint8Array): Uint8Array {
-  return concat(VALIDATORS_BY_CONS_ADDR_PREFIX, lengthPrefixed(consAddr));
-}
+/**
+ * An operator address length-prefixed with every byte inverted (GetValidatorsByPowerIndexKey), so
+ * that a descending walk of the power index meets equal powers in ascending address order.
+ */
+const invertedAddressKey: KeyCodec<Uint8Array> = {
+  keyType: 'bytes(length-prefixed, inverted)',
+  size: (key) => lengthPrefixedBytesKey.size(key),
+  sizeNonTerminal: (key) => lengthPrefixedBytesKey.sizeNonTerminal(key),
+  encode(key, out, offset) {
+    const end = lengthPrefixedBytesKey.encode(key, out, offset);
+    for (let i = offset + 1; i < end; i++) out[i] = ~out[i]! & 0xff;
+    return end;
+  },
+  encodeNonTerminal(key, out, offset) {
+    return invertedAddressKey.encode(key, out, offset);
+  },
+  decode: (bytes, offset, end) => lengthPrefixedBytesKey.decode(bytes, offset, end).map((byte) => ~byte & 0xff),
+  decodeNonTerminal(bytes, offset) {
+    const part = lengthPrefixedBytesKey.decodeNonTerminal(bytes, offset);
+    return { key: part.key.map((byte) => ~byte & 0xff), next: part.next };
+  },
+  stringify: (key) => lengthPrefixedBytesKey.stringify(key),
+};
 
-export function validatorByPowerKey(power: bigint, valAddr: Uint8Array): Uint8Array {
-  const inverted = valAddr.map((byte) => ~byte & 0xff);
-  return concat(VALIDATORS_BY_POWER_PREFIX, u64be(power), lengthPrefixed(inverted));
-}
+const schema = new SchemaBuilder(stakingStoreKey);
 
-export function delegationsPrefix(delAddr: Uint8Array): Uint8Array {
-  return concat(DELEGATION_PREFIX, lengthPrefixed(delAddr));
-}
+/** operator address → consensus power, for the validators of the last set. */
+export const LastValidatorPower = new StateMap(schema, 'last_validator_power', 0x11, lengthPrefixedBytesKey, powerValue);
 
-export function delegationKey(delAddr: Uint8Array, valAddr: Uint8Array): Uint8Array {
-  return concat(DELEGATION_PREFIX, lengthPrefixed(delAddr), lengthPrefixed(valAddr));
-}
+export const LastTotalPower = new Item(schema, 'last_total_power', 0x12, intProtoValue);
 
-export function delegationsByValidatorPrefix(valAddr: Uint8Array): Uint8Array {
-  return concat(DELEGATIONS_BY_VALIDATOR_PREFIX, lengthPrefixed(valAddr));
-}
+/** operator address → validator. */
+export const Validators = new StateMap(schema, 'validators', 0x21, lengthPrefixedBytesKey, protoValue(ValidatorSchema));
 
-export function delegationByValidatorKey(valAddr: Uint8Array, delAddr: Uint8Array): Uint8Array {
-  return concat(DELEGATIONS_BY_VALIDATOR_PREFIX, lengthPrefixed(valAddr), lengthPrefixed(delAddr));
-}
+/** consensus address → operator address. */
+export const ValidatorsByConsAddr = new StateMap(schema, 'validator_by_cons_addr', 0x22, lengthPrefixedBytesKey, bytesValue);
 
-export function historicalInfoKey(height: bigint | number): Uint8Array {
-  return concat(HISTORICAL_INFO_PREFIX, u64be(height));
-}
+/** (potential consensus power, operator address) → operator address; jailed validators are left out. */
+export const ValidatorsByPower = new StateMap(schema, 'validators_by_power', 0x23, pairKey(u64Key, invertedAddressKey), bytesValue);
+
+/** (operator address, delegator address) for every delegation. */
+export const DelegationsByValidator = new ReversePairIndex<Uint8Array, Uint8Array, Delegation>(schema, 'delegations_by_validator', 0x71, pairKey(lengthPrefixedBytesKey, lengthPrefixedBytesKey));
+
+/** (delegator address, operator address) → delegation. */
+export const Delegations = new IndexedMap(schema, 'delegations', 0x31, pairKey(lengthPrefixedBytesKey, lengthPrefixedBytesKey), protoValue(DelegationSchema), {
+  byValidator: DelegationsByValidator,
+});
+
+/** height → the header and validator set of that block. */
+export const HistoricalInfoByHeight = new StateMap(schema, 'historical_info', 0x50, u64Key, protoValue(HistoricalInfoSchema));
+
+export const Params = new Item(schema, 'params', 0x51, protoValue(ParamsSchema, { shared: true }));
+
+export const stakingSchema = schema.build();

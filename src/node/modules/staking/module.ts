@@ -6,17 +6,18 @@
 import { Query } from '../../../gen/cosmos/staking/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/staking/v1beta1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
+import { stakingCli } from './cli.js';
 import { StakingErrors } from './errors.js';
 import type { StakingAccountKeeper, StakingBankKeeper } from './expectedKeepers.js';
 import { defaultStakingGenesis, exportStakingGenesis, initStakingGenesis, validateStakingGenesis } from './genesis.js';
 import { StakingKeeper } from './keeper.js';
-import { BONDED_POOL_NAME, MODULE_NAME, NOT_BONDED_POOL_NAME, STORE_KEY } from './keys.js';
+import { BONDED_POOL_NAME, MODULE_NAME, NOT_BONDED_POOL_NAME, stakingStoreKey } from './keys.js';
 import { stakingMsgRoutes } from './msgServer.js';
 import { stakingQueryService } from './queryServer.js';
 
 export const stakingModule = defineModule<StakingKeeper>({
   name: MODULE_NAME,
-  storeKeys: [STORE_KEY],
+  storeKeys: [stakingStoreKey],
   msgService: Msg,
   queryServices: [Query],
   errors: StakingErrors,
@@ -24,6 +25,7 @@ export const stakingModule = defineModule<StakingKeeper>({
     [BONDED_POOL_NAME]: ['burner', 'staking'],
     [NOT_BONDED_POOL_NAME]: ['burner', 'staking'],
   },
+  cli: stakingCli,
   consensusVersion: 5,
   requires: ['auth', 'bank'],
   create(deps) {

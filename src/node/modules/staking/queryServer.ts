@@ -4,7 +4,7 @@
  * redelegations do not exist yet: those queries answer empty lists / NotFound, never an error
  * about the method.
  */
-import { create, fromBinary } from '@bufbuild/protobuf';
+import { create } from '@bufbuild/protobuf';
 import {
   Query,
   QueryDelegationResponseSchema,
@@ -21,19 +21,17 @@ import {
   QueryValidatorsResponseSchema,
   QueryValidatorUnbondingDelegationsResponseSchema,
 } from '../../../gen/cosmos/staking/v1beta1/query_pb.js';
-import { DelegationResponseSchema, DelegationSchema, PoolSchema, ValidatorSchema, type Delegation, type DelegationResponse, type Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
-import { PageResponseSchema, type PageRequest, type PageResponse } from '../../../gen/cosmos/base/query/v1beta1/pagination_pb.js';
+import { DelegationResponseSchema, DelegationSchema, PoolSchema, type Delegation, type DelegationResponse, type Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import { parseAccAddress, parseValAddress } from '../shared/address.js';
 import { coinToProto } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
 import { decFromWire, decTruncate } from '../shared/dec.js';
 import { grpcError } from '../shared/errors.js';
-import { readLengthPrefixed } from '../shared/keys.js';
 import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
-import { normalizePageRequest, paginate } from '../shared/pagination.js';
+import { emptyPage, paginate } from '../../collections/index.js';
 import { StakingErrors } from './errors.js';
 import type { StakingKeeper } from './keeper.js';
-import { STORE_KEY, VALIDATORS_PREFIX, delegationsByValidatorPrefix, delegationsPrefix } from './keys.js';
+import { Delegations, DelegationsByValidator, Validators } from './keys.js';
 import { BOND_STATUS_NAMES, tokensFromShares } from './validator.js';
 
 function requireDelegator(text: string): Uint8Array {
@@ -50,12 +48,6 @@ function requireValidator(text: string): Uint8Array {
   return parsed.bytes;
 }
 
-/** The page of an empty collection (still rejecting key+offset). */
-function emptyPage(request: PageRequest | undefined): PageResponse {
-  normalizePageRequest(request);
-  return create(PageResponseSchema, { nextKey: new Uint8Array(0), total: 0n });
-}
-
 export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
   const delegationResponse = (ctx: Context, delegation: Delegation): DelegationResponse => {
     const parsed = parseValAddress(delegation.validatorAddress);
@@ -69,9 +61,9 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
     async validators(request, ctx) {
       if (request.status !== '' && BOND_STATUS_NAMES[request.status] === undefined) throw grpcError('InvalidArgument', `invalid validator status ${request.status}`);
       const wanted = request.status === '' ? undefined : BOND_STATUS_NAMES[request.status];
-      const page = await paginate(ctx.kv(STORE_KEY), VALIDATORS_PREFIX, request.pagination, {
-        map: (_key, value) => fromBinary(ValidatorSchema, value),
-        filter: wanted === undefined ? undefined : (_key, value) => fromBinary(ValidatorSchema, value).status === wanted,
+      const page = await paginate(ctx, Validators, request.pagination, {
+        map: (_address, validator) => validator,
+        filter: wanted === undefined ? undefined : (_address, validator) => validator.status === wanted,
       });
       return create(QueryValidatorsResponseSchema, { validators: page.items, pagination: page.pagination });
     },
@@ -84,11 +76,9 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
 
     async validatorDelegations(request, ctx) {
       const valAddr = requireValidator(request.validatorAddr);
-      const page = await paginate(ctx.kv(STORE_KEY), delegationsByValidatorPrefix(valAddr), request.pagination, {
-        map: (key) => {
-          const [delAddr] = readLengthPrefixed(key);
-          return delegationResponse(ctx, keeper.getDelegation(ctx, delAddr, valAddr) ?? create(DelegationSchema));
-        },
+      const page = await paginate(ctx, DelegationsByValidator.keys, request.pagination, {
+        prefix: [valAddr],
+        map: ([, delAddr]) => delegationResponse(ctx, keeper.getDelegation(ctx, delAddr, valAddr) ?? create(DelegationSchema)),
       });
       return create(QueryValidatorDelegationsResponseSchema, { delegationResponses: page.items, pagination: page.pagination });
     },
@@ -114,9 +104,7 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
 
     async delegatorDelegations(request, ctx) {
       const delAddr = requireDelegator(request.delegatorAddr);
-      const page = await paginate(ctx.kv(STORE_KEY), delegationsPrefix(delAddr), request.pagination, {
-        map: (_key, value) => delegationResponse(ctx, fromBinary(DelegationSchema, value)),
-      });
+      const page = await paginate(ctx, Delegations, request.pagination, { prefix: [delAddr], map: (_key, delegation) => delegationResponse(ctx, delegation) });
       return create(QueryDelegatorDelegationsResponseSchema, { delegationResponses: page.items, pagination: page.pagination });
     },
 
@@ -132,9 +120,9 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
 
     async delegatorValidators(request, ctx) {
       const delAddr = requireDelegator(request.delegatorAddr);
-      const page = await paginate(ctx.kv(STORE_KEY), delegationsPrefix(delAddr), request.pagination, {
-        map: (_key, value): Validator => {
-          const delegation = fromBinary(DelegationSchema, value);
+      const page = await paginate(ctx, Delegations, request.pagination, {
+        prefix: [delAddr],
+        map: (_key, delegation): Validator => {
           const parsed = parseValAddress(delegation.validatorAddress);
           const validator = parsed.ok ? keeper.getValidator(ctx, parsed.bytes) : undefined;
           if (validator === undefined) throw StakingErrors.NoValidatorFound.error();
