@@ -64,7 +64,7 @@ import {
 } from '../modules/shared/events.js';
 import type { MsgRoute } from '../modules/shared/module.js';
 import { ProtoWriter } from '../modules/shared/proto.js';
-import { runAnteChain, type AnteEnv, type AnteState, type PreverifiedSignatures } from './ante.js';
+import { AnteHandler, type AnteEnvBase, type AnteState, type PreverifiedSignatures } from './ante/index.js';
 import { CONSENSUS_STORE_KEY, createModules, type AppModules } from './modules.js';
 import { loadChainId, loadConsensusParams, saveConsensusState } from './consensus.js';
 import { APP_NAME, parseMinGasPrices, resolveAppOptions, type AppOptions } from './options.js';
@@ -119,6 +119,8 @@ export class App implements Application {
   readonly options: AppOptions;
   readonly modules: AppModules;
   readonly queryRouter = new QueryRegistry();
+  /** The ante chains (router by extension option), sign modes and fee-grant hook: `app.ante.router.register(…)`, `app.ante.configure(…)`. */
+  readonly ante = new AnteHandler();
   readonly timings: AppTimings = { checkTxMs: 0, preverifyMs: 0, finalizeMs: 0, commitMs: 0, checkTxCount: 0, deliverTxCount: 0, preverifiedHits: 0 };
   readonly sigCache: VerifiedSignatureCache;
   private readonly txCache: DecodedTxCache;
@@ -414,7 +416,7 @@ export class App implements Application {
 
   // ================================================================== runTx
 
-  private anteEnv(): AnteEnv {
+  private anteEnv(): AnteEnvBase {
     return {
       accountKeeper: this.modules.accountKeeper,
       bankKeeper: this.modules.bankKeeper,
@@ -455,7 +457,7 @@ export class App implements Application {
       priority: 0n,
     };
     try {
-      runAnteChain(state, this.anteEnv());
+      this.ante.run(state, this.anteEnv());
     } catch (err) {
       anteBranch.discard();
       return failure(outOfGas(err), gasWanted, BigInt(state.ctx.gasMeter.gasConsumed()), [], tx);
