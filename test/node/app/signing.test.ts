@@ -28,9 +28,9 @@ import { registerError, SdkErrors } from '../../../src/node/modules/shared/error
 import { EventManager } from '../../../src/node/modules/shared/events.js';
 import { BasicGasMeter } from '../../../src/node/store/index.js';
 import { consumeSignatureGas, setUpContext, type AnteDecorator, type AnteState, type FeeGrantKeeper } from '../../../src/node/app/ante/index.js';
-import { decodeTx, signDocBytes, type TxMsg } from '../../../src/node/app/tx.js';
+import { decodeTx, signatureData, signDocBytes, type TxMsg } from '../../../src/node/app/tx.js';
 import { VerifiedSignatureCache } from '../../../src/node/app/sigverify.js';
-import { CHAIN_ID, TOKEN, buildAppState, coin, msgSend, pack, pubKeyAnyOf, startChain, testKey, type Chain, type TestKey } from './helpers.js';
+import { CHAIN_ID, TOKEN, buildAppState, coin, msgSend, pubKeyAnyOf, startChain, testKey, type Chain, type TestKey } from './helpers.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
@@ -84,7 +84,7 @@ function build(options: { msgs: Any[]; publicKey: Any | undefined; modeInfo: Mod
     fee: { amount: authInfo.fee!.amount, gasLimit: gas, payer: options.payer ?? '', granter: options.granter ?? '' },
   };
   // Messages without an amino name have no amino sign bytes (a test below relies on that).
-  let aminoBytes = new Uint8Array(0);
+  let aminoBytes: Uint8Array = new Uint8Array(0);
   try {
     aminoBytes = amino.signBytes(aminoDoc);
   } catch {
@@ -243,8 +243,7 @@ describe('sign modes, multisig, fee grants and the ante router', () => {
     );
     const params = { maxMemoCharacters: 256n, txSigLimit: 7n, txSizeCostPerByte: 10n, sigVerifyCostEd25519: 590n, sigVerifyCostSecp256k1: 1000n };
     const pubKey = tx.signerInfos[0]!.pubKey!;
-    const data = { kind: 'multi' as const, bits: (tx.signerInfos[0]!.mode as { bits: never }).bits, signatures: [{ kind: 'single' as const, mode: SignMode.LEGACY_AMINO_JSON, signature: new Uint8Array(64) }, { kind: 'single' as const, mode: SignMode.LEGACY_AMINO_JSON, signature: new Uint8Array(64) }] };
-    consumeSignatureGas(meter, pubKey, data, params);
+    consumeSignatureGas(meter, pubKey, signatureData(tx.signerInfos[0]!.mode, tx.signatures[0]!), params);
     expect(meter.gasConsumed()).toBe(22_000);
   });
 
