@@ -8,11 +8,16 @@
  */
 import { TokendError } from '../../util/errors.js';
 import { addressFromPublicKey, isKeyAlgo, publicKeyFromPrivateKey } from '../keys.js';
-import type { KeyRecord, KeyringBackendName } from '../types.js';
+import { multisigKeyAddress } from '../multisig.js';
+import type { KeyRecord, KeyringBackendName, MultisigKeyRecord, MultisigMember } from '../types.js';
 
-export interface StoredKey extends KeyRecord {
+/** A local key with its private key. */
+export interface StoredLocalKey extends KeyRecord {
   privKey: Uint8Array;
 }
+
+/** What a backend stores under a name: a local key, or a multisig key (public keys only). */
+export type StoredKey = StoredLocalKey | MultisigKeyRecord;
 
 export interface KeyStore {
   readonly backend: KeyringBackendName;
@@ -28,6 +33,19 @@ export interface KeyStore {
   writeAddressIndex(address: Uint8Array, name: string): Promise<void>;
   /** No error when absent. */
   deleteAddressIndex(address: Uint8Array): Promise<void>;
+}
+
+/** Version 1 of the JSON form of a multisig key: no secret, the members in order. */
+interface StoredMultisigJson {
+  version: 1;
+  name: string;
+  type: 'multi';
+  /** Lower-case hex. */
+  address: string;
+  threshold: number;
+  /** Public keys in base64. */
+  members: { algo: string; pubKey: string }[];
+  createdAt?: string;
 }
 
 /** Version 1 of the JSON form of a stored key (also the plaintext inside encrypted entries). */
@@ -51,6 +69,18 @@ export function addressHex(address: Uint8Array): string {
 }
 
 export function serializeStoredKey(key: StoredKey): string {
+  if (key.type === 'multi') {
+    const multi: StoredMultisigJson = {
+      version: 1,
+      name: key.name,
+      type: 'multi',
+      address: addressHex(key.address),
+      threshold: key.threshold,
+      members: key.members.map((m) => ({ algo: m.algo, pubKey: Buffer.from(m.pubKey).toString('base64') })),
+      ...(key.createdAt === undefined ? {} : { createdAt: key.createdAt }),
+    };
+    return JSON.stringify(multi);
+  }
   const json: StoredKeyJson = {
     version: 1,
     name: key.name,
@@ -85,6 +115,7 @@ export function deserializeStoredKey(text: string, where: string, expectedName?:
   if (json.version !== 1) throw corrupted(where, `unknown version ${String(json.version)}`);
   if (typeof json.name !== 'string' || json.name === '') throw corrupted(where, 'no name');
   if (expectedName !== undefined && json.name !== expectedName) throw corrupted(where, `it holds the key "${json.name}"`);
+  if ((json as { type?: unknown }).type === 'multi') return deserializeMultisig(json as unknown as Partial<StoredMultisigJson>, where);
   if (typeof json.algo !== 'string' || !isKeyAlgo(json.algo)) throw corrupted(where, `unknown algo ${String(json.algo)}`);
   if (typeof json.privKey !== 'string' || !/^[0-9a-f]{64}$/u.test(json.privKey)) throw corrupted(where, 'bad private key');
   const privKey = Uint8Array.from(Buffer.from(json.privKey, 'hex'));
@@ -108,6 +139,33 @@ export function deserializeStoredKey(text: string, where: string, expectedName?:
     ...(typeof json.hdPath === 'string' ? { hdPath: json.hdPath } : {}),
     ...(typeof json.createdAt === 'string' ? { createdAt: json.createdAt } : {}),
     privKey,
+  };
+}
+
+/** A multisig entry: members must be valid keys and the address must follow from them. */
+function deserializeMultisig(json: Partial<StoredMultisigJson>, where: string): MultisigKeyRecord {
+  if (!Array.isArray(json.members) || json.members.length === 0) throw corrupted(where, 'no multisig members');
+  const members: MultisigMember[] = json.members.map((member, i) => {
+    if (typeof member?.algo !== 'string' || !isKeyAlgo(member.algo) || typeof member.pubKey !== 'string') throw corrupted(where, `bad multisig member ${i}`);
+    const pubKey = Uint8Array.from(Buffer.from(member.pubKey, 'base64'));
+    try {
+      addressFromPublicKey(member.algo, pubKey);
+    } catch {
+      throw corrupted(where, `bad public key of multisig member ${i}`);
+    }
+    return { algo: member.algo, pubKey };
+  });
+  const threshold = json.threshold;
+  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1 || threshold > members.length) throw corrupted(where, `bad multisig threshold ${String(threshold)}`);
+  const address = multisigKeyAddress(threshold, members);
+  if (json.address !== addressHex(address)) throw corrupted(where, 'the address does not match the multisig members');
+  return {
+    name: json.name!,
+    type: 'multi',
+    threshold,
+    members,
+    address,
+    ...(typeof json.createdAt === 'string' ? { createdAt: json.createdAt } : {}),
   };
 }
 
