@@ -9,7 +9,7 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { TokendError } from '../../util/errors.js';
-import type { Keyring, KeyringRecord, KeyRecord, MultisigKeyRecord } from '../../keyring/types.js';
+import type { Keyring, KeyringRecord, MultisigKeyRecord } from '../../keyring/types.js';
 import { toAccountAddress } from '../../keyring/address.js';
 import { Query as AuthQuery } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
 import { Service as TxService, SimulateRequestSchema, SimulateResponseSchema } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
