@@ -133,7 +133,8 @@ export class SignModeHandler {
         sequence: signer.sequence,
         timeoutHeight: body.timeoutHeight,
         memo: body.memo,
-        msgs: body.messages,
+        // Already decoded by decodeTx: encode those objects rather than decoding the Anys again.
+        msgs: tx.msgs,
         fee: { amount: fee?.amount ?? [], gasLimit: fee?.gasLimit ?? 0n, payer: fee?.payer ?? '', granter: fee?.granter ?? '' },
       });
     } catch (err) {

@@ -29,7 +29,6 @@
  * `AminoJsonError` names the type.
  */
 import { fromBinary, getOption, hasOption, ScalarType, type DescField, type DescMessage, type Message, type Registry } from '@bufbuild/protobuf';
-import { reflect, type ReflectList, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import { base64Encode } from '@bufbuild/protobuf/wire';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { dont_omitempty, encoding, field_name, message_encoding, name as aminoNameOption, oneof_name } from '../../gen/amino/amino_pb.js';
@@ -77,8 +76,12 @@ interface FieldPlan {
   readonly oneofTypeName: string | undefined;
 }
 
+/** Printable ASCII that needs no escaping: anything but `"`, `\`, `<`, `>`, `&`. */
+const PLAIN_JSON_STRING = /^[ !#-%'-;=?-[\]-~]*$/;
+
 /** Go's encoding/json string escaping (HTML-safe): JSON.stringify plus \u003c \u003e \u0026 \u2028 \u2029. */
 export function goJsonString(text: string): string {
+  if (PLAIN_JSON_STRING.test(text)) return `"${text}"`;
   const json = JSON.stringify(text);
   return /[<>&\u2028\u2029]/.test(json)
     ? json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
@@ -92,12 +95,6 @@ function toCamel(name: string): string {
     .filter((part) => part !== '')
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
-}
-
-function fieldNamed(schema: DescMessage, name: string): DescField {
-  const field = schema.fields.find((f) => f.name === name);
-  if (field === undefined) throw new AminoJsonError(`${schema.typeName} has no field ${name}`);
-  return field;
 }
 
 function pad(value: number, width: number): string {
@@ -116,11 +113,46 @@ function formatTimestamp(seconds: bigint, nanos: number): string {
   return `${base}.${pad(nanos, 9).replace(/0+$/, '')}Z`;
 }
 
-/** Encodes protobuf-es messages as amino JSON (see the file comment). Stateless apart from caches. */
+type Fields = Record<string, unknown>;
+
+/** How one message type is written, worked out once from its descriptor. */
+interface MessagePlan {
+  readonly kind: 'fields' | 'timestamp' | 'duration' | 'any' | 'key_field' | 'threshold_string' | 'module_account';
+  readonly fields: readonly FieldPlan[];
+}
+
+function isZero(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      return value === '';
+    case 'number':
+      return value === 0;
+    case 'bigint':
+      return value === 0n;
+    case 'boolean':
+      return !value;
+    default:
+      return value instanceof Uint8Array ? value.length === 0 : value === undefined || value === null;
+  }
+}
+
+/** A message as decoded from an Any, ready to encode. */
+export interface DecodedAny {
+  readonly typeUrl: string;
+  readonly schema: DescMessage;
+  readonly message: Message;
+}
+
+/**
+ * Encodes protobuf-es messages as amino JSON (see the file comment). Works on the messages' own
+ * properties with a plan per message type (names, order, options), so encoding a MsgSend costs a
+ * few microseconds.
+ */
 export class AminoJsonEncoder {
   private readonly registry: Registry;
   private readonly overrides: ReadonlyMap<string, string>;
-  private readonly plans = new WeakMap<DescMessage, readonly FieldPlan[]>();
+  private readonly plans = new WeakMap<DescMessage, MessagePlan>();
+  private readonly names = new WeakMap<DescMessage, string | undefined>();
 
   constructor(options: AminoJsonOptions = {}) {
     this.registry = options.registry ?? defaultRegistry;
@@ -130,30 +162,33 @@ export class AminoJsonEncoder {
 
   /** The amino name of a message type (override first, then `(amino.name)`), if it has one. */
   aminoName(schema: DescMessage): string | undefined {
+    // Reading an option decodes it from the descriptor each time: remember the answer.
+    if (this.names.has(schema)) return this.names.get(schema);
     const override = this.overrides.get(schema.typeName);
-    if (override !== undefined) return override;
-    return hasOption(schema, aminoNameOption) ? getOption(schema, aminoNameOption) : undefined;
+    const name = override ?? (hasOption(schema, aminoNameOption) ? getOption(schema, aminoNameOption) : undefined);
+    this.names.set(schema, name);
+    return name;
   }
 
   /** The amino JSON of a message as it appears inside an Any: `{"type":…,"value":…}`. */
   encodeAny(any: Any): string {
     const schema = this.resolve(any.typeUrl);
-    const message = this.unpack(schema, any);
-    return this.wrapped(schema, reflect(schema, message), true);
+    return this.wrapped(schema, this.unpack(schema, any), true);
   }
 
   /** The amino JSON of a message at the top level (wrapped only if it has an amino name). */
   encodeMessage(schema: DescMessage, message: Message): string {
-    return this.wrapped(schema, reflect(schema, message), false);
+    return this.wrapped(schema, message, false);
   }
 
-  /** The SDK's `msgs` entry of a tx message: requires an amino name. */
-  encodeTxMessage(any: Any): string {
-    const schema = this.resolve(any.typeUrl);
+  /** The SDK's `msgs` entry of a tx message (an Any, or already decoded): requires an amino name. */
+  encodeTxMessage(msg: Any | DecodedAny): string {
+    const decoded = 'schema' in msg ? msg : undefined;
+    const schema = decoded?.schema ?? this.resolve(msg.typeUrl);
     if (this.aminoName(schema) === undefined) {
-      throw new AminoJsonError(`${any.typeUrl} has no amino name, so it cannot be signed with SIGN_MODE_LEGACY_AMINO_JSON`, any.typeUrl);
+      throw new AminoJsonError(`${msg.typeUrl} has no amino name, so it cannot be signed with SIGN_MODE_LEGACY_AMINO_JSON`, msg.typeUrl);
     }
-    return this.encodeAny(any);
+    return this.wrapped(schema, decoded?.message ?? this.unpack(schema, msg as Any), true);
   }
 
   private resolve(typeUrl: string): DescMessage {
@@ -170,16 +205,24 @@ export class AminoJsonEncoder {
     }
   }
 
-  private wrapped(schema: DescMessage, message: ReflectMessage, isAny: boolean): string {
+  private wrapped(schema: DescMessage, message: Message, isAny: boolean): string {
     const name = this.aminoName(schema) ?? (isAny ? `/${schema.typeName}` : undefined);
-    const body = this.message(message);
+    const body = this.message(schema, message as unknown as Fields);
     return name === undefined ? body : `{"type":${goJsonString(name)},"value":${body}}`;
   }
 
-  private fieldPlans(schema: DescMessage): readonly FieldPlan[] {
-    let plans = this.plans.get(schema);
-    if (plans !== undefined) return plans;
-    plans = schema.fields
+  private plan(schema: DescMessage): MessagePlan {
+    let plan = this.plans.get(schema);
+    if (plan !== undefined) return plan;
+    let kind: MessagePlan['kind'] = 'fields';
+    if (schema.typeName === 'google.protobuf.Timestamp') kind = 'timestamp';
+    else if (schema.typeName === 'google.protobuf.Duration') kind = 'duration';
+    else if (schema.typeName === 'google.protobuf.Any') kind = 'any';
+    else {
+      const encodingName = KEY_FIELD_TYPES.has(schema.typeName) ? 'key_field' : hasOption(schema, message_encoding) ? getOption(schema, message_encoding) : undefined;
+      if (encodingName === 'key_field' || encodingName === 'threshold_string' || encodingName === 'module_account') kind = encodingName;
+    }
+    const fields = schema.fields
       .map((field): FieldPlan => {
         const encodingName = hasOption(field, encoding) ? getOption(field, encoding) : undefined;
         const scalarName = hasOption(field, scalar) ? getOption(field, scalar) : undefined;
@@ -197,89 +240,105 @@ export class AminoJsonEncoder {
       })
       // Go's sort.Slice over the names (byte order; field names are ASCII).
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    this.plans.set(schema, plans);
-    return plans;
+    plan = { kind, fields };
+    this.plans.set(schema, plan);
+    return plan;
   }
 
-  private message(message: ReflectMessage): string {
-    const schema = message.desc;
-    switch (schema.typeName) {
-      case 'google.protobuf.Timestamp':
-        return `"${formatTimestamp(message.get(fieldNamed(schema, 'seconds')) as bigint, message.get(fieldNamed(schema, 'nanos')) as number)}"`;
-      case 'google.protobuf.Duration': {
-        const seconds = message.get(fieldNamed(schema, 'seconds')) as bigint;
-        if (seconds > MAX_DURATION_SECONDS) throw new AminoJsonError(`${seconds} seconds would overflow an int64 when represented as nanoseconds`);
-        const nanos = BigInt(message.get(fieldNamed(schema, 'nanos')) as number);
-        return `"${seconds * 1_000_000_000n + nanos}"`;
-      }
-      case 'google.protobuf.Any': {
-        const typeUrl = message.get(fieldNamed(schema, 'type_url')) as string;
-        const value = message.get(fieldNamed(schema, 'value')) as Uint8Array;
-        return this.encodeAny({ $typeName: 'google.protobuf.Any', typeUrl, value });
-      }
+  /** The value of `field` in `message` and whether it is set (protoreflect's Has). */
+  private read(field: DescField, message: Fields): { set: boolean; value: unknown } {
+    if (field.oneof !== undefined) {
+      const oneof = message[field.oneof.localName] as { case?: string; value?: unknown } | undefined;
+      return oneof?.case === field.localName ? { set: true, value: oneof.value } : { set: false, value: undefined };
     }
-    const messageEncoding = KEY_FIELD_TYPES.has(schema.typeName) ? 'key_field' : hasOption(schema, message_encoding) ? getOption(schema, message_encoding) : undefined;
-    if (messageEncoding === 'key_field') return this.keyField(message);
-    if (messageEncoding === 'threshold_string') return this.thresholdString(message);
-    if (messageEncoding === 'module_account') return this.moduleAccount(message);
+    const value = message[field.localName];
+    switch (field.fieldKind) {
+      case 'list':
+        return { set: (value as unknown[]).length > 0, value };
+      case 'map':
+        return { set: Object.keys(value as object).length > 0, value };
+      case 'message':
+        return { set: value !== undefined, value };
+      default:
+        // Explicit presence (proto3 optional): set when present; implicit: set when not zero.
+        return { set: value !== undefined && (field.presence === 1 || !isZero(value)), value };
+    }
+  }
 
+  private message(schema: DescMessage, message: Fields): string {
+    const plan = this.plan(schema);
+    switch (plan.kind) {
+      case 'timestamp':
+        return `"${formatTimestamp(BigInt(message['seconds'] as bigint), Number(message['nanos']))}"`;
+      case 'duration': {
+        const seconds = BigInt(message['seconds'] as bigint);
+        if (seconds > MAX_DURATION_SECONDS) throw new AminoJsonError(`${seconds} seconds would overflow an int64 when represented as nanoseconds`);
+        return `"${seconds * 1_000_000_000n + BigInt(message['nanos'] as number)}"`;
+      }
+      case 'any':
+        return this.encodeAny(message as unknown as Any);
+      case 'key_field':
+        return this.keyField(schema, message);
+      case 'threshold_string':
+        return this.thresholdString(schema, message);
+      case 'module_account':
+        return this.moduleAccount(message);
+    }
     const parts: string[] = [];
     const nullOneofs = new Set<string>();
-    for (const plan of this.fieldPlans(schema)) {
-      const { field } = plan;
-      let name = plan.name;
+    for (const fieldPlan of plan.fields) {
+      const { field } = fieldPlan;
+      const { set, value } = this.read(field, message);
+      let name = fieldPlan.name;
       let writeNull = false;
-      if (!message.isSet(field)) {
-        if (field.oneof !== undefined && message.oneofCase(field.oneof) === undefined && !nullOneofs.has(plan.oneofName!)) {
-          name = plan.oneofName!;
+      if (!set) {
+        if (field.oneof !== undefined && (message[field.oneof.localName] as { case?: string } | undefined)?.case === undefined && !nullOneofs.has(fieldPlan.oneofName!)) {
+          name = fieldPlan.oneofName!;
           writeNull = true;
           nullOneofs.add(name);
-        } else if (plan.omitEmpty) {
+        } else if (fieldPlan.omitEmpty) {
           continue;
         } else if (field.fieldKind === 'message') {
           throw new AminoJsonError(`not supported: dont_omit_empty=true on invalid (nil?) message field: ${name}`);
         }
       }
-      let value: string;
-      if (plan.encoder !== undefined) value = this.encodedField(plan, message);
-      else if (writeNull) value = 'null';
-      else value = this.fieldValue(field, message);
+      let text: string;
+      if (fieldPlan.encoder !== undefined) text = this.encodedField(fieldPlan, value);
+      else if (writeNull) text = 'null';
+      else text = this.fieldValue(field, value, set);
       if (field.oneof !== undefined && !writeNull) {
-        if (plan.oneofTypeName === undefined) throw new AminoJsonError(`field ${field.name} within a oneof must have the amino.oneof_type_name option set`);
-        parts.push(`${goJsonString(plan.oneofName!)}:{"type":${goJsonString(plan.oneofTypeName)},"value":{${goJsonString(name)}:${value}}}`);
+        if (fieldPlan.oneofTypeName === undefined) throw new AminoJsonError(`field ${field.name} within a oneof must have the amino.oneof_type_name option set`);
+        parts.push(`${goJsonString(fieldPlan.oneofName!)}:{"type":${goJsonString(fieldPlan.oneofTypeName)},"value":{${goJsonString(name)}:${text}}}`);
       } else {
-        parts.push(`${goJsonString(name)}:${value}`);
+        parts.push(`${goJsonString(name)}:${text}`);
       }
     }
     return `{${parts.join(',')}}`;
   }
 
-  private fieldValue(field: DescField, message: ReflectMessage): string {
+  private fieldValue(field: DescField, value: unknown, set: boolean): string {
     switch (field.fieldKind) {
       case 'scalar':
-        return this.scalar(field.scalar, message.get(field));
+        return this.scalar(field.scalar, value ?? zeroOf(field.scalar));
       case 'enum':
-        return String(message.get(field) as number);
+        return String((value as number | undefined) ?? 0);
       case 'message':
-        return this.message(message.get(field) as ReflectMessage);
-      case 'list': {
-        const list = message.get(field) as ReflectList;
-        if (list.size === 0) return 'null';
-        return this.list(field, list);
-      }
+        return this.message(field.message, value as Fields);
+      case 'list':
+        return set ? this.list(field, value as readonly unknown[]) : 'null';
       case 'map':
         throw new AminoJsonError('maps are not supported');
     }
   }
 
-  private list(field: DescField & { fieldKind: 'list' }, list: ReflectList): string {
-    const items: string[] = [];
-    for (const item of list) {
-      if (field.listKind === 'message') items.push(this.message(item as ReflectMessage));
-      else if (field.listKind === 'enum') items.push(String(item as number));
-      else items.push(this.scalar(field.scalar, item));
+  private list(field: DescField & { fieldKind: 'list' }, items: readonly unknown[]): string {
+    const out: string[] = [];
+    for (const item of items) {
+      if (field.listKind === 'message') out.push(this.message(field.message, item as Fields));
+      else if (field.listKind === 'enum') out.push(String(item as number));
+      else out.push(this.scalar(field.scalar, item));
     }
-    return `[${items.join(',')}]`;
+    return `[${out.join(',')}]`;
   }
 
   private scalar(type: ScalarType, value: unknown): string {
@@ -304,21 +363,20 @@ export class AminoJsonEncoder {
     }
   }
 
-  private encodedField(plan: FieldPlan, message: ReflectMessage): string {
+  private encodedField(plan: FieldPlan, value: unknown): string {
     const { field } = plan;
     switch (plan.encoder) {
       case 'legacy_coins': {
         if (field.fieldKind !== 'list') throw new AminoJsonError(`legacy_coins on a non-repeated field ${field.name}`);
-        const list = message.get(field) as ReflectList;
-        return list.size === 0 ? '[]' : this.list(field, list);
+        const items = (value as readonly unknown[] | undefined) ?? [];
+        return items.length === 0 ? '[]' : this.list(field, items);
       }
       case 'cosmos.Dec':
       case 'cosmos.Int': {
         if (field.fieldKind !== 'scalar' || (field.scalar !== ScalarType.STRING && field.scalar !== ScalarType.BYTES)) {
           throw new AminoJsonError(`${plan.encoder} on field ${field.name} of unsupported type`);
         }
-        const raw = message.get(field);
-        const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw as Uint8Array);
+        const text = value === undefined ? '' : typeof value === 'string' ? value : new TextDecoder().decode(value as Uint8Array);
         if (text === '') return '"0"';
         if (plan.encoder === 'cosmos.Int') return goJsonString(text);
         try {
@@ -332,47 +390,53 @@ export class AminoJsonEncoder {
     }
   }
 
-  private keyField(message: ReflectMessage): string {
-    const key = message.desc.fields.find((f) => f.name === 'key');
+  private keyField(schema: DescMessage, message: Fields): string {
+    const key = schema.fields.find((f) => f.name === 'key');
     if (key === undefined) throw new AminoJsonError('message encoder for key_field: no field named "key" found');
-    const bytes = message.get(key) as Uint8Array;
+    const bytes = (message[key.localName] as Uint8Array | undefined) ?? new Uint8Array(0);
     return bytes.length === 0 ? 'null' : `"${base64Encode(bytes, 'std')}"`;
   }
 
-  private thresholdString(message: ReflectMessage): string {
-    const schema = message.desc;
+  private thresholdString(schema: DescMessage, message: Fields): string {
     const pubKeysField = schema.fields.find((f) => f.name === 'public_keys');
     const thresholdField = schema.fields.find((f) => f.name === 'threshold');
     if (pubKeysField === undefined || thresholdField === undefined || pubKeysField.fieldKind !== 'list') {
       throw new AminoJsonError(`thresholdStringEncoder: ${schema.typeName} is not a multisig.LegacyAminoPubKey`);
     }
-    const list = message.get(pubKeysField) as ReflectList;
-    const keys = list.size === 0 ? '[]' : this.list(pubKeysField, list);
-    return `{"pubkeys":${keys},"threshold":"${String(message.get(thresholdField))}"}`;
+    const keys = (message[pubKeysField.localName] as readonly unknown[]) ?? [];
+    return `{"pubkeys":${keys.length === 0 ? '[]' : this.list(pubKeysField, keys)},"threshold":"${String(message[thresholdField.localName] ?? 0)}"}`;
   }
 
-  private moduleAccount(message: ReflectMessage): string {
-    const schema = message.desc;
-    const get = (m: ReflectMessage, name: string): unknown => {
-      const field = m.desc.fields.find((f) => f.name === name);
-      return field === undefined ? undefined : m.get(field);
-    };
-    const baseField = schema.fields.find((f) => f.name === 'base_account');
-    const permissions = [...((get(message, 'permissions') as ReflectList | undefined) ?? [])] as string[];
-    let address = '';
-    let accountNumber = 0n;
-    let sequence = 0n;
-    if (baseField !== undefined && message.isSet(baseField)) {
-      const base = message.get(baseField) as ReflectMessage;
-      address = get(base, 'address') as string;
-      accountNumber = get(base, 'account_number') as bigint;
-      sequence = get(base, 'sequence') as bigint;
-    }
+  private moduleAccount(message: Fields): string {
+    const base = message['baseAccount'] as Fields | undefined;
+    const permissions = (message['permissions'] as readonly string[] | undefined) ?? [];
+    const address = (base?.['address'] as string | undefined) ?? '';
+    const accountNumber = (base?.['accountNumber'] as bigint | undefined) ?? 0n;
+    const sequence = (base?.['sequence'] as bigint | undefined) ?? 0n;
     // encoding/json of a Go struct: fields in declaration order (already sorted), uint64 as numbers.
     return (
-      `{"account_number":${accountNumber},"address":${goJsonString(address)},"name":${goJsonString(get(message, 'name') as string)},` +
+      `{"account_number":${accountNumber},"address":${goJsonString(address)},"name":${goJsonString((message['name'] as string | undefined) ?? '')},` +
       `"permissions":${permissions.length === 0 ? 'null' : `[${permissions.map(goJsonString).join(',')}]`},"public_key":"","sequence":${sequence}}`
     );
+  }
+}
+
+function zeroOf(type: ScalarType): unknown {
+  switch (type) {
+    case ScalarType.STRING:
+      return '';
+    case ScalarType.BOOL:
+      return false;
+    case ScalarType.BYTES:
+      return new Uint8Array(0);
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return 0n;
+    default:
+      return 0;
   }
 }
 
@@ -384,7 +448,8 @@ export interface StdSignDocInput {
   /** 0 = not set (left out of the document). */
   readonly timeoutHeight: bigint;
   readonly memo: string;
-  readonly msgs: readonly Any[];
+  /** The tx's messages, as Anys or already decoded (the node has them decoded). */
+  readonly msgs: readonly (Any | DecodedAny)[];
   readonly fee: {
     readonly amount: readonly Coin[];
     readonly gasLimit: bigint;
