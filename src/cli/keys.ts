@@ -19,7 +19,7 @@ export const keyringFlags = {
  */
 export interface KeyOutput {
   name: string;
-  type: 'local' | 'multi';
+  type: 'local' | 'offline' | 'multi';
   address: string;
   address_hex: string;
   pubkey: string;

@@ -7,7 +7,7 @@
 import { TokendError } from '../util/errors.js';
 import { looksLikeAddress, parseAddress, toAccountAddress } from './address.js';
 import type { KeyStore, StoredKey, StoredLocalKey } from './backends/store.js';
-import type { CreateKeyOptions, CreateMultisigOptions, KeyAlgo, KeyRecord, Keyring, KeyringBackendName, KeyringRecord, MultisigKeyRecord, SignResult } from './types.js';
+import type { CreateKeyOptions, CreateMultisigOptions, KeyAlgo, KeyRecord, Keyring, KeyringBackendName, KeyringRecord, MultisigKeyRecord, OfflineKeyRecord, SignResult } from './types.js';
 
 // Curve code, the BIP-39 word list and bcrypt load only when an operation needs them, so that
 // listing or showing keys starts fast.
@@ -37,6 +37,11 @@ function keyNotFound(name: string): TokendError {
 
 /** Operations that need the private key refuse a multisig key with one clear line. */
 function requireLocal(key: StoredKey, what: string): StoredLocalKey {
+  if (key.type === 'offline') {
+    throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is an offline key (public key only): it cannot ${what}`, {
+      hint: 'sign where its private key is, or import it with `tokend keys add NAME --recover` / `keys import`',
+    });
+  }
   if (key.type === 'multi') {
     throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is an offline multisig key: it cannot ${what}`, {
       hint: 'each member signs with its own key: tokend tx sign FILE --from MEMBER --multisig ' + toAccountAddress(key.address),
@@ -53,6 +58,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 function toRecord(key: StoredLocalKey): KeyRecord;
 function toRecord(key: StoredKey): KeyringRecord;
 function toRecord(key: StoredKey): KeyringRecord {
+  if (key.type === 'offline') {
+    return { name: key.name, type: 'offline', algo: key.algo, pubKey: Uint8Array.from(key.pubKey), address: Uint8Array.from(key.address), ...(key.createdAt === undefined ? {} : { createdAt: key.createdAt }) };
+  }
   if (key.type === 'multi') {
     return {
       name: key.name,
@@ -125,6 +133,26 @@ export class StoreKeyring implements Keyring {
     checkKeyName(name);
     const { parseKeyAlgo, checkPrivateKey } = await loadKeys();
     return this.addKey(name, parseKeyAlgo(algo), Uint8Array.from(checkPrivateKey(privKey)), undefined);
+  }
+
+  async addOffline(name: string, algo: KeyAlgo, pubKey: Uint8Array): Promise<OfflineKeyRecord> {
+    checkKeyName(name);
+    const { parseKeyAlgo, addressFromPublicKey } = await loadKeys();
+    const address = addressFromPublicKey(parseKeyAlgo(algo), pubKey);
+    await this.ensureNameFree(name);
+    const existing = await this.lookupAddress(address);
+    if (existing) {
+      throw new TokendError('KEY_EXISTS', `the same key is already stored as "${existing.name}" (${toAccountAddress(address)})`, { hint: `use that key, or rename it: tokend keys rename ${existing.name} ${name}` });
+    }
+    const key: OfflineKeyRecord = { name, type: 'offline', algo, pubKey: Uint8Array.from(pubKey), address, createdAt: new Date().toISOString() };
+    await this.store.writeKey(key);
+    try {
+      await this.store.writeAddressIndex(address, name);
+    } catch (err) {
+      await this.store.deleteKey(name).catch(() => undefined);
+      throw err;
+    }
+    return toRecord(key) as OfflineKeyRecord;
   }
 
   async addMultisig(options: CreateMultisigOptions): Promise<MultisigKeyRecord> {

@@ -42,6 +42,20 @@ export interface KeyRecord {
   createdAt?: string;
 }
 
+/**
+ * A single key held elsewhere: its public key only (`keys add NAME --pubkey JSON`), e.g. another
+ * member of a multisig. It cannot sign.
+ */
+export interface OfflineKeyRecord {
+  name: string;
+  type: 'offline';
+  algo: KeyAlgo;
+  /** 33-byte compressed secp256k1 public key. */
+  pubKey: Uint8Array;
+  address: Uint8Array;
+  createdAt?: string;
+}
+
 /** One member key of a multisig. */
 export interface MultisigMember {
   algo: KeyAlgo;
@@ -64,7 +78,7 @@ export interface MultisigKeyRecord {
 }
 
 /** Anything a keyring stores. */
-export type KeyringRecord = KeyRecord | MultisigKeyRecord;
+export type KeyringRecord = KeyRecord | OfflineKeyRecord | MultisigKeyRecord;
 
 export interface CreateMultisigOptions {
   name: string;
@@ -105,18 +119,20 @@ export interface Keyring {
    * (twice when the keyring is new), so a command's prompts always come in the same order.
    */
   prepareWrite(): Promise<void>;
-  /** All keys (local and multisig), sorted by name. */
+  /** All keys (local, offline and multisig), sorted by name. */
   list(): Promise<KeyringRecord[]>;
-  /** A local key. KEY_NOT_FOUND (hint `tokend keys list`) when absent; INVALID_ARGUMENT for a multisig key. */
+  /** A local key. KEY_NOT_FOUND (hint `tokend keys list`) when absent; INVALID_ARGUMENT for an offline or multisig key. */
   get(name: string): Promise<KeyRecord>;
   /** A local key by name first, then by bech32 (any of our prefixes) or 0x hex address. */
   find(nameOrAddress: string): Promise<KeyRecord>;
-  /** Any record (local or multisig), by name or address. */
+  /** Any record (local, offline or multisig), by name or address. */
   record(nameOrAddress: string): Promise<KeyringRecord>;
   has(name: string): Promise<boolean>;
   /** KEY_EXISTS if the name is taken or the same address is stored under another name. */
   create(opts: CreateKeyOptions): Promise<KeyRecord>;
   importPrivateKey(name: string, algo: KeyAlgo, privKey: Uint8Array): Promise<KeyRecord>;
+  /** Stores another party's public key (an offline key); INVALID_ARGUMENT for a key that is not a valid point. */
+  addOffline(name: string, algo: KeyAlgo, pubKey: Uint8Array): Promise<OfflineKeyRecord>;
   /** Stores an offline multisig key; INVALID_ARGUMENT for a bad threshold or repeated members. */
   addMultisig(opts: CreateMultisigOptions): Promise<MultisigKeyRecord>;
   delete(name: string): Promise<void>;

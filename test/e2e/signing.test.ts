@@ -30,6 +30,8 @@ describe('amino and multisig signing, end to end', () => {
   let kb: string[];
   /** m1: a fresh account that receives the multisig's send. */
   let recipient: string;
+  /** The home of the third member, holding its private key. */
+  let memberHome: string;
 
   beforeAll(async () => {
     home = tempHome('tokend-signing-');
@@ -37,10 +39,14 @@ describe('amino and multisig signing, end to end', () => {
     await ok(['init', 'signing', '--chain-id', 'testnet', '--home', home]);
     fastBlocks(home);
     await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
-    // Members: two eth_secp256k1 keys (the default) and one Cosmos secp256k1 key.
+    // Members: two eth_secp256k1 keys (the default) here, and a Cosmos secp256k1 key that lives in
+    // another home (another machine): this keyring holds only its public key.
     recipient = JSON.parse(await ok(['keys', 'add', 'm1', '--no-backup', '-o', 'json', ...kb])).address as string;
     await ok(['keys', 'add', 'm2', '--no-backup', ...kb]);
-    await ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', ...kb]);
+    memberHome = tempHome('tokend-member-');
+    await ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', '--keyring-backend', 'test', '--home', memberHome]);
+    const m3PubKey = (await ok(['keys', 'show', 'm3', '-p', '--keyring-backend', 'test', '--home', memberHome])).trim();
+    expect(JSON.parse(await ok(['keys', 'add', 'm3', '--pubkey', m3PubKey, '-o', 'json', ...kb])).type).toBe('offline');
     await ok(['add-genesis-account', 'alice', `${GENESIS_FUNDS}attotoken`, ...kb]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
     await ok(['collect-gentxs', '--home', home]);
@@ -81,7 +87,9 @@ describe('amino and multisig signing, end to end', () => {
       return out;
     };
     const sig1 = await sign('m1', unsigned);
-    const sig3 = await sign('m3', unsigned);
+    // Member 3 signs in its own home, which knows the multisig only by its address.
+    const sig3 = join(home, 'm3-sig.json');
+    writeFileSync(sig3, await ok(['tx', 'sign', unsigned, '--from', 'm3', '--multisig', vault.address, '--keyring-backend', 'test', '--home', memberHome, ...n]));
     expect(JSON.parse(readFileSync(sig1, 'utf8')).signatures[0].data.single.mode).toBe('SIGN_MODE_LEGACY_AMINO_JSON');
 
     // A signature made for another tx (the same send with another amount).

@@ -277,6 +277,22 @@ export function describeKeyringContract(title: string, makeFixture: FixtureFacto
       expect(await keyring.has('vault')).toBe(false);
     });
 
+    test('offline keys: a public key only, shown and usable as a multisig member, never signs', async () => {
+      const local = await keyring.create({ name: 'other', mnemonic: SECOND.mnemonic, algo: 'eth_secp256k1', hdPath: ETH_PATH });
+      await keyring.delete('other');
+      const offline = await keyring.addOffline('bob', local.algo, local.pubKey);
+      expect(offline).toMatchObject({ name: 'bob', type: 'offline', algo: 'eth_secp256k1' });
+      expect(hex(offline.address)).toBe(hex(local.address));
+      const reopened = await fixture.reopen();
+      expect(await reopened.record(toAccountAddress(local.address))).toEqual(offline);
+      expect(await rejection(reopened.sign('bob', new Uint8Array([1])))).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'key "bob" is an offline key (public key only): it cannot sign by itself' });
+      const a = await createJunk(keyring, 'a');
+      const multi = await keyring.addMultisig({ name: 'ms', threshold: 2, members: [a, offline].map((k) => ({ algo: k.algo, pubKey: k.pubKey })) });
+      expect(multi.members).toHaveLength(2);
+      await expectRejectedUnchanged(() => keyring.addOffline('bob2', local.algo, local.pubKey), 'KEY_EXISTS');
+      await expectRejectedUnchanged(() => keyring.addOffline('bad', 'secp256k1', new Uint8Array(33)), 'INVALID_ARGUMENT');
+    });
+
     test('multisig keys: a threshold above the key count, zero, a repeated member, a taken name or the same key again are refused; nothing is written', async () => {
       const a = await createJunk(keyring, 'a');
       const b = await keyring.create({ name: 'b', mnemonic: SECOND.mnemonic, algo: 'eth_secp256k1', hdPath: ETH_PATH });

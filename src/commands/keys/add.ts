@@ -9,11 +9,13 @@ export default class KeysAdd extends BaseCommand<typeof KeysAdd, KeyOutput> {
   static override description =
     'Derives a key from a new 24-word BIP-39 mnemonic (printed last; write it down) or, with --recover, from a mnemonic read at a prompt or from stdin.\n' +
     'With the file backend and piped stdin, give the keyring passphrase first (twice when the keyring is new), then the mnemonic.\n' +
-    'With --multisig a,b,c --multisig-threshold K, stores an offline K-of-N multisig key (/cosmos.crypto.multisig.LegacyAminoPubKey) made of those keys, sorted by address unless --nosort; no secret is stored.';
+    'With --multisig a,b,c --multisig-threshold K, stores an offline K-of-N multisig key (/cosmos.crypto.multisig.LegacyAminoPubKey) made of those keys, sorted by address unless --nosort; no secret is stored.\n' +
+    'With --pubkey, stores another party\'s public key (type "offline"), e.g. a multisig member whose key lives elsewhere.';
   static override examples = [
     '<%= config.bin %> keys add alice',
     'echo "$MNEMONIC" | <%= config.bin %> keys add alice --recover --keyring-backend test -o json',
     '<%= config.bin %> keys add validator --algo secp256k1 --account 1 --index 2',
+    '<%= config.bin %> keys add bob --pubkey \'{"@type":"/cosmos.crypto.secp256k1.PubKey","key":"A…"}\'',
     '<%= config.bin %> keys add vault --multisig alice,bob,carol --multisig-threshold 2',
   ];
   static override args = { name: Args.string({ required: true, description: 'Name of the key' }) };
@@ -30,6 +32,7 @@ export default class KeysAdd extends BaseCommand<typeof KeysAdd, KeyOutput> {
     multisig: Flags.string({ description: 'Comma-separated names of the keys that make up a multisig key (stored offline: public keys only)' }),
     'multisig-threshold': Flags.integer({ description: 'Signatures a multisig key needs (K of N)', default: 1 }),
     nosort: Flags.boolean({ description: 'Keep the multisig keys in the order given instead of sorting them by address' }),
+    pubkey: Flags.string({ description: 'Store another party\'s public key (JSON, as `keys show -p` prints it) as an offline key, e.g. a multisig member' }),
   };
 
   async execute(): Promise<KeyOutput> {
@@ -39,6 +42,7 @@ export default class KeysAdd extends BaseCommand<typeof KeysAdd, KeyOutput> {
     const hd = await import('../../keyring/hd.js');
     checkKeyName(name);
     if (flags.multisig !== undefined) return this.addMultisig(name, flags.multisig);
+    if (flags.pubkey !== undefined) return this.addOffline(name, flags.pubkey);
     // Validate the derivation path before touching the keyring.
     const hdPath = hd.buildHdPath({ algo: flags.algo, account: flags.account, index: flags.index, coinType: flags['coin-type'], hdPath: flags['hd-path'] });
     const backend = flags['dry-run'] ? 'memory' : this.clientConfig({ 'keyring-backend': flags['keyring-backend'] })['keyring-backend'];
@@ -60,6 +64,16 @@ export default class KeysAdd extends BaseCommand<typeof KeysAdd, KeyOutput> {
     const out = await keyOutput(record);
     if (!flags.recover && !flags['no-backup']) out.mnemonic = mnemonic;
     return out;
+  }
+
+  private async addOffline(name: string, json: string): Promise<KeyOutput> {
+    if (this.flags.recover) throw new TokendError('INVALID_ARGUMENT', '--pubkey cannot be combined with --recover', { exitCode: 2 });
+    const { parsePublicKeyJson } = await import('../../keyring/keys.js');
+    const { algo, pubKey } = parsePublicKeyJson(json);
+    const backend = this.flags['dry-run'] ? 'memory' : this.clientConfig({ 'keyring-backend': this.flags['keyring-backend'] })['keyring-backend'];
+    const keyring = await openCliKeyring(backend, this.home);
+    await keyring.prepareWrite();
+    return keyOutput(await keyring.addOffline(name, algo, pubKey));
   }
 
   private async addMultisig(name: string, list: string): Promise<KeyOutput> {

@@ -20,7 +20,7 @@ export default class TxSign extends NodeCommand<typeof TxSign, JsonValue> {
   static override flags = {
     ...txFlags,
     ...keyringFlags,
-    multisig: Flags.string({ description: 'Sign as a member of this multisig key (name or address in the keyring); prints the signature only', helpGroup: 'TX' }),
+    multisig: Flags.string({ description: 'Sign as a member of this multisig key (its name in the keyring, or its address); prints the signature only', helpGroup: 'TX' }),
   };
 
   async execute(): Promise<JsonValue> {
@@ -32,18 +32,28 @@ export default class TxSign extends NodeCommand<typeof TxSign, JsonValue> {
     const keyring = await openCliKeyring(backend, this.home);
     const key = await keyring.find(flags.from);
     const chainId = this.clientConfig({ 'chain-id': flags['chain-id'] })['chain-id'];
-    let multisig;
-    if (flags.multisig !== undefined) {
-      multisig = await keyring.record(flags.multisig);
-      if (multisig.type !== 'multi') throw new TokendError('INVALID_ARGUMENT', `key "${multisig.name}" is not a multisig key`, { hint: 'create one with: tokend keys add NAME --multisig a,b,c --multisig-threshold 2' });
-    }
-    const { toAccountAddress } = await import('../../keyring/address.js');
-    const { accountNumber, sequence } = await this.signerAccount(flags, toAccountAddress((multisig ?? key).address));
+    const { looksLikeAddress, parseAddress, toAccountAddress } = await import('../../keyring/address.js');
     const { signModeFromName } = await import('../../node/client/tx.js');
-    if (multisig !== undefined) {
+    if (flags.multisig !== undefined) {
+      // The multisig key from the keyring (membership is checked), or just its account address.
+      let multisig;
+      let address: string;
+      try {
+        multisig = await keyring.record(flags.multisig);
+      } catch (err) {
+        if (!(err instanceof TokendError && err.code === 'KEY_NOT_FOUND' && looksLikeAddress(flags.multisig))) throw err;
+      }
+      if (multisig !== undefined) {
+        if (multisig.type !== 'multi') throw new TokendError('INVALID_ARGUMENT', `key "${multisig.name}" is not a multisig key`, { hint: 'create one with: tokend keys add NAME --multisig a,b,c --multisig-threshold 2' });
+        address = toAccountAddress(multisig.address);
+      } else {
+        address = toAccountAddress(parseAddress(flags.multisig));
+      }
+      const { accountNumber, sequence } = await this.signerAccount(flags, address);
       const { signAsMember } = await import('../../node/client/multisig.js');
-      return signAsMember(tx, keyring, key, multisig, flags.multisig!, { chainId, accountNumber, sequence }, signModeFromName(flags['sign-mode'] ?? 'amino-json'));
+      return signAsMember(tx, keyring, key, multisig?.type === 'multi' ? multisig : undefined, flags.multisig, { chainId, accountNumber, sequence }, signModeFromName(flags['sign-mode'] ?? 'amino-json'));
     }
+    const { accountNumber, sequence } = await this.signerAccount(flags, toAccountAddress(key.address));
     return txToJson(await signTxMessage(tx, keyring, key, chainId, accountNumber, sequence, signModeFromName(flags['sign-mode'] ?? 'direct')));
   }
 

@@ -32,8 +32,7 @@ import {
   type SignatureDescriptors,
 } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { AuthInfoSchema, ModeInfo_MultiSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxSchema, type ModeInfo, type SignerInfo, type Tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
-import { PUBKEY_TYPE_URLS } from '../../keyring/constants.js';
-import { addressFromPublicKey, verifySignature } from '../../keyring/keys.js';
+import { addressFromPublicKey, PUBKEY_ALGO_BY_TYPE_URL, verifySignature } from '../../keyring/keys.js';
 import type { KeyAlgo, KeyRecord, Keyring, MultisigKeyRecord } from '../../keyring/types.js';
 import { toAccountAddress } from '../../keyring/address.js';
 import { TokendError } from '../../util/errors.js';
@@ -119,11 +118,12 @@ export function memberSignBytes(tx: Tx, facts: SignerFacts, mode: SignMode = Sig
 
 /**
  * One member's signature for the multisig (`tx sign FILE --from MEMBER --multisig NAME`): checks
- * the key is a member, signs the unsigned tx's amino JSON for the multisig account (`facts`), and
- * returns the SignatureDescriptors JSON.
+ * the key is a member (when the multisig key is in the keyring; the amino sign bytes do not
+ * depend on it, so a bare address works too), signs the unsigned tx's amino JSON for the
+ * multisig account (`facts`), and returns the SignatureDescriptors JSON.
  */
-export async function signAsMember(tx: Tx, keyring: Keyring, key: KeyRecord, record: MultisigKeyRecord, name: string, facts: SignerFacts, mode: SignMode = SignMode.LEGACY_AMINO_JSON): Promise<JsonValue> {
-  if (memberIndex(record, key.algo, key.pubKey) < 0) {
+export async function signAsMember(tx: Tx, keyring: Keyring, key: KeyRecord, record: MultisigKeyRecord | undefined, name: string, facts: SignerFacts, mode: SignMode = SignMode.LEGACY_AMINO_JSON): Promise<JsonValue> {
+  if (record !== undefined && memberIndex(record, key.algo, key.pubKey) < 0) {
     throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is not a member of the multisig key "${name}"`, { hint: `show the members with: tokend keys show ${name}` });
   }
   const signed = await keyring.sign(key.name, memberSignBytes(tx, facts, mode));
@@ -139,12 +139,6 @@ interface MemberSignature {
   signature: Uint8Array;
   sequence: bigint;
 }
-
-const ALGO_BY_TYPE_URL = new Map<string, KeyAlgo>([
-  [PUBKEY_TYPE_URLS.eth_secp256k1, 'eth_secp256k1'],
-  ['/cosmos.evm.crypto.v1.ethsecp256k1.PubKey', 'eth_secp256k1'],
-  [PUBKEY_TYPE_URLS.secp256k1, 'secp256k1'],
-]);
 
 /** Reads a signature file (SignatureDescriptors JSON; "-" for stdin). */
 export function readSignatureFile(path: string): SignatureDescriptors {
@@ -167,7 +161,7 @@ function memberSignatures(record: MultisigKeyRecord, name: string, files: readon
     if (descriptors.signatures.length === 0) throw new TokendError('INVALID_ARGUMENT', `${path} holds no signature`);
     for (const descriptor of descriptors.signatures) {
       const any = descriptor.publicKey;
-      const algo = any === undefined ? undefined : ALGO_BY_TYPE_URL.get(any.typeUrl);
+      const algo = any === undefined ? undefined : PUBKEY_ALGO_BY_TYPE_URL.get(any.typeUrl);
       if (any === undefined || algo === undefined) throw new TokendError('INVALID_ARGUMENT', `${path}: the signature's public key ${any?.typeUrl ?? '(none)'} is not a member key type`);
       const pubKey = keyBytesOf(any);
       const data = descriptor.data?.sum;
