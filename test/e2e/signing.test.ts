@@ -125,6 +125,13 @@ describe('amino and multisig signing, end to end', () => {
     expect(JSON.stringify(account)).toContain('/cosmos.crypto.multisig.LegacyAminoPubKey');
   });
 
+  test('tx send --sign-mode amino-json (the Ledger form) from an eth_secp256k1 key', async () => {
+    const n = ['--node', bg!.node];
+    const sent = JSON.parse(await ok(['tx', 'send', 'alice', recipient, '5attotoken', '--fees', `${FEE}attotoken`, '--sign-mode', 'amino-json', '--yes', '-b', 'block', '-o', 'json', ...kb, ...n]));
+    expect(sent.code).toBe(0);
+    expect(sent.tx.auth_info.signer_infos[0].mode_info.single.mode).toBe('SIGN_MODE_LEGACY_AMINO_JSON');
+  });
+
   test('CosmJS: an amino wallet (Ledger/Keplr amino path) and a 2-of-3 multisig (makeMultisignedTxBytes) send tokens', async () => {
     const url = bg!.node.replace('tcp://', 'http://');
     const stdout = await new Promise<string>((resolve, reject) => {

@@ -103,9 +103,6 @@ export class SignBytesError extends Error {
 export class SignModeHandler {
   constructor(readonly amino: AminoJsonSigner = new AminoJsonSigner()) {}
 
-  /** Sign modes with a handler. */
-  static readonly MODES: readonly SignMode[] = [SignMode.DIRECT, SignMode.LEGACY_AMINO_JSON];
-
   signBytes(mode: SignMode, tx: DecodedTx, signer: SignerData): Uint8Array {
     switch (mode) {
       case SignMode.DIRECT:

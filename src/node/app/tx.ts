@@ -62,13 +62,6 @@ export class CompactBits {
     for (let i = 0; i < this.size; i++) if (this.get(i)) ones++;
     return ones;
   }
-
-  /** A bit array of `size` bits with `set` indices set (how clients build one). */
-  static of(size: number, set: Iterable<number>): CompactBits {
-    const elems = new Uint8Array(Math.ceil(size / 8));
-    for (const index of set) elems[index >> 3]! |= 1 << (7 - (index % 8));
-    return new CompactBits(elems, size % 8);
-  }
 }
 
 /** How a signer signed: one key in one mode, or a multisig (which members, each one's mode). */

@@ -22,7 +22,8 @@ import { readFileSync } from 'node:fs';
 import { create, toBinary } from '@bufbuild/protobuf';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { LegacyAminoPubKeySchema } from '../../gen/cosmos/crypto/multisig/keys_pb.js';
-import { CompactBitArraySchema, MultiSignatureSchema } from '../../gen/cosmos/crypto/multisig/v1beta1/multisig_pb.js';
+import { CompactBitArraySchema } from '../../gen/cosmos/crypto/multisig/v1beta1/multisig_pb.js';
+import { encodeMultiSignature } from '../app/tx.js';
 import {
   SignatureDescriptor_Data_SingleSchema,
   SignatureDescriptor_DataSchema,
@@ -60,10 +61,6 @@ export function multiModeInfo(size: number, indices: readonly number[], modes: r
       value: create(ModeInfo_MultiSchema, { bitarray: create(CompactBitArraySchema, { elems, extraBitsStored: size % 8 }), modeInfos: modes.map(singleMode) }),
     },
   });
-}
-
-export function encodeMultiSignature(signatures: readonly Uint8Array[]): Uint8Array {
-  return toBinary(MultiSignatureSchema, create(MultiSignatureSchema, { signatures: [...signatures] }));
 }
 
 /**
