@@ -2,6 +2,7 @@ import { Args } from '@oclif/core';
 import { NodeCommand } from '../../cli/nodeCommand.js';
 import { txFlags, type TxFlagValues } from '../../cli/txCommand.js';
 import { keyringFlags, openCliKeyring } from '../../cli/keys.js';
+import { nodeFlag } from '../../cli/nodeFlags.js';
 import { TokendError } from '../../util/errors.js';
 import type { JsonValue } from '../../node/client/query.js';
 
@@ -21,10 +22,17 @@ export default class TxMultisign extends NodeCommand<typeof TxMultisign, JsonVal
     name: Args.string({ required: true, description: 'The multisig key (name or address in the keyring)' }),
     signatures: Args.string({ required: true, description: 'Signature files, one per member (more may follow)' }),
   };
-  static override flags = { ...txFlags, ...keyringFlags };
+  static override flags = {
+    ...nodeFlag,
+    ...keyringFlags,
+    'chain-id': txFlags['chain-id'],
+    offline: txFlags.offline,
+    'account-number': txFlags['account-number'],
+    sequence: txFlags.sequence,
+  };
 
   async execute(): Promise<JsonValue> {
-    const flags = this.flags as unknown as TxFlagValues;
+    const flags = this.flags as unknown as Pick<TxFlagValues, 'keyring-backend' | 'chain-id' | 'offline' | 'account-number' | 'sequence'>;
     const { argv } = await this.parse(TxMultisign);
     const [file, name, ...signatureFiles] = argv as string[];
     const { readTxFile, txToJson } = await import('../../node/client/txFile.js');
