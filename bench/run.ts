@@ -15,6 +15,7 @@ const SUITES: Suite[] = [
   { name: 'store', load: () => import('./store/store.bench.js') },
   { name: 'app', load: () => import('./app/send.bench.js') },
   { name: 'collections', load: () => import('./collections/collections.bench.js') },
+  { name: 'ante', load: () => import('./ante/signing.bench.js') },
   { name: 'consensus', load: () => import('./consensus/consensus.bench.js') },
   { name: 'rpc', load: () => import('./rpc/rpc.bench.js') },
   { name: 'api', load: () => import('./api/api.bench.js') },

@@ -1,6 +1,6 @@
 /** Shared pieces of the `keys` commands: the keyring flag, opening a keyring, rendering keys. */
 import { Flags } from '@oclif/core';
-import type { Keyring, KeyRecord } from '../keyring/types.js';
+import type { Keyring, KeyringRecord } from '../keyring/types.js';
 import { KEYRING_BACKENDS, type KeyringBackendName } from '../node/config/client.js';
 import { readSecret, isInteractive } from './prompt.js';
 
@@ -12,14 +12,18 @@ export const keyringFlags = {
   })(),
 };
 
-/** The JSON shape of one key, as the Cosmos SDK prints it (pubkey is a JSON string), plus address_hex. */
+/**
+ * The JSON shape of one key, as the Cosmos SDK prints it (pubkey is a JSON string), plus
+ * address_hex and (local keys) algo. A multisig key has type "multi" and its pubkey is the
+ * LegacyAminoPubKey: {"@type","threshold","public_keys":[…]}.
+ */
 export interface KeyOutput {
   name: string;
-  type: 'local';
+  type: 'local' | 'offline' | 'multi';
   address: string;
   address_hex: string;
   pubkey: string;
-  algo: string;
+  algo?: string;
   mnemonic?: string;
 }
 
@@ -33,7 +37,7 @@ export async function openCliKeyring(backend: KeyringBackendName, home: string):
   });
 }
 
-export async function keyOutput(record: KeyRecord, accountPrefixOverride?: 'acc' | 'val' | 'cons'): Promise<KeyOutput> {
+export async function keyOutput(record: KeyringRecord, accountPrefixOverride?: 'acc' | 'val' | 'cons'): Promise<KeyOutput> {
   const address = await import('../keyring/address.js');
   const { PUBKEY_TYPE_URLS } = await import('../keyring/constants.js');
   const bech =
@@ -42,6 +46,14 @@ export async function keyOutput(record: KeyRecord, accountPrefixOverride?: 'acc'
       : accountPrefixOverride === 'cons'
         ? address.toConsensusAddress(record.address)
         : address.toAccountAddress(record.address);
+  if (record.type === 'multi') {
+    const pubkey = {
+      '@type': '/cosmos.crypto.multisig.LegacyAminoPubKey',
+      threshold: record.threshold,
+      public_keys: record.members.map((m) => ({ '@type': PUBKEY_TYPE_URLS[m.algo], key: Buffer.from(m.pubKey).toString('base64') })),
+    };
+    return { name: record.name, type: 'multi', address: bech, address_hex: address.toChecksumHex(record.address), pubkey: JSON.stringify(pubkey) };
+  }
   return {
     name: record.name,
     type: record.type,

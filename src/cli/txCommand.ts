@@ -11,7 +11,8 @@ import { nodeFlag } from './nodeFlags.js';
 import { confirm } from './prompt.js';
 import { TokendError } from '../util/errors.js';
 import { BROADCAST_MODES } from '../node/config/client.js';
-import type { Keyring, KeyRecord } from '../keyring/types.js';
+import type { Keyring, KeyringRecord } from '../keyring/types.js';
+import { SIGN_MODE_NAMES, type SignModeName } from '../node/client/signModes.js';
 import type { TxOutcome } from '../node/client/broadcast.js';
 
 export const txFlags = {
@@ -32,6 +33,7 @@ export const txFlags = {
   'account-number': Flags.string({ description: 'Account number of the signer (with --offline)', helpGroup: 'TX' }),
   sequence: Flags.string({ description: 'Sequence of the signer (with --offline)', helpGroup: 'TX' }),
   'dry-run': Flags.boolean({ description: 'Simulate the tx and print the gas estimate; nothing is signed or sent', helpGroup: 'TX' }),
+  'sign-mode': Flags.option({ options: SIGN_MODE_NAMES, description: 'direct (default) or amino-json (the Ledger / Keplr amino form; multisig members always sign amino-json)', helpGroup: 'TX' })(),
 };
 
 export interface TxFlagValues {
@@ -52,6 +54,7 @@ export interface TxFlagValues {
   'account-number'?: string;
   sequence?: string;
   'dry-run': boolean;
+  'sign-mode'?: SignModeName;
 }
 
 function parseUint(name: string, value: string | undefined): bigint | undefined {
@@ -75,20 +78,20 @@ export abstract class TxCommand<T extends typeof Command> extends NodeCommand<T,
     return this.keyringCache;
   }
 
-  /** The signing key: `nameOrAddress` (a positional from) or --from. */
-  protected async signingKey(nameOrAddress?: string): Promise<KeyRecord> {
+  /** The signing key: `nameOrAddress` (a positional from) or --from; a multisig key only generates (--generate-only). */
+  protected async signingKey(nameOrAddress?: string): Promise<KeyringRecord> {
     const from = nameOrAddress ?? this.txFlags().from;
     if (!from) throw new TokendError('INVALID_ARGUMENT', 'no signer given', { hint: 'pass --from <key-name-or-address>', exitCode: 2 });
-    return (await this.keyring()).find(from);
+    return (await this.keyring()).record(from);
   }
 
   /** Sign and broadcast `messages` with `key`, honouring every tx flag. */
-  protected async submit(key: KeyRecord, messages: Any[]): Promise<TxOutcome> {
+  protected async submit(key: KeyringRecord, messages: Any[]): Promise<TxOutcome> {
     const flags = this.txFlags();
     const config = this.clientConfig({ 'chain-id': flags['chain-id'], node: flags.node, 'broadcast-mode': flags['broadcast-mode'] });
     const gasAdjustment = Number(flags['gas-adjustment']);
     if (!Number.isFinite(gasAdjustment) || gasAdjustment <= 0) throw new TokendError('INVALID_ARGUMENT', `invalid --gas-adjustment "${flags['gas-adjustment']}"`, { exitCode: 2 });
-    if (!flags.yes && !flags['generate-only'] && !flags['dry-run']) {
+    if (!flags.yes && !flags['generate-only'] && !flags['dry-run'] && key.type !== 'multi') {
       const ok = await confirm(`Sign and broadcast ${messages.map((m) => m.typeUrl).join(', ')} from ${key.name} on ${config['chain-id']}?`);
       if (!ok) throw new TokendError('ABORTED', 'aborted: tx not signed', { hint: 'pass --yes to skip the confirmation' });
     }
@@ -107,6 +110,7 @@ export abstract class TxCommand<T extends typeof Command> extends NodeCommand<T,
       offline: flags.offline,
       accountNumber: parseUint('account-number', flags['account-number']),
       sequence: parseUint('sequence', flags.sequence),
+      signMode: flags['sign-mode'],
     });
     return outcome;
   }

@@ -6,8 +6,8 @@
  */
 import { TokendError } from '../util/errors.js';
 import { looksLikeAddress, parseAddress, toAccountAddress } from './address.js';
-import type { KeyStore, StoredKey } from './backends/store.js';
-import type { CreateKeyOptions, KeyAlgo, KeyRecord, Keyring, KeyringBackendName, SignResult } from './types.js';
+import type { KeyStore, StoredKey, StoredLocalKey } from './backends/store.js';
+import type { CreateKeyOptions, CreateMultisigOptions, KeyAlgo, KeyRecord, Keyring, KeyringBackendName, KeyringRecord, MultisigKeyRecord, OfflineKeyRecord, SignResult } from './types.js';
 
 // Curve code, the BIP-39 word list and bcrypt load only when an operation needs them, so that
 // listing or showing keys starts fast.
@@ -35,12 +35,42 @@ function keyNotFound(name: string): TokendError {
   return new TokendError('KEY_NOT_FOUND', `key "${name}" not found`, { hint: 'list the keys with: tokend keys list' });
 }
 
+/** Operations that need the private key refuse a multisig key with one clear line. */
+function requireLocal(key: StoredKey, what: string): StoredLocalKey {
+  if (key.type === 'offline') {
+    throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is an offline key (public key only): it cannot ${what}`, {
+      hint: 'sign where its private key is, or import it with `tokend keys add NAME --recover` / `keys import`',
+    });
+  }
+  if (key.type === 'multi') {
+    throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is an offline multisig key: it cannot ${what}`, {
+      hint: 'each member signs with its own key: tokend tx sign FILE --from MEMBER --multisig ' + toAccountAddress(key.address),
+    });
+  }
+  return key;
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 /** The public part of a stored key, as a fresh object (callers may not mutate the store). */
-function toRecord(key: StoredKey): KeyRecord {
+function toRecord(key: StoredLocalKey): KeyRecord;
+function toRecord(key: StoredKey): KeyringRecord;
+function toRecord(key: StoredKey): KeyringRecord {
+  if (key.type === 'offline') {
+    return { name: key.name, type: 'offline', algo: key.algo, pubKey: Uint8Array.from(key.pubKey), address: Uint8Array.from(key.address), ...(key.createdAt === undefined ? {} : { createdAt: key.createdAt }) };
+  }
+  if (key.type === 'multi') {
+    return {
+      name: key.name,
+      type: 'multi',
+      threshold: key.threshold,
+      members: key.members.map((m) => ({ algo: m.algo, pubKey: Uint8Array.from(m.pubKey) })),
+      address: Uint8Array.from(key.address),
+      ...(key.createdAt === undefined ? {} : { createdAt: key.createdAt }),
+    };
+  }
   return {
     name: key.name,
     type: key.type,
@@ -59,13 +89,17 @@ export class StoreKeyring implements Keyring {
     this.backend = store.backend;
   }
 
-  async list(): Promise<KeyRecord[]> {
+  async list(): Promise<KeyringRecord[]> {
     const keys = await this.store.listKeys();
-    return keys.map(toRecord).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return keys.map((key) => toRecord(key)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async get(name: string): Promise<KeyRecord> {
-    return toRecord(await this.load(name));
+    return toRecord(requireLocal(await this.load(name), 'be used here'));
+  }
+
+  async record(nameOrAddress: string): Promise<KeyringRecord> {
+    return toRecord(await this.locate(nameOrAddress));
   }
 
   async prepareWrite(): Promise<void> {
@@ -78,7 +112,7 @@ export class StoreKeyring implements Keyring {
   }
 
   async find(nameOrAddress: string): Promise<KeyRecord> {
-    return toRecord(await this.locate(nameOrAddress));
+    return toRecord(requireLocal(await this.locate(nameOrAddress), 'sign by itself'));
   }
 
   async create(options: CreateKeyOptions): Promise<KeyRecord> {
@@ -101,6 +135,49 @@ export class StoreKeyring implements Keyring {
     return this.addKey(name, parseKeyAlgo(algo), Uint8Array.from(checkPrivateKey(privKey)), undefined);
   }
 
+  async addOffline(name: string, algo: KeyAlgo, pubKey: Uint8Array): Promise<OfflineKeyRecord> {
+    checkKeyName(name);
+    const { parseKeyAlgo, addressFromPublicKey } = await loadKeys();
+    const address = addressFromPublicKey(parseKeyAlgo(algo), pubKey);
+    await this.ensureNameFree(name);
+    const existing = await this.lookupAddress(address);
+    if (existing) {
+      throw new TokendError('KEY_EXISTS', `the same key is already stored as "${existing.name}" (${toAccountAddress(address)})`, { hint: `use that key, or rename it: tokend keys rename ${existing.name} ${name}` });
+    }
+    const key: OfflineKeyRecord = { name, type: 'offline', algo, pubKey: Uint8Array.from(pubKey), address, createdAt: new Date().toISOString() };
+    await this.store.writeKey(key);
+    try {
+      await this.store.writeAddressIndex(address, name);
+    } catch (err) {
+      await this.store.deleteKey(name).catch(() => undefined);
+      throw err;
+    }
+    return toRecord(key) as OfflineKeyRecord;
+  }
+
+  async addMultisig(options: CreateMultisigOptions): Promise<MultisigKeyRecord> {
+    const name = checkKeyName(options.name);
+    const { checkMultisig, multisigKeyAddress } = await import('./multisig.js');
+    const members = checkMultisig(options.threshold, options.members, options.sort ?? true);
+    const address = multisigKeyAddress(options.threshold, members);
+    await this.ensureNameFree(name);
+    const existing = await this.lookupAddress(address);
+    if (existing) {
+      throw new TokendError('KEY_EXISTS', `the same multisig key is already stored as "${existing.name}" (${toAccountAddress(address)})`, {
+        hint: `use that key, or rename it: tokend keys rename ${existing.name} ${name}`,
+      });
+    }
+    const key: MultisigKeyRecord = { name, type: 'multi', threshold: options.threshold, members, address, createdAt: new Date().toISOString() };
+    await this.store.writeKey(key);
+    try {
+      await this.store.writeAddressIndex(address, name);
+    } catch (err) {
+      await this.store.deleteKey(name).catch(() => undefined);
+      throw err;
+    }
+    return toRecord(key) as MultisigKeyRecord;
+  }
+
   async delete(name: string): Promise<void> {
     const key = await this.load(name);
     await this.store.deleteKey(name);
@@ -108,7 +185,7 @@ export class StoreKeyring implements Keyring {
     if ((await this.store.readAddressIndex(key.address)) === name) await this.store.deleteAddressIndex(key.address);
   }
 
-  async rename(oldName: string, newName: string): Promise<KeyRecord> {
+  async rename(oldName: string, newName: string): Promise<KeyringRecord> {
     checkKeyName(newName);
     const key = await this.load(oldName);
     if (oldName === newName || (await this.store.readKey(newName)) !== undefined) {
@@ -134,13 +211,13 @@ export class StoreKeyring implements Keyring {
   }
 
   async sign(nameOrAddress: string, bytes: Uint8Array): Promise<SignResult> {
-    const key = await this.locate(nameOrAddress);
+    const key = requireLocal(await this.locate(nameOrAddress), 'sign by itself');
     const { signMessage } = await loadKeys();
     return { signature: signMessage(key.algo, key.privKey, bytes), pubKey: Uint8Array.from(key.pubKey), algo: key.algo };
   }
 
   async exportArmor(name: string, armorPassphrase: string): Promise<string> {
-    const key = await this.load(name);
+    const key = requireLocal(await this.load(name), 'be exported (it has no private key)');
     const { encryptArmorPrivateKey } = await loadArmor();
     return encryptArmorPrivateKey({ algo: key.algo, privateKey: key.privKey, passphrase: armorPassphrase });
   }
@@ -155,7 +232,7 @@ export class StoreKeyring implements Keyring {
   }
 
   async exportPrivateKeyHex(name: string): Promise<string> {
-    return Buffer.from((await this.load(name)).privKey).toString('hex');
+    return Buffer.from(requireLocal(await this.load(name), 'be exported (it has no private key)').privKey).toString('hex');
   }
 
   private async load(name: string): Promise<StoredKey> {
@@ -206,7 +283,7 @@ export class StoreKeyring implements Keyring {
         hint: `use that key, or rename it: tokend keys rename ${existing.name} ${name}`,
       });
     }
-    const key: StoredKey = {
+    const key: StoredLocalKey = {
       name,
       type: 'local',
       algo,

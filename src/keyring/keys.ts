@@ -133,3 +133,30 @@ export function keyPairFromPrivateKey(algo: KeyAlgo, privateKey: Uint8Array): Ke
     verify: (msg, signature) => verifySignature(algo, pubKey, msg, signature),
   };
 }
+
+/** Type URLs a public key may come under in JSON (the cosmos/evm twin of the Ethermint key included). */
+export const PUBKEY_ALGO_BY_TYPE_URL: ReadonlyMap<string, KeyAlgo> = new Map([
+  [PUBKEY_TYPE_URLS.eth_secp256k1, 'eth_secp256k1'],
+  ['/cosmos.evm.crypto.v1.ethsecp256k1.PubKey', 'eth_secp256k1'],
+  [PUBKEY_TYPE_URLS.secp256k1, 'secp256k1'],
+]);
+
+/**
+ * A public key in the SDK's JSON form, as `keys show -p` prints it:
+ * `{"@type":"/cosmos.crypto.secp256k1.PubKey","key":"<base64>"}` (or the eth_secp256k1 types).
+ */
+export function parsePublicKeyJson(text: string): { algo: KeyAlgo; pubKey: Uint8Array } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new TokendError('INVALID_ARGUMENT', 'the public key is not JSON', { hint: 'give it as keys show -p prints it: \'{"@type":"/cosmos.crypto.secp256k1.PubKey","key":"A…"}\'' });
+  }
+  const { '@type': typeUrl, key } = (json ?? {}) as { '@type'?: unknown; key?: unknown };
+  const algo = typeof typeUrl === 'string' ? PUBKEY_ALGO_BY_TYPE_URL.get(typeUrl) : undefined;
+  if (algo === undefined) throw new TokendError('INVALID_ARGUMENT', `unsupported public key type ${String(typeUrl)}`, { hint: `use ${[...PUBKEY_ALGO_BY_TYPE_URL.keys()].join(' or ')}` });
+  if (typeof key !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(key)) throw new TokendError('INVALID_ARGUMENT', 'the public key has no base64 "key"');
+  const pubKey = Uint8Array.from(Buffer.from(key, 'base64'));
+  addressFromPublicKey(algo, pubKey); // validates length and curve point
+  return { algo, pubKey };
+}

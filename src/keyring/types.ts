@@ -29,7 +29,7 @@ export const KEYRING_BACKENDS: readonly KeyringBackendName[] = ['os', 'file', 't
 /** Public facts about a stored key (never the secret). */
 export interface KeyRecord {
   name: string;
-  /** Only local keys (private key held by the keyring) exist so far; ledger/offline may follow. */
+  /** A key whose private key the keyring holds (multisig keys are `MultisigKeyRecord`s). */
   type: 'local';
   algo: KeyAlgo;
   /** 33-byte compressed secp256k1 public key. */
@@ -40,6 +40,53 @@ export interface KeyRecord {
   hdPath?: string;
   /** ISO-8601 time of creation in this keyring. */
   createdAt?: string;
+}
+
+/**
+ * A single key held elsewhere: its public key only (`keys add NAME --pubkey JSON`), e.g. another
+ * member of a multisig. It cannot sign.
+ */
+export interface OfflineKeyRecord {
+  name: string;
+  type: 'offline';
+  algo: KeyAlgo;
+  /** 33-byte compressed secp256k1 public key. */
+  pubKey: Uint8Array;
+  address: Uint8Array;
+  createdAt?: string;
+}
+
+/** One member key of a multisig. */
+export interface MultisigMember {
+  algo: KeyAlgo;
+  /** 33-byte compressed secp256k1 public key. */
+  pubKey: Uint8Array;
+}
+
+/**
+ * An offline threshold multisig key (`keys add NAME --multisig a,b,c --multisig-threshold 2`):
+ * public keys only, in the order they form the /cosmos.crypto.multisig.LegacyAminoPubKey.
+ * Its address is sha256 of the key's amino encoding, truncated to 20 bytes.
+ */
+export interface MultisigKeyRecord {
+  name: string;
+  type: 'multi';
+  threshold: number;
+  members: MultisigMember[];
+  address: Uint8Array;
+  createdAt?: string;
+}
+
+/** Anything a keyring stores. */
+export type KeyringRecord = KeyRecord | OfflineKeyRecord | MultisigKeyRecord;
+
+export interface CreateMultisigOptions {
+  name: string;
+  /** Signatures needed: 1 ≤ threshold ≤ members. */
+  threshold: number;
+  members: MultisigMember[];
+  /** Sort members by address, as `keys add --multisig` does unless --nosort (default true). */
+  sort?: boolean;
 }
 
 /**
@@ -72,18 +119,24 @@ export interface Keyring {
    * (twice when the keyring is new), so a command's prompts always come in the same order.
    */
   prepareWrite(): Promise<void>;
-  /** All keys, sorted by name. */
-  list(): Promise<KeyRecord[]>;
-  /** KEY_NOT_FOUND (hint `tokend keys list`) when absent. */
+  /** All keys (local, offline and multisig), sorted by name. */
+  list(): Promise<KeyringRecord[]>;
+  /** A local key. KEY_NOT_FOUND (hint `tokend keys list`) when absent; INVALID_ARGUMENT for an offline or multisig key. */
   get(name: string): Promise<KeyRecord>;
-  /** By name first, then by bech32 (any of our prefixes) or 0x hex address. */
+  /** A local key by name first, then by bech32 (any of our prefixes) or 0x hex address. */
   find(nameOrAddress: string): Promise<KeyRecord>;
+  /** Any record (local, offline or multisig), by name or address. */
+  record(nameOrAddress: string): Promise<KeyringRecord>;
   has(name: string): Promise<boolean>;
   /** KEY_EXISTS if the name is taken or the same address is stored under another name. */
   create(opts: CreateKeyOptions): Promise<KeyRecord>;
   importPrivateKey(name: string, algo: KeyAlgo, privKey: Uint8Array): Promise<KeyRecord>;
+  /** Stores another party's public key (an offline key); INVALID_ARGUMENT for a key that is not a valid point. */
+  addOffline(name: string, algo: KeyAlgo, pubKey: Uint8Array): Promise<OfflineKeyRecord>;
+  /** Stores an offline multisig key; INVALID_ARGUMENT for a bad threshold or repeated members. */
+  addMultisig(opts: CreateMultisigOptions): Promise<MultisigKeyRecord>;
   delete(name: string): Promise<void>;
-  rename(oldName: string, newName: string): Promise<KeyRecord>;
+  rename(oldName: string, newName: string): Promise<KeyringRecord>;
   /** Signs with the key's algorithm (eth: keccak256 → 65 B r||s||v; cosmos: sha256 → 64 B r||s). */
   sign(nameOrAddress: string, bytes: Uint8Array): Promise<SignResult>;
   /** Cosmos-SDK compatible `-----BEGIN TENDERMINT PRIVATE KEY-----` armor (bcrypt + xsalsa20). */

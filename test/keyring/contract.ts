@@ -180,7 +180,7 @@ export function describeKeyringContract(title: string, makeFixture: FixtureFacto
       await expectRejectedUnchanged(() => keyring.rename('dave', '.hidden'), 'INVALID_ARGUMENT');
       // the renamed key still signs
       const { signature } = await keyring.sign('dave', new Uint8Array([1, 2, 3]));
-      expect(verifySignature('eth_secp256k1', renamed.pubKey, new Uint8Array([1, 2, 3]), signature)).toBe(true);
+      expect(verifySignature('eth_secp256k1', original.pubKey, new Uint8Array([1, 2, 3]), signature)).toBe(true);
     });
 
     test('delete removes the key and its address; the same key can be added again', async () => {
@@ -246,6 +246,66 @@ export function describeKeyringContract(title: string, makeFixture: FixtureFacto
       expect(wrong.message).toBe('invalid armor passphrase');
       await expectRejectedUnchanged(() => keyring.importArmor('other', armor.replace('kdf: bcrypt\n', ''), ARMOR_PASSPHRASE), 'INVALID_ARGUMENT');
       await expectRejectedUnchanged(() => keyring.exportArmor('alice', 'short'), 'INVALID_PASSWORD');
+    });
+
+    test('multisig keys: stored sorted by member address, found by name or address, survive a reopen; cannot sign', async () => {
+      const a = await createJunk(keyring, 'a');
+      const b = await keyring.create({ name: 'b', mnemonic: SECOND.mnemonic, algo: 'eth_secp256k1', hdPath: ETH_PATH });
+      const c = await keyring.create({ name: 'c', mnemonic: THIRD.mnemonic, algo: 'secp256k1', hdPath: buildHdPath({ algo: 'secp256k1' }) });
+      const members = [c, a, b].map((k) => ({ algo: k.algo, pubKey: k.pubKey }));
+      const multi = await keyring.addMultisig({ name: 'ms', threshold: 2, members });
+      expect(multi).toMatchObject({ name: 'ms', type: 'multi', threshold: 2 });
+      const byAddress = (k: { algo: 'eth_secp256k1' | 'secp256k1'; pubKey: Uint8Array }): string => hex([a, b, c].find((x) => hex(x.pubKey) === hex(k.pubKey))!.address);
+      const order = multi.members.map(byAddress);
+      expect(order).toEqual([...order].sort());
+      const unsorted = await keyring.addMultisig({ name: 'ms-nosort', threshold: 1, members, sort: false });
+      expect(unsorted.members.map((m) => hex(m.pubKey))).toEqual(members.map((m) => hex(m.pubKey)));
+      expect(hex(unsorted.address)).not.toBe(hex(multi.address));
+
+      const reopened = await fixture.reopen();
+      expect(await reopened.record('ms')).toEqual(multi);
+      expect(await reopened.record(toAccountAddress(multi.address))).toEqual(multi);
+      expect((await reopened.list()).map((r) => `${r.name}:${r.type}`)).toEqual(['a:local', 'b:local', 'c:local', 'ms:multi', 'ms-nosort:multi']);
+      const cannotSign = await rejection(reopened.sign('ms', new Uint8Array([1])));
+      expect(cannotSign).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'key "ms" is an offline multisig key: it cannot sign by itself' });
+      expect((await rejection(reopened.find('ms'))).code).toBe('INVALID_ARGUMENT');
+      expect((await rejection(reopened.exportPrivateKeyHex('ms'))).code).toBe('INVALID_ARGUMENT');
+
+      const renamed = await keyring.rename('ms', 'vault');
+      expect(renamed).toEqual({ ...multi, name: 'vault' });
+      await keyring.delete('vault');
+      expect(await keyring.has('vault')).toBe(false);
+    });
+
+    test('offline keys: a public key only, shown and usable as a multisig member, never signs', async () => {
+      const local = await keyring.create({ name: 'other', mnemonic: SECOND.mnemonic, algo: 'eth_secp256k1', hdPath: ETH_PATH });
+      await keyring.delete('other');
+      const offline = await keyring.addOffline('bob', local.algo, local.pubKey);
+      expect(offline).toMatchObject({ name: 'bob', type: 'offline', algo: 'eth_secp256k1' });
+      expect(hex(offline.address)).toBe(hex(local.address));
+      const reopened = await fixture.reopen();
+      expect(await reopened.record(toAccountAddress(local.address))).toEqual(offline);
+      expect(await rejection(reopened.sign('bob', new Uint8Array([1])))).toMatchObject({ code: 'INVALID_ARGUMENT', message: 'key "bob" is an offline key (public key only): it cannot sign by itself' });
+      const a = await createJunk(keyring, 'a');
+      const multi = await keyring.addMultisig({ name: 'ms', threshold: 2, members: [a, offline].map((k) => ({ algo: k.algo, pubKey: k.pubKey })) });
+      expect(multi.members).toHaveLength(2);
+      await expectRejectedUnchanged(() => keyring.addOffline('bob2', local.algo, local.pubKey), 'KEY_EXISTS');
+      await expectRejectedUnchanged(() => keyring.addOffline('bad', 'secp256k1', new Uint8Array(33)), 'INVALID_ARGUMENT');
+    });
+
+    test('multisig keys: a threshold above the key count, zero, a repeated member, a taken name or the same key again are refused; nothing is written', async () => {
+      const a = await createJunk(keyring, 'a');
+      const b = await keyring.create({ name: 'b', mnemonic: SECOND.mnemonic, algo: 'eth_secp256k1', hdPath: ETH_PATH });
+      const members = [a, b].map((k) => ({ algo: k.algo, pubKey: k.pubKey }));
+      const above = await expectRejectedUnchanged(() => keyring.addMultisig({ name: 'ms', threshold: 3, members }), 'INVALID_ARGUMENT');
+      expect(above.message).toBe('multisig threshold 3 is above the number of keys (2)');
+      await expectRejectedUnchanged(() => keyring.addMultisig({ name: 'ms', threshold: 0, members }), 'INVALID_ARGUMENT');
+      const repeated = await expectRejectedUnchanged(() => keyring.addMultisig({ name: 'ms', threshold: 1, members: [members[0]!, members[1]!, members[0]!] }), 'INVALID_ARGUMENT');
+      expect(repeated.message).toBe('duplicate multisig member: keys 1 and 3 are the same key');
+      await expectRejectedUnchanged(() => keyring.addMultisig({ name: 'a', threshold: 1, members }), 'KEY_EXISTS');
+      await keyring.addMultisig({ name: 'ms', threshold: 2, members });
+      const again = await expectRejectedUnchanged(() => keyring.addMultisig({ name: 'ms2', threshold: 2, members: [...members].reverse() }), 'KEY_EXISTS');
+      expect(again.message).toContain('"ms"');
     });
   });
 }

@@ -17,7 +17,7 @@ export default class KeysDelete extends BaseCommand<typeof KeysDelete, { deleted
     const backend = this.clientConfig({ 'keyring-backend': this.flags['keyring-backend'] })['keyring-backend'];
     const keyring = await openCliKeyring(backend, this.home);
     await keyring.prepareWrite();
-    const record = await keyring.get(this.args.name);
+    const record = await keyring.record(this.args.name);
     if (!this.flags.yes && !(await confirm(`Key "${record.name}" will be deleted. Continue?`))) {
       throw new TokendError('ABORTED', 'aborted: key not deleted', { hint: 'pass --yes to skip the confirmation' });
     }

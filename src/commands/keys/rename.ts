@@ -22,7 +22,7 @@ export default class KeysRename extends BaseCommand<typeof KeysRename, KeyOutput
     const backend = this.clientConfig({ 'keyring-backend': this.flags['keyring-backend'] })['keyring-backend'];
     const keyring = await openCliKeyring(backend, this.home);
     await keyring.prepareWrite();
-    await keyring.get(this.args.old);
+    await keyring.record(this.args.old);
     if (await keyring.has(this.args.new)) {
       throw new TokendError('KEY_EXISTS', `a key named "${this.args.new}" already exists`, { hint: 'choose another name' });
     }

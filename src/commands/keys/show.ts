@@ -25,7 +25,7 @@ export default class KeysShow extends BaseCommand<typeof KeysShow, KeyOutput> {
     }
     const backend = this.clientConfig({ 'keyring-backend': this.flags['keyring-backend'] })['keyring-backend'];
     const keyring = await openCliKeyring(backend, this.home);
-    return keyOutput(await keyring.find(this.args.name), this.flags.bech);
+    return keyOutput(await keyring.record(this.args.name), this.flags.bech);
   }
 
   protected override toJson(result: KeyOutput): unknown {

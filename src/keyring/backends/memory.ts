@@ -2,6 +2,10 @@
 import { addressHex, type KeyStore, type StoredKey } from './store.js';
 
 function copyKey(key: StoredKey): StoredKey {
+  if (key.type === 'offline') return { ...key, pubKey: Uint8Array.from(key.pubKey), address: Uint8Array.from(key.address) };
+  if (key.type === 'multi') {
+    return { ...key, address: Uint8Array.from(key.address), members: key.members.map((m) => ({ algo: m.algo, pubKey: Uint8Array.from(m.pubKey) })) };
+  }
   return {
     ...key,
     pubKey: Uint8Array.from(key.pubKey),

@@ -64,7 +64,7 @@ import {
 } from '../modules/shared/events.js';
 import type { MsgRoute } from '../modules/shared/module.js';
 import { ProtoWriter } from '../modules/shared/proto.js';
-import { runAnteChain, type AnteEnv, type AnteState, type PreverifiedSignatures } from './ante.js';
+import { AnteHandler, type AnteEnvBase, type AnteState, type PreverifiedSignatures } from './ante/index.js';
 import type { AccountKeeper } from '../modules/auth/keeper.js';
 import type { BankKeeper } from '../modules/bank/keeper.js';
 import type { ModuleManager } from '../platform/manager.js';
@@ -125,6 +125,8 @@ export class App implements Application {
   private readonly accountKeeper: AccountKeeper;
   private readonly bankKeeper: BankKeeper;
   readonly queryRouter = new QueryRegistry();
+  /** The ante chains (router by extension option), sign modes and fee-grant hook: `app.ante.router.register(…)`, `app.ante.configure(…)`. */
+  readonly ante = new AnteHandler();
   readonly timings: AppTimings = { checkTxMs: 0, preverifyMs: 0, finalizeMs: 0, commitMs: 0, checkTxCount: 0, deliverTxCount: 0, preverifiedHits: 0 };
   readonly sigCache: VerifiedSignatureCache;
   private readonly txCache: DecodedTxCache;
@@ -151,6 +153,7 @@ export class App implements Application {
     this.minGasPrices = parseMinGasPrices(this.options.minGasPrices);
     this.indexSet = new Set(this.options.indexEvents);
     this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
+    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames() });
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
     this.bankKeeper = this.manager.keeper<BankKeeper>('bank');
     this.manager.afterCommit(store.latestVersion());
@@ -434,7 +437,7 @@ export class App implements Application {
 
   // ================================================================== runTx
 
-  private anteEnv(): AnteEnv {
+  private anteEnv(): AnteEnvBase {
     return {
       accountKeeper: this.accountKeeper,
       bankKeeper: this.bankKeeper,
@@ -475,7 +478,7 @@ export class App implements Application {
       priority: 0n,
     };
     try {
-      runAnteChain(state, this.anteEnv());
+      this.ante.run(state, this.anteEnv());
     } catch (err) {
       anteBranch.discard();
       return failure(outOfGas(err), gasWanted, BigInt(state.ctx.gasMeter.gasConsumed()), [], tx);

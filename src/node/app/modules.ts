@@ -38,6 +38,9 @@ export const MODULE_ORDERS: ModuleOrders = {
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */
 export const MODULE_CLI: readonly ModuleCli[] = APP_MODULES.flatMap((module) => (module.cli === undefined ? [] : [module.cli]));
 
+/** Amino JSON names the modules declare for messages whose proto has no `(amino.name)`. */
+export const AMINO_NAME_OVERRIDES: ReadonlyMap<string, string> = new Map(APP_MODULES.flatMap((module) => Object.entries(module.aminoNames ?? {})));
+
 /** App-level store of the consensus params and chain id (x/consensus' "consensus" store). */
 export const CONSENSUS_STORE_KEY = StoreKey.persistent('consensus');
 

@@ -6,16 +6,23 @@
  *    FinalizeBlock skips verification when the same tx comes with the same facts.
  *
  *    Why that is sound: a DIRECT signature is checked over SignDoc{body_bytes, auth_info_bytes,
- *    chain_id, account_number} with the signer's public key. The tx hash fixes body_bytes,
- *    auth_info_bytes and the signatures (sha256 over the TxRaw holding all three; a collision is
- *    out of reach). The chain id and each signer's account number and key are compared on reuse,
- *    so if any of them differs (an account re-created with another number, a key set by an
- *    earlier tx of the block, another chain) the signature is verified again. Nothing else enters
- *    the check: the sequence is part of auth_info_bytes and is compared against the account by
- *    the ante chain on every run; the result of ECDSA verification is a pure function of
- *    (digest, signature, key). Only successes are remembered.
+ *    chain_id, account_number} with the signer's public key; a LEGACY_AMINO_JSON one over a JSON
+ *    document made of the body's messages, memo and timeout, the auth info's fee and the signer
+ *    info's sequence, plus the chain id and account number (the amino names used are fixed for
+ *    the life of the process). The tx hash fixes body_bytes, auth_info_bytes and the signatures
+ *    (sha256 over the TxRaw holding all three; a collision is out of reach). The chain id and
+ *    each signer's account number and key (for a multisig: its amino encoding, which covers the
+ *    threshold and every member) are compared on reuse, so if any of them differs (an account
+ *    re-created with another number, a key set by an earlier tx of the block, another chain) the
+ *    signature is verified again. Nothing else enters the check: the sequence is part of
+ *    auth_info_bytes and is compared against the account by the ante chain on every run; the
+ *    result of ECDSA verification is a pure function of (digest, signature, key). Only successes
+ *    are remembered.
  *
- * 2. `SignatureVerifierPool`: signatures of a block that CheckTx never saw (blocks from peers,
+ * 2. `SignModeHandler` builds the bytes each mode signs and `verifySignatureData` checks single
+ *    and multisig signatures (threshold, bit array, each member in its own mode).
+ *
+ * 3. `SignatureVerifierPool`: signatures of a block that CheckTx never saw (blocks from peers,
  *    replay) are verified ahead of execution on worker threads with libsecp256k1, reading the
  *    jobs from and writing each result to shared memory. The ante chain, executing in order
  *    meanwhile, reuses a result the workers already produced for the same facts (read from the
@@ -30,6 +37,8 @@ import { keccak256, sha256 } from '../../keyring/hash.js';
 import { isNativeSecp256k1Available, verifySignature } from '../../keyring/index.js';
 import { secp256k1, secp256k1ImplementationName } from '../../keyring/secp256k1.js';
 import type { PubKey } from '../modules/auth/account.js';
+import { AminoJsonError, AminoJsonSigner } from '../codec/aminoJson.js';
+import { signDocBytes, type DecodedTx, type SignatureData } from './tx.js';
 import { bytesEqual } from '../modules/shared/keys.js';
 
 /** Time spent in inline (main-thread, ante chain) signature checks, for benchmarks. */
@@ -65,6 +74,139 @@ export function verificationJob(pubKey: PubKey, signBytes: Uint8Array, signature
 export function signModeName(mode: SignMode | undefined): string {
   if (mode === undefined) return 'SIGN_MODE_UNSPECIFIED';
   return SignMode[mode] === undefined ? String(mode) : `SIGN_MODE_${SignMode[mode]}`;
+}
+
+// ------------------------------------------------------------------------------------- sign modes
+
+/** Whose signature is being checked: the facts the sign bytes depend on besides the tx. */
+export interface SignerData {
+  readonly chainId: string;
+  /** 0 at genesis (height 0), else the account's number. */
+  readonly accountNumber: bigint;
+  /** The sequence of the signer info (the ante chain has checked it equals the account's). */
+  readonly sequence: bigint;
+  readonly address: Uint8Array;
+}
+
+/** The sign bytes cannot be built for this mode (unsupported mode, message without an amino name …). */
+export class SignBytesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SignBytesError';
+  }
+}
+
+/**
+ * The sign modes the node accepts (the SDK's HandlerMap): SIGN_MODE_DIRECT and
+ * SIGN_MODE_LEGACY_AMINO_JSON. Anything else is "unsupported sign mode <MODE>".
+ */
+export class SignModeHandler {
+  constructor(readonly amino: AminoJsonSigner = new AminoJsonSigner()) {}
+
+  signBytes(mode: SignMode, tx: DecodedTx, signer: SignerData): Uint8Array {
+    switch (mode) {
+      case SignMode.DIRECT:
+        return signDocBytes(tx.bodyBytes, tx.authInfoBytes, signer.chainId, signer.accountNumber);
+      case SignMode.LEGACY_AMINO_JSON:
+        return this.aminoSignBytes(tx, signer);
+      default:
+        throw new SignBytesError(`unsupported sign mode ${signModeName(mode)}`);
+    }
+  }
+
+  private aminoSignBytes(tx: DecodedTx, signer: SignerData): Uint8Array {
+    const body = tx.body;
+    // As x/tx's aminojson handler: the JSON has no place for these, so signing over it would not cover them.
+    if (body.extensionOptions.length > 0 || body.nonCriticalExtensionOptions.length > 0) {
+      throw new SignBytesError('SIGN_MODE_LEGACY_AMINO_JSON does not support protobuf extension options: invalid request');
+    }
+    if ((body.$unknown?.length ?? 0) > 0) throw new SignBytesError('SIGN_MODE_LEGACY_AMINO_JSON does not support unknown fields in the tx body');
+    if (signer.address.length === 0) throw new SignBytesError('got empty address in SIGN_MODE_LEGACY_AMINO_JSON handler: invalid request');
+    const fee = tx.authInfo.fee;
+    try {
+      return this.amino.signBytes({
+        chainId: signer.chainId,
+        accountNumber: signer.accountNumber,
+        sequence: signer.sequence,
+        timeoutHeight: body.timeoutHeight,
+        memo: body.memo,
+        // Already decoded by decodeTx: encode those objects rather than decoding the Anys again.
+        msgs: tx.msgs,
+        fee: { amount: fee?.amount ?? [], gasLimit: fee?.gasLimit ?? 0n, payer: fee?.payer ?? '', granter: fee?.granter ?? '' },
+      });
+    } catch (err) {
+      if (err instanceof AminoJsonError) throw new SignBytesError(err.message);
+      throw err;
+    }
+  }
+}
+
+/** Why a signature did not verify (the text the SDK puts in the "(…)" of code 4). */
+export class SignatureFailure extends Error {
+  constructor(
+    message: string,
+    /** True when the sign bytes could not be built (as opposed to a signature that does not match them). */
+    readonly signBytesFailed = false,
+  ) {
+    super(message);
+    this.name = 'SignatureFailure';
+  }
+}
+
+/**
+ * Verifies signature data against a key (x/auth/signing VerifySignature + the multisig key's
+ * VerifyMultisignature). `signBytes(mode)` builds the bytes for one mode (memoise it: every
+ * member of a multisig signs the same bytes). Throws SignatureFailure with the SDK's reason.
+ */
+export function verifySignatureData(pubKey: PubKey, data: SignatureData, signBytes: (mode: SignMode) => Uint8Array): void {
+  if (data.kind === 'single') {
+    if (pubKey.algo === 'multisig') throw new SignatureFailure('a multisig key needs multisignature data, got a single signature');
+    let bytes: Uint8Array;
+    try {
+      bytes = signBytes(data.mode);
+    } catch (err) {
+      if (err instanceof SignBytesError) throw new SignatureFailure(err.message, true);
+      throw err;
+    }
+    if (!verifyWithPubKey(pubKey, bytes, data.signature)) throw new SignatureFailure('unable to verify single signer signature');
+    return;
+  }
+  const multisig = pubKey.multisig;
+  if (multisig === undefined) throw new SignatureFailure(`expected a multisig public key, got ${pubKey.typeUrl}`);
+  const { bits, signatures } = data;
+  const size = bits.size;
+  const members = multisig.pubKeys;
+  if (members.length !== size) throw new SignatureFailure(`bit array size is incorrect, expecting: ${members.length}`);
+  if (signatures.length < multisig.threshold || signatures.length > size) throw new SignatureFailure(`signature size is incorrect ${signatures.length}`);
+  const set = bits.count();
+  if (set < multisig.threshold) throw new SignatureFailure(`not enough signatures set, have ${set}, expected ${multisig.threshold}`);
+  let sigIndex = 0;
+  for (let i = 0; i < size; i++) {
+    if (!bits.get(i)) continue;
+    const sub = signatures[sigIndex];
+    if (sub === undefined) throw new SignatureFailure(`improper signature data type for index ${sigIndex}`);
+    const member = members[i]!;
+    if (sub.kind === 'single') {
+      if (member.algo === 'multisig') throw new SignatureFailure(`unable to verify signature at index ${i}`);
+      let bytes: Uint8Array;
+      try {
+        bytes = signBytes(sub.mode);
+      } catch (err) {
+        if (err instanceof SignBytesError) throw new SignatureFailure(err.message, true);
+        throw err;
+      }
+      if (!verifyWithPubKey(member, bytes, sub.signature)) throw new SignatureFailure(`unable to verify signature at index ${i}`);
+    } else {
+      if (member.multisig === undefined) throw new SignatureFailure(`unable to parse pubkey of index ${i}`);
+      verifySignatureData(member, sub, signBytes);
+    }
+    sigIndex++;
+  }
+}
+
+/** True if every signature in `data` is SIGN_MODE_LEGACY_AMINO_JSON (the SDK's OnlyLegacyAminoSigners). */
+export function onlyLegacyAminoSigners(data: SignatureData): boolean {
+  return data.kind === 'single' ? data.mode === SignMode.LEGACY_AMINO_JSON : data.signatures.every(onlyLegacyAminoSigners);
 }
 
 // ------------------------------------------------------------------------------------- cache

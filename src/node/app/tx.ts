@@ -10,11 +10,12 @@
  * MultiSend's inputs name their own signer field), de-duplicated in order, then the fee payer if
  * set and not already a signer (COMPAT §3.2).
  */
-import { fromBinary, getOption, hasOption, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { create, fromBinary, getOption, hasOption, toBinary, type DescMessage, type Message } from '@bufbuild/protobuf';
+import { MultiSignatureSchema } from '../../gen/cosmos/crypto/multisig/v1beta1/multisig_pb.js';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { signer as signerOption } from '../../gen/cosmos/msg/v1/msg_pb.js';
 import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
-import { AuthInfoSchema, TxBodySchema, TxRawSchema, type AuthInfo, type TxBody } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
+import { AuthInfoSchema, TxBodySchema, TxRawSchema, type AuthInfo, type ModeInfo, type TxBody } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { sha256 } from '../../keyring/hash.js';
 import { registry } from '../codec/index.js';
 import { decodePubKey, type PubKey } from '../modules/auth/account.js';
@@ -33,12 +34,54 @@ export interface TxMsg {
   readonly signers: readonly Uint8Array[];
 }
 
+/**
+ * A CompactBitArray (cosmos.crypto.multisig.v1beta1): which members of a multisig signed. Bits
+ * are most-significant first within each byte; the size is 8 × bytes, less the unused bits of the
+ * last byte (`extra_bits_stored` = size mod 8, 0 = the last byte is full).
+ */
+export class CompactBits {
+  constructor(
+    readonly elems: Uint8Array,
+    readonly extraBitsStored: number,
+  ) {}
+
+  /** Bits as the SDK counts them (CompactBitArray.Count). */
+  get size(): number {
+    if (this.elems.length === 0) return 0;
+    return this.extraBitsStored === 0 ? this.elems.length * 8 : (this.elems.length - 1) * 8 + this.extraBitsStored;
+  }
+
+  get(index: number): boolean {
+    if (index < 0 || index >= this.size || index >> 3 >= this.elems.length) return false;
+    return (this.elems[index >> 3]! & (1 << (7 - (index % 8)))) !== 0;
+  }
+
+  /** Number of set bits. */
+  count(): number {
+    let ones = 0;
+    for (let i = 0; i < this.size; i++) if (this.get(i)) ones++;
+    return ones;
+  }
+}
+
+/** How a signer signed: one key in one mode, or a multisig (which members, each one's mode). */
+export type SignatureMode =
+  | { readonly kind: 'single'; readonly mode: SignMode }
+  | { readonly kind: 'multi'; readonly bits: CompactBits; readonly modes: readonly SignatureMode[] };
+
+/** A signature with its mode: SignatureV2's data, decoded from the raw signature bytes. */
+export type SignatureData =
+  | { readonly kind: 'single'; readonly mode: SignMode; readonly signature: Uint8Array }
+  | { readonly kind: 'multi'; readonly bits: CompactBits; readonly signatures: readonly SignatureData[] };
+
 export interface SignerInfoData {
   /** Undefined when the signer info carries no key (the account's stored key is used). */
   readonly pubKey: PubKey | undefined;
   readonly sequence: bigint;
   /** Single sign mode, or undefined for multisig / missing mode info. */
   readonly signMode: SignMode | undefined;
+  /** The full mode info (undefined when the signer info has none). */
+  readonly mode: SignatureMode | undefined;
 }
 
 export interface DecodedTx {
@@ -129,6 +172,7 @@ export function decodeTx(bytes: Uint8Array, precomputedHash?: Uint8Array): Decod
     pubKey: info.publicKey === undefined || info.publicKey.typeUrl === '' ? undefined : decodePubKeyOrFail(info.publicKey),
     sequence: info.sequence,
     signMode: info.modeInfo?.sum.case === 'single' ? info.modeInfo.sum.value.mode : undefined,
+    mode: info.modeInfo === undefined ? undefined : signatureMode(info.modeInfo),
   }));
 
   const hash = precomputedHash ?? sha256(bytes);
@@ -154,6 +198,54 @@ export function decodeTx(bytes: Uint8Array, precomputedHash?: Uint8Array): Decod
     timeoutHeight: body.timeoutHeight,
     extensionOptions: body.extensionOptions,
   };
+}
+
+function signatureMode(info: ModeInfo): SignatureMode | undefined {
+  switch (info.sum.case) {
+    case 'single':
+      return { kind: 'single', mode: info.sum.value.mode };
+    case 'multi': {
+      const bitarray = info.sum.value.bitarray;
+      const modes: SignatureMode[] = [];
+      for (const nested of info.sum.value.modeInfos) {
+        const mode = signatureMode(nested);
+        if (mode === undefined) return undefined;
+        modes.push(mode);
+      }
+      return { kind: 'multi', bits: new CompactBits(bitarray?.elems ?? new Uint8Array(0), bitarray?.extraBitsStored ?? 0), modes };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Signature data of one signer: its mode info applied to its raw signature bytes (x/auth/tx
+ * ModeInfoAndSigToSignatureData). A multisig's bytes are a MultiSignature{signatures}, one per
+ * mode info. Throws a plain Error (as the SDK, whose errors here are unregistered) when they do
+ * not fit.
+ */
+export function signatureData(mode: SignatureMode | undefined, signature: Uint8Array): SignatureData {
+  // No mode info reads as SIGN_MODE_UNSPECIFIED, which no handler accepts.
+  if (mode === undefined) return { kind: 'single', mode: SignMode.UNSPECIFIED, signature };
+  if (mode.kind === 'single') return { kind: 'single', mode: mode.mode, signature };
+  let multi;
+  try {
+    multi = fromBinary(MultiSignatureSchema, signature);
+  } catch (err) {
+    throw new Error(`invalid multisignature: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  // Unknown fields would let anyone bloat a signed tx (the SDK rejects them for that reason).
+  if ((multi.$unknown?.length ?? 0) > 0) throw new Error('rejecting unrecognized fields found in MultiSignature');
+  if (multi.signatures.length !== mode.modes.length) {
+    throw new Error(`multisignature has ${multi.signatures.length} signatures but its mode info describes ${mode.modes.length}`);
+  }
+  return { kind: 'multi', bits: mode.bits, signatures: mode.modes.map((nested, i) => signatureData(nested, multi.signatures[i]!)) };
+}
+
+/** MultiSignature{signatures} bytes (field 1, repeated bytes), as the SDK marshals it. */
+export function encodeMultiSignature(signatures: readonly Uint8Array[]): Uint8Array {
+  return toBinary(MultiSignatureSchema, create(MultiSignatureSchema, { signatures: [...signatures] }));
 }
 
 function decodePubKeyOrFail(any: Any): PubKey {

@@ -1,13 +1,15 @@
 /**
  * The client's tx pipeline shared by every `tx` command: resolve the signer, look up its account
  * number and sequence (unless --offline), estimate gas (--gas auto: simulate × adjustment),
- * compute fees (--fees or --gas-prices × gas), sign (SIGN_MODE_DIRECT), then broadcast in the
- * chosen mode — or stop early for --generate-only / --dry-run.
+ * compute fees (--fees or --gas-prices × gas), sign (--sign-mode direct, the default, or
+ * amino-json), then broadcast in the chosen mode — or stop early for --generate-only / --dry-run.
+ * A multisig key cannot sign by itself: with it, only --generate-only (and --dry-run) work, and
+ * the unsigned tx goes to its members (see multisig.ts).
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { TokendError } from '../../util/errors.js';
-import type { Keyring, KeyRecord } from '../../keyring/types.js';
+import type { Keyring, KeyringRecord, MultisigKeyRecord } from '../../keyring/types.js';
 import { toAccountAddress } from '../../keyring/address.js';
 import { Query as AuthQuery } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
 import { Service as TxService, SimulateRequestSchema, SimulateResponseSchema } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
@@ -18,7 +20,9 @@ import '../app/modules.js'; // registers the app modules' types (Msgs, accounts 
 import { feeFromGatewayPrices, parseGasSetting, type GasSetting } from './gas.js';
 import { parseCoins, type CoinAmount } from './coins.js';
 import { abciQueryError, queryMethod, type JsonObject, type JsonValue } from './query.js';
-import { DEFAULT_GAS_LIMIT, encodeTxParts, encodeTxRaw, signDocBytes, txFromParts, type TxContent } from './tx.js';
+import { AuthInfoSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
+import { DEFAULT_GAS_LIMIT, encodeTxParts, encodeTxRaw, signBytesForMode, signModeFromName, txFromParts, type EncodedTxParts, type SignModeName, type TxContent } from './tx.js';
+import { simulationMultisig } from './multisig.js';
 import type { RpcClient } from './rpc.js';
 import type { BroadcastMode } from '../config/client.js';
 import { decodeTxJson, type TxResponseJson } from './txResponse.js';
@@ -37,6 +41,8 @@ export interface TxOptions {
   offline?: boolean;
   accountNumber?: bigint;
   sequence?: bigint;
+  /** direct (default) or amino-json. */
+  signMode?: SignModeName;
 }
 
 export interface SignerAccount {
@@ -60,10 +66,29 @@ export async function fetchSignerAccount(rpc: RpcClient, address: string): Promi
   return { accountNumber: BigInt(String(base.account_number ?? '0')), sequence: BigInt(String(base.sequence ?? '0')) };
 }
 
-/** gas_used of `content` simulated for `key` at `sequence`. */
-export async function simulateGas(rpc: RpcClient, key: KeyRecord, content: TxContent, sequence: bigint): Promise<bigint> {
-  const parts = encodeTxParts(content, { algo: key.algo, pubKey: key.pubKey, sequence }, SignMode.UNSPECIFIED);
-  const txBytes = encodeTxRaw(parts, [new Uint8Array(0)]);
+/** Body and auth info of `content` for a multisig signer (its signer info and a stand-in signature), or none. */
+function multisigParts(content: TxContent, record: MultisigKeyRecord, sequence: bigint | undefined): { parts: EncodedTxParts; signature: Uint8Array } {
+  const unsigned = encodeTxParts(content, { algo: 'secp256k1', pubKey: new Uint8Array(33), sequence: 0n });
+  const authInfo = fromBinary(AuthInfoSchema, unsigned.authInfoBytes);
+  let signature: Uint8Array = new Uint8Array(0);
+  if (sequence === undefined) authInfo.signerInfos = [];
+  else {
+    const sim = simulationMultisig(record, sequence);
+    authInfo.signerInfos = [sim.signerInfo];
+    signature = sim.signature;
+  }
+  return { parts: { bodyBytes: unsigned.bodyBytes, authInfoBytes: toBinary(AuthInfoSchema, authInfo) }, signature };
+}
+
+/** gas_used of `content` simulated for `key` at `sequence` (a multisig: its first `threshold` members signing). */
+export async function simulateGas(rpc: RpcClient, key: KeyringRecord, content: TxContent, sequence: bigint): Promise<bigint> {
+  let txBytes: Uint8Array;
+  if (key.type === 'multi') {
+    const { parts, signature } = multisigParts(content, key, sequence);
+    txBytes = encodeTxRaw(parts, [signature]);
+  } else {
+    txBytes = encodeTxRaw(encodeTxParts(content, { algo: key.algo, pubKey: key.pubKey, sequence }, SignMode.UNSPECIFIED), [new Uint8Array(0)]);
+  }
   const path = `/${TxService.typeName}/${TxService.method.simulate.name}`;
   const result = await rpc.abciQuery({ path, data: toBinary(SimulateRequestSchema, create(SimulateRequestSchema, { txBytes })) });
   if (result.response.code !== 0) {
@@ -88,16 +113,24 @@ function feeCoins(options: TxOptions, gasLimit: bigint): CoinAmount[] {
 }
 
 /** Build, sign and broadcast `messages` from `key`. */
-export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Keyring, key: KeyRecord, messages: Any[], options: TxOptions): Promise<TxOutcome> {
+export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Keyring, key: KeyringRecord, messages: Any[], options: TxOptions): Promise<TxOutcome> {
+  if (key.type === 'multi' && !options.generateOnly && !options.dryRun) {
+    throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is an offline multisig key: it cannot sign by itself`, {
+      hint: `write the unsigned tx with --generate-only; each member signs it with \`tokend tx sign FILE --from MEMBER --multisig ${key.name}\`, then \`tokend tx multisign FILE ${key.name} SIG…\` combines them`,
+      exitCode: 2,
+    });
+  }
   const gasSetting: GasSetting = parseGasSetting(options.gas);
   const address = toAccountAddress(key.address);
   const needNode = !options.offline;
   if (needNode && !rpc) throw new TokendError('INTERNAL', 'no node client');
-  if (options.offline && (options.accountNumber === undefined || options.sequence === undefined)) {
+  if (options.offline && gasSetting.kind === 'auto') throw new TokendError('INVALID_ARGUMENT', '--gas auto needs a node to simulate; it cannot be used with --offline', { exitCode: 2 });
+  // A multisig's unsigned tx carries no account facts: it needs them only to simulate.
+  const needAccount = key.type !== 'multi' || gasSetting.kind === 'auto' || options.dryRun === true;
+  if (needAccount && options.offline && (options.accountNumber === undefined || options.sequence === undefined)) {
     throw new TokendError('INVALID_ARGUMENT', '--offline needs --account-number and --sequence', { exitCode: 2 });
   }
-  if (options.offline && gasSetting.kind === 'auto') throw new TokendError('INVALID_ARGUMENT', '--gas auto needs a node to simulate; it cannot be used with --offline', { exitCode: 2 });
-  const account = options.offline ? { accountNumber: options.accountNumber!, sequence: options.sequence! } : await fetchSignerAccount(rpc!, address);
+  const account = !needAccount ? { accountNumber: 0n, sequence: 0n } : options.offline ? { accountNumber: options.accountNumber!, sequence: options.sequence! } : await fetchSignerAccount(rpc!, address);
   if (options.accountNumber !== undefined) account.accountNumber = options.accountNumber;
   if (options.sequence !== undefined) account.sequence = options.sequence;
 
@@ -111,12 +144,17 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
   }
   content.gasLimit = gasLimit;
   content.fee = feeCoins(options, gasLimit);
+  if (key.type === 'multi') {
+    // As the SDK: the unsigned tx of a multisig has no signer info; `tx multisign` adds it.
+    return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(multisigParts(content, key, undefined).parts, []), { registry }) as JsonValue };
+  }
+  const mode = signModeFromName(options.signMode ?? 'direct');
   const signer = { algo: key.algo, pubKey: key.pubKey, accountNumber: account.accountNumber, sequence: account.sequence };
-  const parts = encodeTxParts(content, signer);
+  const parts = encodeTxParts(content, signer, mode);
   if (options.generateOnly) {
     return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(parts, []), { registry }) as JsonValue };
   }
-  const signed = await keyring.sign(key.name, signDocBytes(parts, options.chainId, account.accountNumber));
+  const signed = await keyring.sign(key.name, signBytesForMode(mode, parts, { chainId: options.chainId, accountNumber: account.accountNumber, sequence: account.sequence }));
   // Offline there is no node to broadcast to: hand back the signed tx (for `tx broadcast` elsewhere).
   if (options.offline) return { kind: 'signed', tx: toGatewayJson(TxSchema, txFromParts(parts, [signed.signature]), { registry }) as JsonValue };
   const txBytes = encodeTxRaw(parts, [signed.signature]);

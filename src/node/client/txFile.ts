@@ -7,7 +7,7 @@ import { fromGatewayJson, registry, toGatewayJson } from '../codec/index.js';
 import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import { TokendError } from '../../util/errors.js';
 import type { Keyring, KeyRecord } from '../../keyring/types.js';
-import { encodeTxRaw, pubKeyAny, signDocBytes } from './tx.js';
+import { encodeTxRaw, pubKeyAny, signBytesForMode } from './tx.js';
 import type { JsonValue } from './query.js';
 
 export function readTxFile(path: string): Tx {
@@ -52,20 +52,20 @@ export function decodeTxBytes(bytes: Uint8Array): Tx {
   }
 }
 
-/** Sign `tx` (single signer, SIGN_MODE_DIRECT) with `key`, replacing its signer info and signatures. */
-export async function signTxMessage(tx: Tx, keyring: Keyring, key: KeyRecord, chainId: string, accountNumber: bigint, sequence: bigint): Promise<Tx> {
+/** Sign `tx` (single signer, in `mode`, DIRECT by default) with `key`, replacing its signer info and signatures. */
+export async function signTxMessage(tx: Tx, keyring: Keyring, key: KeyRecord, chainId: string, accountNumber: bigint, sequence: bigint, mode: SignMode = SignMode.DIRECT): Promise<Tx> {
   if (!tx.body || !tx.authInfo) throw new TokendError('INVALID_ARGUMENT', 'the transaction has no body or auth_info');
   const authInfo = create(AuthInfoSchema, {
     ...tx.authInfo,
     signerInfos: [
       create(SignerInfoSchema, {
         publicKey: pubKeyAny(key.algo, key.pubKey),
-        modeInfo: create(ModeInfoSchema, { sum: { case: 'single', value: create(ModeInfo_SingleSchema, { mode: SignMode.DIRECT }) } }),
+        modeInfo: create(ModeInfoSchema, { sum: { case: 'single', value: create(ModeInfo_SingleSchema, { mode }) } }),
         sequence,
       }),
     ],
   });
   const parts = { bodyBytes: toBinary(TxBodySchema, tx.body), authInfoBytes: toBinary(AuthInfoSchema, authInfo) };
-  const signed = await keyring.sign(key.name, signDocBytes(parts, chainId, accountNumber));
+  const signed = await keyring.sign(key.name, signBytesForMode(mode, parts, { chainId, accountNumber, sequence }));
   return create(TxSchema, { body: tx.body, authInfo, signatures: [signed.signature] });
 }

@@ -233,9 +233,9 @@ describe('ante chain and message failures', () => {
 
   test('unsupported sign mode → 4 naming it', async () => {
     await rejected(
-      tx({ signMode: SignMode.LEGACY_AMINO_JSON, fee: 200_000n }),
+      tx({ signMode: SignMode.TEXTUAL, fee: 200_000n }),
       4,
-      `signature verification failed; please verify account number (0) and chain-id (${CHAIN_ID}): (unsupported sign mode SIGN_MODE_LEGACY_AMINO_JSON): unauthorized`,
+      `signature verification failed; please verify account number (0) and chain-id (${CHAIN_ID}): (unsupported sign mode SIGN_MODE_TEXTUAL): unauthorized`,
     );
   });
 });

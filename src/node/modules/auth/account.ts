@@ -10,7 +10,8 @@
  * Public keys: /ethermint.crypto.v1.ethsecp256k1.PubKey and its Cosmos-EVM twin
  * /cosmos.evm.crypto.v1.ethsecp256k1.PubKey (same bytes; stored as the Ethermint one),
  * /cosmos.crypto.secp256k1.PubKey, /cosmos.crypto.ed25519.PubKey (decoded so the ante chain can
- * reject it with the SDK's error), multisig (decoded, not supported for signing).
+ * reject it with the SDK's error), /cosmos.crypto.multisig.LegacyAminoPubKey (threshold and member
+ * keys; `key` holds its amino encoding, whose sha256 gives the address).
  *
  * Decoding is memoised per stored value object: the store hands back the same Uint8Array for an
  * unchanged entry, so the four ante reads of a signer decode its account once. Account objects
@@ -27,9 +28,11 @@ import { PubKeySchema as EvmEthPubKeySchema } from '../../../gen/cosmos/evm/cryp
 import { PubKeySchema as EthPubKeySchema } from '../../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { EthAccountSchema } from '../../../gen/ethermint/types/v1/account_pb.js';
 import { keccak256, sha256 } from '../../../keyring/hash.js';
+import { aminoKeyAddress } from '../../../keyring/amino.js';
 import { addressFromPublicKey } from '../../../keyring/keys.js';
+import { aminoPubKeyBytes } from '../../codec/aminoPubKey.js';
 import { accString, parseAccAddress } from '../shared/address.js';
-import { SdkErrors } from '../shared/errors.js';
+import { SdkErrors, isSdkError } from '../shared/errors.js';
 import { toHexString } from '../shared/keys.js';
 import { ProtoReader, ProtoWriter, delimitedSize, utf8Decode } from '../shared/proto.js';
 
@@ -37,12 +40,14 @@ export type PubKeyAlgo = 'eth_secp256k1' | 'secp256k1' | 'ed25519' | 'multisig';
 
 export interface PubKey {
   readonly algo: PubKeyAlgo;
-  /** The key bytes (33-byte compressed secp256k1, 32-byte ed25519); empty for multisig. */
+  /** The key bytes (33-byte compressed secp256k1, 32-byte ed25519); for multisig its amino encoding. */
   readonly key: Uint8Array;
   /** The type URL it is stored under. */
   readonly typeUrl: string;
   /** The Any it came in (for multisig: kept to re-encode faithfully). */
   readonly any?: Any;
+  /** Multisig only: the threshold and the member keys, in order. */
+  readonly multisig?: { readonly threshold: number; readonly pubKeys: readonly PubKey[] };
 }
 
 export const ETH_PUBKEY_TYPE_URL = `/${EthPubKeySchema.typeName}`;
@@ -93,11 +98,14 @@ export function decodePubKey(any: Any): PubKey {
         return { algo: 'secp256k1', key: fromBinary(Secp256k1PubKeySchema, any.value).key, typeUrl: SECP256K1_PUBKEY_TYPE_URL };
       case ED25519_PUBKEY_TYPE_URL:
         return { algo: 'ed25519', key: fromBinary(Ed25519PubKeySchema, any.value).key, typeUrl: ED25519_PUBKEY_TYPE_URL };
-      case MULTISIG_PUBKEY_TYPE_URL:
-        fromBinary(LegacyAminoPubKeySchema, any.value);
-        return { algo: 'multisig', key: new Uint8Array(0), typeUrl: MULTISIG_PUBKEY_TYPE_URL, any };
+      case MULTISIG_PUBKEY_TYPE_URL: {
+        const multisig = fromBinary(LegacyAminoPubKeySchema, any.value);
+        const pubKeys = multisig.publicKeys.map(decodePubKey);
+        return { algo: 'multisig', key: aminoPubKeyBytes(any), typeUrl: MULTISIG_PUBKEY_TYPE_URL, any, multisig: { threshold: multisig.threshold, pubKeys } };
+      }
     }
   } catch (err) {
+    if (isSdkError(err)) throw err;
     throw SdkErrors.InvalidPubKey.wrap(`cannot decode ${any.typeUrl}: ${err instanceof Error ? err.message : String(err)}`);
   }
   throw SdkErrors.InvalidPubKey.wrap(`unrecognized public key type: ${any.typeUrl}`);
@@ -139,7 +147,7 @@ function derivePubKeyAddress(pubKey: PubKey): Uint8Array | undefined {
       case 'ed25519':
         return sha256(pubKey.key).slice(0, 20);
       case 'multisig':
-        return undefined;
+        return aminoKeyAddress(pubKey.key);
     }
   } catch {
     return undefined;

@@ -1,0 +1,52 @@
+/** The shapes every decorator shares: the state it mutates, the environment it reads, itself. */
+import type { PubKey } from '../../modules/auth/account.js';
+import type { DecCoin } from '../../modules/shared/coins.js';
+import type { Context } from '../../modules/shared/context.js';
+import type { SignModeHandler, VerifiedSignatureCache } from '../sigverify.js';
+import type { DecodedTx, SignatureData } from '../tx.js';
+import type { AnteAccountKeeper, AnteBankKeeper, FeeGrantKeeper } from './expectedKeepers.js';
+
+/** Signatures of the block being finalized that worker threads verified ahead of execution. */
+export interface PreverifiedSignatures {
+  check(hash: Uint8Array, chainId: string, index: number, accountNumber: bigint, pubKey: PubKey): boolean;
+  /** The block is done: stop the workers. */
+  finish(): void;
+}
+
+/** What the app supplies per tx: keepers, node settings and the verification caches. */
+export interface AnteEnvBase {
+  readonly accountKeeper: AnteAccountKeeper;
+  readonly bankKeeper: AnteBankKeeper;
+  readonly minGasPrices: readonly DecCoin[];
+  readonly sigCache: VerifiedSignatureCache;
+  /** Block max gas from the consensus params (≤ 0: no limit). */
+  readonly maxBlockGas: bigint;
+  readonly preverified?: PreverifiedSignatures;
+}
+
+/** The full environment of a decorator: the app's part plus the ante handler's configuration. */
+export interface AnteEnv extends AnteEnvBase {
+  /** The sign modes the node accepts (DIRECT, LEGACY_AMINO_JSON with the app's amino names). */
+  readonly signModes: SignModeHandler;
+  /** Undefined while no feegrant module is wired: a fee granter is then refused (18). */
+  readonly feeGrantKeeper?: FeeGrantKeeper;
+}
+
+export interface AnteState {
+  ctx: Context;
+  readonly tx: DecodedTx;
+  readonly simulate: boolean;
+  /** Mempool priority (min fee per gas over the fee coins), set by deductFee. */
+  priority: bigint;
+  /** Each signer's signature data (mode info applied to the signature bytes), decoded once on first use. */
+  signatureData?: readonly SignatureData[];
+}
+
+/** One step of an ante chain: checks or charges, mutating `state`; failures are thrown (SdkErrors). */
+export interface AnteDecorator {
+  readonly name: string;
+  handle(state: AnteState, env: AnteEnv): void;
+}
+
+/** An ordered list of decorators: what one kind of tx goes through before its messages. */
+export type AnteChain = readonly AnteDecorator[];
