@@ -26,7 +26,7 @@ export default class AddGenesisAccount extends BaseCommand<typeof AddGenesisAcco
       address = parseAddress(this.args.address);
     } else {
       const backend = this.clientConfig({ 'keyring-backend': this.flags['keyring-backend'] })['keyring-backend'];
-      address = (await (await openCliKeyring(backend, this.home)).get(this.args.address)).address;
+      address = (await (await openCliKeyring(backend, this.home)).record(this.args.address)).address;
     }
     const { addGenesisAccountToFile } = await import('../node/genesis/setup.js');
     return addGenesisAccountToFile(this.home, address, coins);
