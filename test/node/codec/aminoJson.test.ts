@@ -4,6 +4,7 @@
  * fee, memo, chain id, account number and sequence, our bytes must equal CosmJS's byte for byte
  * (that is what Ledger and Keplr's amino path sign).
  */
+import '../../../src/node/app/modules.js'; // the app's module types in the codec registry
 import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate, type Any } from '@bufbuild/protobuf/wkt';
 import { execFileSync } from 'node:child_process';
