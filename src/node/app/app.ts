@@ -72,7 +72,8 @@ import { CONSENSUS_STORE_KEY, createModuleManager } from './modules.js';
 import { loadChainId, loadConsensusParams, saveConsensusState } from './consensus.js';
 import { APP_NAME, parseMinGasPrices, resolveAppOptions, type AppOptions } from './options.js';
 import { QueryRegistry, UNKNOWN_QUERY_PATH, queryErrorResponse, queryOkResponse, runQueryRoute, type QueryRoute } from './query.js';
-import { nodeQueryService, toProtoEvents, txQueryService, type ServiceBackend, type SimulationOutcome } from './services.js';
+import { protoEvents } from '../codec/txResponse.js';
+import { nodeQueryService, txQueryService, type ServiceBackend, type SimulationOutcome } from './services.js';
 import { SignatureVerifierPool, VerifiedSignatureCache, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
 import { DecodedTxCache, signDocBytes, type DecodedTx } from './tx.js';
 import { parseAppStateBytes, validateAppStateStatic } from './genesisState.js';
@@ -691,7 +692,7 @@ export class App implements Application {
       }
       const response = create(SimulationResponseSchema, {
         gasInfo: create(GasInfoSchema, { gasWanted: outcome.gasWanted, gasUsed: outcome.gasUsed }),
-        result: create(ResultSchema, { data: outcome.data, log: outcome.log, events: toProtoEvents(outcome.events), msgResponses: outcome.msgResponses }),
+        result: create(ResultSchema, { data: outcome.data, log: outcome.log, events: protoEvents(outcome.events), msgResponses: outcome.msgResponses }),
       });
       return queryOkResponse(toBinary(SimulationResponseSchema, response), height);
     }

@@ -7,16 +7,16 @@
  * minimum fee and no signature check (the sequence IS checked). A failure is gRPC Unknown
  * "<log> With gas wanted: 'W' and gas used: 'U' " (ABCI code 6).
  */
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampFromDate, type Any } from '@bufbuild/protobuf/wkt';
 import { GasInfoSchema, ResultSchema } from '../../gen/cosmos/base/abci/v1beta1/abci_pb.js';
 import { ConfigResponseSchema, Service as NodeService, StatusResponseSchema } from '../../gen/cosmos/base/node/v1beta1/query_pb.js';
 import { Service as TxService, SimulateResponseSchema, TxDecodeResponseSchema, TxEncodeResponseSchema } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
-import { AuthInfoSchema, TxBodySchema, TxRawSchema, TxSchema, type Tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
-import { EventAttributeSchema, EventSchema } from '../../gen/tendermint/abci/types_pb.js';
+import { AuthInfoSchema, TxBodySchema, TxRawSchema, type Tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import type { AbciEvent } from '../abci/types.js';
 import { grpcError } from '../modules/shared/errors.js';
 import { defineQueryService, type QueryServiceImpl } from '../modules/shared/module.js';
+import { protoEvents, txFromRawBytes } from '../codec/txResponse.js';
 import { decodeTx } from './tx.js';
 
 export interface SimulationOutcome {
@@ -36,17 +36,6 @@ export interface ServiceBackend {
   pruning(): { keepRecent: number; interval: number };
   haltHeight(): number;
   status(): { earliestHeight: number; height: number; time: Date | undefined; appHash: Uint8Array; validatorHash: Uint8Array };
-}
-
-export function toProtoEvents(events: readonly AbciEvent[]): ReturnType<typeof create<typeof EventSchema>>[] {
-  return events.map((event) =>
-    create(EventSchema, { type: event.type, attributes: event.attributes.map((attr) => create(EventAttributeSchema, { key: attr.key, value: attr.value, index: attr.index })) }),
-  );
-}
-
-function txFromRawBytes(bytes: Uint8Array): Tx {
-  const raw = fromBinary(TxRawSchema, bytes);
-  return create(TxSchema, { body: fromBinary(TxBodySchema, raw.bodyBytes), authInfo: fromBinary(AuthInfoSchema, raw.authInfoBytes), signatures: raw.signatures });
 }
 
 function txToRawBytes(tx: Tx): Uint8Array {
@@ -70,7 +59,7 @@ export function txQueryService(backend: ServiceBackend): QueryServiceImpl {
       if (!outcome.ok) throw grpcError('Unknown', `${outcome.log} With gas wanted: '${outcome.gasWanted}' and gas used: '${outcome.gasUsed}' `);
       return create(SimulateResponseSchema, {
         gasInfo: create(GasInfoSchema, { gasWanted: outcome.gasWanted, gasUsed: outcome.gasUsed }),
-        result: create(ResultSchema, { data: outcome.data, log: outcome.log, events: toProtoEvents(outcome.events), msgResponses: outcome.msgResponses }),
+        result: create(ResultSchema, { data: outcome.data, log: outcome.log, events: protoEvents(outcome.events), msgResponses: outcome.msgResponses }),
       });
     },
 

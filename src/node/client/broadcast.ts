@@ -25,7 +25,7 @@ import { DEFAULT_GAS_LIMIT, encodeTxParts, encodeTxRaw, signBytesForMode, signMo
 import { simulationMultisig } from './multisig.js';
 import type { RpcClient } from './rpc.js';
 import type { BroadcastMode } from '../config/client.js';
-import { decodeTxJson, type TxResponseJson } from './txResponse.js';
+import { clientTxResponse, txResultFields, type TxResponseJson } from './txResponse.js';
 
 export interface TxOptions {
   chainId: string;
@@ -163,30 +163,15 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
 
 /** Broadcast TxRaw bytes; `block` waits for the commit (broadcast_tx_commit). */
 export async function broadcastTxBytes(rpc: RpcClient, txBytes: Uint8Array, mode: BroadcastMode): Promise<TxResponseJson> {
-  const base: TxResponseJson = {
-    height: '0', txhash: '', codespace: '', code: 0, data: '', raw_log: '', logs: [], info: '', gas_wanted: '0', gas_used: '0', tx: null, timestamp: '', events: [],
-  };
   if (mode === 'block') {
     const result = await rpc.broadcastTxCommit(txBytes);
-    const check = result.check_tx;
-    if (check.code !== 0) {
-      return { ...base, txhash: result.hash, code: check.code, codespace: check.codespace, raw_log: check.log, gas_wanted: check.gas_wanted, gas_used: check.gas_used };
-    }
-    const exec = result.tx_result;
-    return {
-      ...base,
-      height: result.height,
-      txhash: result.hash,
-      code: exec.code,
-      codespace: exec.codespace,
-      raw_log: exec.log,
-      data: exec.data ? Buffer.from(exec.data, 'base64').toString('hex').toUpperCase() : '',
-      gas_wanted: exec.gas_wanted,
-      gas_used: exec.gas_used,
-      events: exec.events,
-      tx: decodeTxJson(txBytes),
-    };
+    // A CheckTx failure returns at once: height 0, no tx, the CheckTx answer.
+    if (result.check_tx.code !== 0) return clientTxResponse(txResultFields(result.hash, 0, result.check_tx));
+    return clientTxResponse(txResultFields(result.hash, Number(result.height), result.tx_result), txBytes);
   }
   const result = mode === 'async' ? await rpc.broadcastTxAsync(txBytes) : await rpc.broadcastTxSync(txBytes);
-  return { ...base, txhash: result.hash, code: result.code, codespace: result.codespace, raw_log: result.log, data: result.data };
+  // The RPC's `data` is hex here (HexBytes); the builder takes the bytes.
+  const fields = txResultFields(result.hash, 0, { code: result.code, codespace: result.codespace, log: result.log });
+  fields.result.data = Buffer.from(result.data, 'hex');
+  return clientTxResponse(fields);
 }

@@ -1,15 +1,14 @@
 /**
- * The Cosmos SDK's TxResponse, built on the client from the consensus RPC's `tx` / `tx_search`
- * results (as the SDK's CLI does): height, txhash, codespace, code, data (hex), raw_log, logs,
- * info, gas_wanted, gas_used, tx (decoded, as gateway JSON), timestamp, events.
+ * TxResponse on the client, from the consensus RPC's `tx` / `tx_search` / `broadcast_tx_*`
+ * results (as the SDK's CLI builds it). The fields are converted to the shared builder's input
+ * (codec/txResponse.ts, which the node's GetTx/BroadcastTx also use), so the CLI prints exactly
+ * what the REST gateway serves.
  */
-import { fromBinary } from '@bufbuild/protobuf';
-import { TxRawSchema, TxSchema, TxBodySchema, AuthInfoSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
-import { create } from '@bufbuild/protobuf';
-import { registry, toGatewayJson } from '../codec/index.js';
+import type { TxResultFields } from '../codec/txResponse.js';
+import { txResponseJson } from '../codec/txResponse.js';
 import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import type { RpcClient } from './rpc.js';
-import type { EventJson, TxResult } from './rpcTypes.js';
+import type { EventJson, ExecTxResultJson, TxResult } from './rpcTypes.js';
 import type { JsonValue } from './query.js';
 
 export interface TxResponseJson {
@@ -28,19 +27,27 @@ export interface TxResponseJson {
   events: EventJson[];
 }
 
-/** Decode TxRaw bytes into the gateway JSON of a `/cosmos.tx.v1beta1.Tx` (null if undecodable). */
-export function decodeTxJson(txBytes: Uint8Array): JsonValue {
-  try {
-    const raw = fromBinary(TxRawSchema, txBytes);
-    const tx = create(TxSchema, {
-      body: fromBinary(TxBodySchema, raw.bodyBytes),
-      authInfo: fromBinary(AuthInfoSchema, raw.authInfoBytes),
-      signatures: raw.signatures,
-    });
-    return { '@type': '/cosmos.tx.v1beta1.Tx', ...(toGatewayJson(TxSchema, tx, { registry }) as Record<string, JsonValue>) };
-  } catch {
-    return null;
-  }
+/** An RPC result (ExecTxResult / CheckTx JSON) as the builder's input. */
+export function txResultFields(hashHex: string, height: number, result: Partial<ExecTxResultJson>): TxResultFields {
+  return {
+    hash: Buffer.from(hashHex, 'hex'),
+    height,
+    result: {
+      code: result.code ?? 0,
+      data: result.data ? Buffer.from(result.data, 'base64') : new Uint8Array(0),
+      log: result.log ?? '',
+      info: result.info ?? '',
+      gasWanted: BigInt(result.gas_wanted ?? '0'),
+      gasUsed: BigInt(result.gas_used ?? '0'),
+      events: (result.events ?? []).map((event) => ({ type: event.type, attributes: event.attributes ?? [] })),
+      codespace: result.codespace ?? '',
+    },
+  };
+}
+
+/** The gateway JSON of a TxResponse. */
+export function clientTxResponse(fields: TxResultFields, txBytes?: Uint8Array, timestamp = ''): TxResponseJson {
+  return txResponseJson(fields, txBytes, timestamp) as unknown as TxResponseJson;
 }
 
 /** RFC 3339 with whole seconds, as the SDK prints TxResponse.timestamp. */
@@ -55,20 +62,5 @@ export async function txResponseFromResult(rpc: RpcClient, result: TxResult, blo
     timestamp = header?.header ? wholeSeconds(header.header.time) : '';
     blockTimes.set(result.height, timestamp);
   }
-  const txResult = result.tx_result;
-  return {
-    height: result.height,
-    txhash: result.hash,
-    codespace: txResult.codespace ?? '',
-    code: txResult.code ?? 0,
-    data: txResult.data ? Buffer.from(txResult.data, 'base64').toString('hex').toUpperCase() : '',
-    raw_log: txResult.log ?? '',
-    logs: [],
-    info: txResult.info ?? '',
-    gas_wanted: txResult.gas_wanted ?? '0',
-    gas_used: txResult.gas_used ?? '0',
-    tx: decodeTxJson(Buffer.from(result.tx, 'base64')),
-    timestamp,
-    events: txResult.events ?? [],
-  };
+  return clientTxResponse(txResultFields(result.hash, Number(result.height), result.tx_result), Buffer.from(result.tx, 'base64'), timestamp);
 }

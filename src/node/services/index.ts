@@ -12,5 +12,6 @@ export { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_LIMITS, MAX_PAGE_LIMIT, offsetPage, ty
 export { nodeServiceEntries, type NodeServiceImpl } from './define.js';
 export { tendermintServiceEntries, sdkBlock, loadProtoBlock } from './tendermint.js';
 export { txServiceEntries, eventCondition, txsEventQuery, txsEventPage } from './tx.js';
-export { decodeTx, protoEvents, pubKeyAny, rfc3339Seconds, txResponse } from './convert.js';
+export { decodeTx, pubKeyAny, rfc3339Seconds } from './convert.js';
+export { protoEvents, txResponse } from '../codec/txResponse.js';
 export { withNodeQueries } from './abci.js';
