@@ -42,3 +42,18 @@ describe('LegacyDec', () => {
     expect(decMul(15n, 10n ** 17n)).toBe(2n); // 1.5e-18 → 2e-18
   });
 });
+
+describe('the coin grammar (one for the node and the CLI)', () => {
+  test('parseCoins sorts, refuses duplicates, zero amounts (unless allowed), bad parts and empty text', async () => {
+    const { parseCoins } = await import('../../../src/node/modules/shared/coins.js');
+    const { parseCoins: parseCli } = await import('../../../src/node/client/coins.js');
+    expect(parseCoins('5stake,1000attotoken')).toEqual([{ denom: 'attotoken', amount: 1000n }, { denom: 'stake', amount: 5n }]);
+    expect(() => parseCoins('1abc,2abc')).toThrow('duplicate denom abc: invalid coins');
+    expect(() => parseCoins('0abc')).toThrow('amount of abc must be positive: invalid coins');
+    expect(parseCoins('0abc', { allowZero: true })).toEqual([{ denom: 'abc', amount: 0n }]);
+    expect(() => parseCoins('1.5abc')).toThrow('"1.5abc" is not <integer><denom>: invalid coins');
+    expect(parseCoins(' ', { allowEmpty: true })).toEqual([]);
+    // The CLI's wording of the same failure: one line with the input and a hint.
+    expect(() => parseCli('1.5abc')).toThrow('invalid coins "1.5abc": "1.5abc" is not <integer><denom>');
+  });
+});

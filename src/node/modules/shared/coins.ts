@@ -146,6 +146,33 @@ export function isAnyGTE(a: readonly Coin[], b: readonly Coin[]): boolean {
   return false;
 }
 
+// ------------------------------------------------------------------------------------- text
+
+const COIN_TEXT_PATTERN = /^\s*([0-9]+)\s*([a-zA-Z][a-zA-Z0-9/:._-]{2,127})\s*$/;
+
+/**
+ * The coin grammar (sdk.ParseCoinsNormalized): "1000attotoken,5stake" → Coins sorted by denom.
+ * `allowZero` keeps zero amounts (fees); "" is [] only with `allowEmpty`. Throws ErrInvalidCoins
+ * naming the offending part.
+ */
+export function parseCoins(text: string, options: { allowZero?: boolean; allowEmpty?: boolean } = {}): Coin[] {
+  if (text.trim() === '') {
+    if (options.allowEmpty) return [];
+    throw SdkErrors.InvalidCoins.wrap('empty');
+  }
+  const coins = text.split(',').map((part) => {
+    const match = COIN_TEXT_PATTERN.exec(part);
+    if (match === null) throw SdkErrors.InvalidCoins.wrap(`"${part.trim()}" is not <integer><denom>`);
+    const amount = parseInt256(match[1]!);
+    if (amount === undefined) throw SdkErrors.InvalidCoins.wrap(`amount of ${match[2]} is out of range`);
+    if (amount === 0n && !options.allowZero) throw SdkErrors.InvalidCoins.wrap(`amount of ${match[2]} must be positive`);
+    return { denom: match[2]!, amount };
+  });
+  coins.sort(compareDenoms);
+  for (let i = 1; i < coins.length; i++) if (coins[i]!.denom === coins[i - 1]!.denom) throw SdkErrors.InvalidCoins.wrap(`duplicate denom ${coins[i]!.denom}`);
+  return coins;
+}
+
 // ------------------------------------------------------------------------------------- decimals
 
 /** "0.025attotoken,1stake" → DecCoins (sorted); "" → []. Throws ErrInvalidCoins. */
