@@ -15,6 +15,48 @@ export default tseslint.config(
     ignores: ['src/gen/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'error' },
   },
+  // Layering (docs/ARCHITECTURE.md): the database is wrapped once; the node library never
+  // imports the CLI; a module reaches another only through interfaces (type imports), never its
+  // keeper, keys or other runtime code.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/gen/**', 'src/node/store/db/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'classic-level', message: 'only src/node/store/db/ imports classic-level' }] }],
+    },
+  },
+  {
+    files: ['src/node/**/*.ts'],
+    ignores: ['src/node/store/db/**', 'src/node/modules/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'classic-level', message: 'only src/node/store/db/ imports classic-level' }],
+          patterns: [{ group: ['**/cli/**', '**/commands/**'], message: 'the node library never imports the CLI (src/cli, src/commands)' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/node/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'classic-level', message: 'only src/node/store/db/ imports classic-level' }],
+          patterns: [
+            { group: ['**/cli/**', '**/commands/**'], message: 'the node library never imports the CLI (src/cli, src/commands)' },
+            {
+              group: ['../*/**', '!../shared/**', '!../../**'],
+              allowTypeImports: true,
+              message: 'a module reaches another module only through interfaces (its expectedKeepers.ts; type imports only)',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // CommonJS fixtures run as plain Node child processes (clients written the way their users write them).
     files: ['**/*.cjs'],
