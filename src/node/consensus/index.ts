@@ -12,7 +12,7 @@ import { ConsensusError } from './errors.js';
 import { EventBus, type EventBusReader } from './events.js';
 import { childLogger, nullLogger, type Logger } from './logger.js';
 import { Mempool, type MempoolReader } from './mempool/mempool.js';
-import { defaultConsensusOptions, type ConsensusOptions, type MempoolOptions } from './options.js';
+import { defaultConsensusOptions, defaultMempoolOptions, type ConsensusOptions, type MempoolOptions } from './options.js';
 import type { NodeKey, PrivValidator } from './privval.js';
 import { BlockExecutor } from './state/execution.js';
 import { ConsensusEngine, type RoundStateSummary } from './state/engine.js';
@@ -21,7 +21,10 @@ import { handshake } from './state/handshake.js';
 import { FileWAL, NullWAL, type WAL } from './state/wal.js';
 import { BlockStore, type BlockStoreReader } from './store/blockStore.js';
 import { StateStore, type StateStoreReader } from './store/stateStore.js';
-import { NoopTransport, type Transport } from './transport.js';
+import { ConsensusReactor } from './reactor.js';
+import { MempoolReactor } from './mempool/reactor.js';
+import { BlocksyncReactor } from './blocksync/reactor.js';
+import type { Reactor } from '../p2p/switch.js';
 import { EMPTY_BYTES } from './types/bytes.js';
 import type { GenesisDoc } from './types/genesis.js';
 import type { PubKey } from './types/keys.js';
@@ -38,8 +41,15 @@ export interface ConsensusConfig {
   options?: Partial<ConsensusOptions>;
   mempoolOptions?: Partial<MempoolOptions>;
   logger?: Logger;
-  /** Peers; defaults to none (a single node). */
-  transport?: Transport;
+  /**
+   * The p2p switch to register the consensus, mempool and block-sync reactors with (a P2PNode);
+   * absent: a node without peers.
+   */
+  p2p?: { addReactor(reactor: Reactor): void; peerIds(): string[] };
+  /** Download missing blocks from peers before joining consensus (config.toml [blocksync] enable). */
+  blockSync?: boolean;
+  /** [mempool] broadcast: gossip txs to peers (default true). */
+  mempoolBroadcast?: boolean;
   /** Overrides `options.walFile` (tests inject a MemoryWAL). */
   wal?: WAL;
   /** Called if consensus halts on an unrecoverable error (app failure, corrupted store). */
@@ -86,6 +96,10 @@ export interface Consensus {
   chainState(): ChainState;
   /** IDs of connected peers (net_info). */
   peers(): string[];
+  /** The consensus reactor (peer round states; undefined without p2p). */
+  readonly reactor: ConsensusReactor | undefined;
+  /** Block sync progress: syncing, and the best height peers reported. */
+  syncInfo(): { syncing: boolean; maxPeerHeight: number };
   /** Set when consensus halted on an unrecoverable error. */
   readonly failure: Error | undefined;
 }
@@ -100,8 +114,13 @@ class ConsensusNode implements Consensus {
   private state: ChainState;
   private readonly options: ConsensusOptions;
   private readonly logger: Logger;
-  private readonly transport: Transport;
   private haltError: Error | undefined;
+  readonly reactor: ConsensusReactor | undefined;
+  private readonly mempoolReactor: MempoolReactor | undefined;
+  private readonly blocksync: BlocksyncReactor | undefined;
+  private executor: BlockExecutor | undefined;
+  private syncing = false;
+  private stopped = false;
 
   constructor(private readonly config: ConsensusConfig) {
     this.logger = config.logger ?? nullLogger;
@@ -110,7 +129,6 @@ class ConsensusNode implements Consensus {
     this.stateStore = new StateStore(config.db);
     this.eventBus = new EventBus(childLogger(this.logger, { module: 'events' }));
     this.mempool = new Mempool(config.app, config.mempoolOptions, childLogger(this.logger, { module: 'mempool' }));
-    this.transport = config.transport ?? new NoopTransport();
     const stored = this.stateStore.load();
     if (stored && stored.chainId !== config.genesis.chainId) {
       throw new ConsensusError('INVALID_GENESIS', `genesis chain_id "${config.genesis.chainId}" does not match the stored chain "${stored.chainId}"`, {
@@ -120,6 +138,55 @@ class ConsensusNode implements Consensus {
     assertVoteExtensionsDisabled(config.genesis.consensusParams);
     this.state = stored ?? makeGenesisState(config.genesis);
     this.mempool.setHeight(this.state.lastBlockHeight);
+    if (config.p2p) {
+      this.reactor = new ConsensusReactor(this.blockStore, { waitSync: true }, childLogger(this.logger, { module: 'consensus-reactor' }));
+      this.mempoolReactor = new MempoolReactor(
+        this.mempool,
+        { broadcast: config.mempoolBroadcast ?? true, maxTxBytes: { ...defaultMempoolOptions, ...config.mempoolOptions }.maxTxBytes },
+        childLogger(this.logger, { module: 'mempool' }),
+      );
+      this.blocksync = new BlocksyncReactor(
+        {
+          blockStore: this.blockStore,
+          executor: {
+            validateBlock: (state, block) => this.requireExecutor().validateBlock(state, block),
+            applyBlock: (state, blockId, block) => this.requireExecutor().applyBlock(state, blockId, block),
+          } as BlockExecutor,
+          localAddress: config.privValidator?.address,
+          onCaughtUp: (state) => void this.switchToConsensus(state),
+          onBlockApplied: (state) => {
+            this.state = state;
+          },
+          onFailure: (err) => this.fail(err),
+        },
+        childLogger(this.logger, { module: 'blocksync' }),
+      );
+      config.p2p.addReactor(this.reactor);
+      config.p2p.addReactor(this.mempoolReactor);
+      config.p2p.addReactor(this.blocksync);
+    }
+  }
+
+  private requireExecutor(): BlockExecutor {
+    if (!this.executor) throw new ConsensusError('STORE', 'consensus is not started');
+    return this.executor;
+  }
+
+  private fail(err: Error): void {
+    this.haltError = err;
+    this.logger.error('CONSENSUS FAILURE!!!', { err: err.message });
+    this.config.onFailure?.(err);
+  }
+
+  syncInfo(): { syncing: boolean; maxPeerHeight: number } {
+    return { syncing: this.syncing, maxPeerHeight: this.blocksync?.maxPeerBlockHeight ?? 0 };
+  }
+
+  /** True when this node is the only validator (no one to sync from: CometBFT disables block sync). */
+  private onlyValidatorIsUs(state: ChainState): boolean {
+    const pv = this.config.privValidator;
+    if (!pv || state.validators.size !== 1) return false;
+    return state.validators.hasAddress(pv.address);
   }
 
   get genesis(): GenesisDoc {
@@ -147,7 +214,7 @@ class ConsensusNode implements Consensus {
       (this.options.walFile
         ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
         : new NullWAL());
-    const executor = new BlockExecutor({
+    this.executor = new BlockExecutor({
       app: this.config.app,
       blockStore: this.blockStore,
       stateStore: this.stateStore,
@@ -155,35 +222,62 @@ class ConsensusNode implements Consensus {
       eventBus: this.eventBus,
       logger,
     });
-    this.engine = new ConsensusEngine({
+    const blockSync = this.config.blockSync ?? true;
+    if (this.blocksync && this.reactor && blockSync && !this.onlyValidatorIsUs(this.state)) {
+      this.syncing = true;
+      this.blocksync.startSync(this.state);
+      logger.info('consensus waits for block sync', { height: this.state.lastBlockHeight, chainId: this.state.chainId });
+      return;
+    }
+    await this.startEngine(this.state);
+    logger.info('consensus started', { height: this.engine?.height, chainId: this.state.chainId });
+  }
+
+  /** Block sync is done: run the BFT engine from `state` (SwitchToConsensus). */
+  private async switchToConsensus(state: ChainState): Promise<void> {
+    if (this.stopped) return;
+    this.state = state;
+    this.syncing = false;
+    try {
+      await this.startEngine(state);
+      this.logger.info('switched to consensus', { module: 'consensus', height: state.lastBlockHeight + 1 });
+    } catch (err) {
+      this.fail(err as Error);
+    }
+  }
+
+  private async startEngine(state: ChainState): Promise<void> {
+    const engine = new ConsensusEngine({
       app: this.config.app,
-      state: this.state,
+      state,
       blockStore: this.blockStore,
       stateStore: this.stateStore,
-      executor,
+      executor: this.requireExecutor(),
       mempool: this.mempool,
       eventBus: this.eventBus,
-      wal: this.wal,
-      transport: this.transport,
+      wal: this.wal!,
       privValidator: this.config.privValidator,
       options: this.options,
-      logger,
+      logger: childLogger(this.logger, { module: 'consensus' }),
       onFailure: (err) => {
         this.haltError = err;
         this.config.onFailure?.(err);
       },
     });
-    await this.engine.start();
-    logger.info('consensus started', { height: this.engine.height, chainId: this.state.chainId });
+    this.engine = engine;
+    this.reactor?.setEngine(engine);
+    await engine.start();
+    this.reactor?.switchToConsensus(engine);
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.blocksync?.stop();
     if (this.engine) {
       this.state = this.engine.state;
       await this.engine.stop();
     }
     this.mempool.close();
-    this.transport.close();
     if (this.wal && !this.config.wal) this.wal.close();
   }
 
@@ -196,7 +290,7 @@ class ConsensusNode implements Consensus {
   }
 
   peers(): string[] {
-    return this.transport.peers();
+    return this.config.p2p?.peerIds() ?? [];
   }
 
   status(): ConsensusStatus {
@@ -223,7 +317,7 @@ class ConsensusNode implements Consensus {
       earliestAppHash: earliest?.header.appHash ?? EMPTY_BYTES,
       earliestBlockHeight: earliest ? earliestHeight : 0,
       earliestBlockTime: earliest?.header.time ?? UNIX_EPOCH,
-      catchingUp: false,
+      catchingUp: this.syncing,
       validatorInfo,
     };
   }
@@ -234,13 +328,13 @@ export async function createConsensus(config: ConsensusConfig): Promise<Consensu
   return new ConsensusNode(config);
 }
 
-export type { BlockStoreReader, StateStoreReader, MempoolReader, EventBusReader, RoundStateSummary, ChainState, Transport };
+export type { BlockStoreReader, StateStoreReader, MempoolReader, EventBusReader, RoundStateSummary, ChainState };
 export { defaultConsensusOptions, defaultMempoolOptions } from './options.js';
 export type { ConsensusOptions, MempoolOptions } from './options.js';
 export { FilePV, loadOrGenerateNodeKey, loadNodeKey, generateNodeKey, saveNodeKey, nodeIdFromPubKey } from './privval.js';
 export type { PrivValidator, NodeKey } from './privval.js';
 export { parseGenesisDoc, loadGenesisFile } from './types/genesis.js';
 export type { GenesisDoc } from './types/genesis.js';
-export { MemoryNetwork, NoopTransport } from './transport.js';
+export { ConsensusReactor } from './reactor.js';
 export type { Logger } from './logger.js';
 export { ConsensusError } from './errors.js';

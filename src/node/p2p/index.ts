@@ -164,6 +164,11 @@ export class P2PNode {
     this.switch.addReactor(reactor);
   }
 
+  /** IDs of connected peers. */
+  peerIds(): string[] {
+    return this.switch.peers().map((p) => p.id);
+  }
+
   nodeInfo(): NodeInfo {
     return this.info;
   }

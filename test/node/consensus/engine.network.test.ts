@@ -2,26 +2,28 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { BlockIdFlag, hashBlock } from '../../../src/node/consensus/types/block.js';
 import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
-import { MemoryNetwork } from '../../../src/node/consensus/transport.js';
+import { MemoryNetwork } from '../../../src/node/p2p/index.js';
+import { generateNodeKey } from '../../../src/node/consensus/privval.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeGenesis, makeNode, recordingLogger, utf8, waitForHeight, type TestNode } from './helpers.js';
+import { makeGenesis, makeNode, memoryP2P, recordingLogger, utf8, waitForHeight, type TestNode } from './helpers.js';
 
 const running: TestNode[] = [];
 afterEach(async () => {
-  for (const n of running.splice(0)) await n.consensus.stop();
+  for (const n of running.splice(0)) await n.stop();
 });
 
 async function makeNetwork(count: number, started: number): Promise<{ nodes: TestNode[]; network: MemoryNetwork }> {
   const pvs = Array.from({ length: count }, () => FilePV.generate());
   const genesis = makeGenesis(pvs);
   const network = new MemoryNetwork();
+  const keys = pvs.map(() => generateNodeKey());
   const nodes: TestNode[] = [];
-  for (let i = 0; i < count; i++) nodes.push(await makeNode(genesis, pvs[i]!, { transport: network.transport(`node${i}`) }));
+  for (let i = 0; i < count; i++) nodes.push(await makeNode(genesis, pvs[i]!, { p2p: memoryP2P(network, keys, i) }));
   for (let i = 0; i < started; i++) {
     running.push(nodes[i]!);
-    await nodes[i]!.consensus.start();
+    await nodes[i]!.start();
   }
   return { nodes, network };
 }
@@ -84,7 +86,7 @@ describe('four validators over an in-memory transport', () => {
     await Promise.all(nodes.slice(0, 3).map((n) => waitForHeight(n.consensus, 4, 40000)));
     const late = nodes[3]!;
     running.push(late);
-    await late.consensus.start();
+    await late.start();
     const target = nodes[0]!.consensus.blockStore.height() + 3;
     await Promise.all(nodes.map((n) => waitForHeight(n.consensus, target, 40000)));
     assertSameChain(nodes, target);
@@ -105,11 +107,12 @@ describe('four validators over an in-memory transport', () => {
       const pvs = [FilePV.generate({ keyFile, stateFile }), FilePV.generate(), FilePV.generate(), FilePV.generate()];
       const genesis = makeGenesis(pvs);
       const network = new MemoryNetwork();
+      const keys = pvs.map(() => generateNodeKey());
       const walFile = join(dir, 'cs.wal', 'wal');
       const nodes: TestNode[] = [];
-      nodes.push(await makeNode(genesis, pvs[0]!, { transport: network.transport('node0'), options: { walFile } }));
-      for (let i = 1; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { transport: network.transport(`node${i}`) }));
-      for (const n of nodes) await n.consensus.start();
+      nodes.push(await makeNode(genesis, pvs[0]!, { p2p: memoryP2P(network, keys, 0), options: { walFile } }));
+      for (let i = 1; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { p2p: memoryP2P(network, keys, i) }));
+      for (const n of nodes) await n.start();
       running.push(...nodes.slice(1));
       await Promise.all(nodes.map((n) => waitForHeight(n.consensus, 2, 30000)));
       // Three validators reject every proposal: +2/3 prevote nil, rounds pass without a decision
@@ -120,13 +123,13 @@ describe('four validators over an in-memory transport', () => {
       expect(stuckAt.round).toBeGreaterThan(0);
       const signedRound = FilePV.load(keyFile, stateFile).lastSignState.round;
       expect(signedRound).toBeGreaterThan(0);
-      await nodes[0]!.consensus.stop(); // "crash"
+      await nodes[0]!.stop(); // "crash"
 
       const logger = recordingLogger();
       const pv0 = FilePV.load(keyFile, stateFile);
-      const restarted = await makeNode(genesis, pv0, { db: nodes[0]!.db, app: nodes[0]!.app, transport: network.transport('node0'), options: { walFile }, logger });
+      const restarted = await makeNode(genesis, pv0, { db: nodes[0]!.db, app: nodes[0]!.app, p2p: memoryP2P(network, keys, 0), options: { walFile }, logger });
       running.push(restarted);
-      await restarted.consensus.start();
+      await restarted.start();
       // The WAL brought it back to the round it had reached (not round 0).
       expect(restarted.consensus.roundState()!.height).toBe(stuckAt.height);
       expect(restarted.consensus.roundState()!.round).toBeGreaterThanOrEqual(signedRound);

@@ -40,7 +40,7 @@ describe('Merlin transcript (STROBE-128)', () => {
     const t = new MerlinTranscript('test protocol');
     t.appendMessage('step1', 'some data');
     const data = new Uint8Array(1024).fill(0x63);
-    let challenge = new Uint8Array(0);
+    let challenge: Uint8Array = new Uint8Array(0);
     for (let i = 0; i < 32; i++) {
       challenge = t.extractBytes('challenge', 32);
       t.appendMessage('bigdata', data);
