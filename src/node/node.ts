@@ -20,7 +20,8 @@ import { BlockStore } from './consensus/store/blockStore.js';
 import { StateStore } from './consensus/store/stateStore.js';
 import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
-import { RpcServer, rpcEnvironment, type RpcAddress } from './rpc/index.js';
+import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInfo, type RpcAddress } from './rpc/index.js';
+import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
 import { createQueryRouter } from './services/index.js';
 import { ApiServer, type ApiAddress } from './api/index.js';
@@ -43,6 +44,12 @@ export interface NodeOverrides {
   grpcAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
+  /** --p2p.laddr */
+  p2pLaddr?: string;
+  /** --p2p.persistent_peers */
+  persistentPeers?: string;
+  /** --p2p.seeds */
+  seeds?: string;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
   nodeConfig?: (config: NodeConfig) => void;
   appConfig?: (config: AppConfig) => void;
@@ -50,6 +57,7 @@ export interface NodeOverrides {
 
 export interface RunningNode {
   readonly consensus: Consensus;
+  readonly p2p: P2PNode;
   readonly rpcAddress: RpcAddress;
   /** Undefined when [api] enable = false. */
   readonly apiAddress: ApiAddress | undefined;
@@ -88,6 +96,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   overrides.nodeConfig?.(nodeConfig);
   overrides.appConfig?.(appConfig);
   if (overrides.rpcLaddr) nodeConfig.rpc.laddr = overrides.rpcLaddr;
+  if (overrides.p2pLaddr) nodeConfig.p2p.laddr = overrides.p2pLaddr;
+  if (overrides.persistentPeers !== undefined) nodeConfig.p2p.persistentPeers = overrides.persistentPeers;
+  if (overrides.seeds !== undefined) nodeConfig.p2p.seeds = overrides.seeds;
   if (overrides.apiAddress) appConfig.api.address = overrides.apiAddress;
   if (overrides.grpcAddress) appConfig.grpc.address = overrides.grpcAddress;
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
@@ -101,6 +112,18 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   });
   const privValidator = FilePV.load(homePath(home, nodeConfig.privValidatorKeyFile), homePath(home, nodeConfig.privValidatorStateFile));
   const nodeKey = loadNodeKey(homePath(home, nodeConfig.nodeKeyFile));
+  // Built before anything is opened: a malformed address in [p2p] refuses the start.
+  const p2p = new P2PNode({
+    nodeKey,
+    network: genesis.chainId,
+    moniker: nodeConfig.moniker,
+    version: COMPAT_COMETBFT_VERSION,
+    options: nodeConfig.p2p,
+    home,
+    txIndex: nodeConfig.txIndex.indexer === 'null' ? 'off' : 'on',
+    rpcAddress: nodeConfig.rpc.laddr,
+    logger: childLogger(logger, { module: 'p2p' }),
+  });
   const db = await openNodeDatabase(home);
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   const cleanup = async (): Promise<void> => {
@@ -122,6 +145,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       nodeKey,
       options: { ...nodeConfig.consensus, walFile: homePath(home, nodeConfig.consensus.walFile ?? 'data/cs.wal/wal') },
       mempoolOptions: nodeConfig.mempool,
+      p2p,
+      blockSync: nodeConfig.blockSync.enable,
+      mempoolBroadcast: nodeConfig.mempool.broadcast,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
         logger.error('consensus failed', { err: err.message });
@@ -142,13 +168,19 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       consensus,
       app: opened.app,
       indexer,
-      nodeInfo: () => ({
-        id: nodeKey.id,
-        listenAddr: nodeConfig.p2p.laddr,
-        network: genesis.chainId,
-        version: COMPAT_COMETBFT_VERSION,
-        moniker: nodeConfig.moniker,
-      }),
+      nodeInfo: () => rpcNodeInfo(p2p.nodeInfo(), false),
+      netInfo: () => {
+        const info = p2p.netInfo();
+        return {
+          listening: info.listening,
+          listeners: info.listeners,
+          peers: info.peers.map((peer) => ({ nodeInfo: rpcNodeInfo(peer.nodeInfo, true), isOutbound: peer.isOutbound, remoteIp: peer.remoteIp, connectionStatus: peer.connectionStatus })),
+        };
+      },
+      p2p: {
+        dialSeeds: (addresses) => p2p.dial(addresses, { persistent: false, seeds: true }),
+        dialPeers: (addresses, opts) => p2p.dial(addresses, { persistent: opts.persistent, seeds: false }),
+      },
     });
     const rpc = new RpcServer({
       env,
@@ -158,6 +190,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         maxSubscriptionsPerClient: nodeConfig.rpc.maxSubscriptionsPerClient,
         timeoutBroadcastTxCommitMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs,
       },
+      routes: nodeConfig.rpc.unsafe ? unsafeNetRoutes : [],
       logger: childLogger(logger, { module: 'rpc' }),
     });
     // Bind every port first: a busy port must fail before consensus makes any block.
@@ -181,12 +214,16 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }
+    // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
+    await p2p.start();
+    cleanups.push(() => p2p.stop());
     await consensus.start();
     cleanups.push(() => consensus.stop());
     logger.info('node started', {
       chain_id: genesis.chainId,
       moniker: nodeConfig.moniker,
       node_id: nodeKey.id,
+      p2p: p2p.nodeInfo().listenAddr,
       rpc: rpcAddress.url,
       api: apiAddress?.url,
       grpc: grpcAddress?.target,
@@ -195,6 +232,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     let stopping: Promise<void> | undefined;
     return {
       consensus,
+      p2p,
       rpcAddress,
       apiAddress,
       grpcAddress,
@@ -209,6 +247,21 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     await cleanup();
     throw err;
   }
+}
+
+/** p2p node info as the RPC renders it (peers keep their own `other`; ours is filled by the RPC). */
+function rpcNodeInfo(info: P2PNodeInfo, withOther: boolean): RpcNodeInfo {
+  const out: RpcNodeInfo = {
+    id: info.id,
+    listenAddr: info.listenAddr,
+    network: info.network,
+    version: info.version,
+    channels: Buffer.from(info.channels).toString('hex'),
+    moniker: info.moniker,
+    protocolVersion: { ...info.protocolVersion },
+  };
+  if (withOther) out.other = { ...info.other };
+  return out;
 }
 
 /** Roll app and consensus state back by one height. */
