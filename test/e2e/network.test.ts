@@ -1,0 +1,194 @@
+/**
+ * A network of separate processes on loopback, as an operator runs one: `testnet init-files`
+ * makes 4 validator homes; each `tokend start` is its own process talking CometBFT's p2p
+ * protocol over TCP. Killing one validator (kill -9) does not stop the chain, killing two halts
+ * it, restarting them resumes it with the same blocks everywhere. A full node started later with
+ * only persistent_peers catches up by block sync and follows; a tx sent to it is included by the
+ * validators.
+ *
+ * Ports: this file uses 21100–21199 (below the ephemeral range, so parallel test files that bind
+ * port 0 never collide with it).
+ */
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, runCli, tempHome } from '../helpers/cli.js';
+
+const BASE_PORT = 21100;
+const FULL_NODE_PORTS = { p2p: BASE_PORT + 60, rpc: BASE_PORT + 61, api: BASE_PORT + 62, grpc: BASE_PORT + 63 };
+
+interface Proc {
+  child: ChildProcess;
+  logs: () => string;
+  exited: Promise<number | null>;
+}
+
+const procs: Proc[] = [];
+afterAll(async () => {
+  for (const p of procs) {
+    if (p.child.exitCode === null && p.child.signalCode === null) {
+      p.child.kill('SIGKILL');
+      await p.exited;
+    }
+  }
+});
+
+function startHome(home: string, extra: string[] = []): Proc {
+  const child = spawn(process.execPath, [BIN, 'start', '--home', home, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let logs = '';
+  child.stdout!.on('data', (c: Buffer) => (logs += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (logs += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const proc = { child, logs: () => logs, exited };
+  procs.push(proc);
+  return proc;
+}
+
+async function kill9(proc: Proc): Promise<void> {
+  proc.child.kill('SIGKILL');
+  await proc.exited;
+}
+
+async function rpc<T>(port: number, method: string, params: Record<string, unknown> = {}): Promise<T | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), signal: AbortSignal.timeout(3000) });
+    const body = (await res.json()) as { result?: T };
+    return body.result;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Status {
+  sync_info: { latest_block_height: string; catching_up: boolean };
+}
+
+async function height(port: number): Promise<number> {
+  const s = await rpc<Status>(port, 'status');
+  return s ? Number(s.sync_info.latest_block_height) : -1;
+}
+
+async function waitFor(what: string, cond: () => Promise<boolean>, timeoutMs: number, logs?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${logs ? `\n--- logs ---\n${logs().slice(-4000)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function blockHash(port: number, h: number): Promise<string | undefined> {
+  const r = await rpc<{ block_id: { hash: string } }>(port, 'block', { height: String(h) });
+  return r?.block_id.hash;
+}
+
+/** Shorter timeouts, as an operator would edit config.toml for a local network. */
+function fastConfig(home: string): void {
+  const path = join(home, 'config', 'config.toml');
+  const text = readFileSync(path, 'utf8')
+    .replace(/^timeout_commit = .*$/m, 'timeout_commit = "200ms"')
+    .replace(/^timeout_propose = .*$/m, 'timeout_propose = "1s"')
+    .replace(/^timeout_prevote = .*$/m, 'timeout_prevote = "500ms"')
+    .replace(/^timeout_precommit = .*$/m, 'timeout_precommit = "500ms"');
+  writeFileSync(path, text);
+}
+
+describe('a 4-validator network of separate processes on loopback', () => {
+  const out = tempHome('tokend-net-');
+  const homes = [0, 1, 2, 3].map((i) => join(out, `node${i}`, 'tokend'));
+  const rpcPort = (i: number): number => BASE_PORT + 10 * i + 1;
+
+  it('testnet init-files makes 4 homes with one genesis and every other node as persistent peer', async () => {
+    const res = await runCli(['testnet', 'init-files', '--v', '4', '--output-dir', out, '--chain-id', 'e2e-net', '--starting-ip-address', '127.0.0.1', '--base-port', String(BASE_PORT), '-o', 'json'], {
+      timeoutMs: 60000,
+    });
+    expect(res.code).toBe(0);
+    const result = JSON.parse(res.stdout) as { chain_id: string; nodes: { node_id: string; p2p: string; home: string }[] };
+    expect(result.chain_id).toBe('e2e-net');
+    expect(result.nodes.map((n) => n.home)).toEqual(homes);
+    const genesis = homes.map((h) => readFileSync(join(h, 'config', 'genesis.json'), 'utf8'));
+    expect(new Set(genesis).size).toBe(1);
+    for (let i = 0; i < 4; i++) {
+      const id = (await runCli(['tendermint', 'show-node-id', '--home', homes[i]!])).stdout.trim();
+      expect(id).toBe(result.nodes[i]!.node_id);
+      const config = readFileSync(join(homes[i]!, 'config', 'config.toml'), 'utf8');
+      const peers = /^persistent_peers = "(.*)"$/m.exec(config)![1]!.split(',');
+      expect(peers.sort()).toEqual(result.nodes.filter((_, j) => j !== i).map((n) => n.p2p).sort());
+      fastConfig(homes[i]!);
+    }
+  }, 90000);
+
+  let validators: Proc[] = [];
+
+  it('commits blocks; one validator killed does not stop the chain, two halt it, restarting resumes it with no divergent block', async () => {
+    validators = homes.map((h) => startHome(h));
+    await waitFor('4 validators at height 3', async () => (await Promise.all([0, 1, 2, 3].map((i) => height(rpcPort(i))))).every((h) => h >= 3), 60000, validators[0]!.logs);
+    const peers = await rpc<{ n_peers: string }>(rpcPort(0), 'net_info');
+    expect(peers?.n_peers).toBe('3');
+
+    await kill9(validators[3]!);
+    const afterOne = await height(rpcPort(0));
+    await waitFor('3 of 4 validators keep committing', async () => (await height(rpcPort(0))) >= afterOne + 3, 30000, validators[0]!.logs);
+
+    await kill9(validators[2]!);
+    // Half the power is gone: once the height in progress is over, no block is committed.
+    await new Promise((r) => setTimeout(r, 1500));
+    const halted = await height(rpcPort(0));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await height(rpcPort(0))).toBe(halted);
+    expect(await height(rpcPort(1))).toBe(halted);
+
+    validators[2] = startHome(homes[2]!);
+    validators[3] = startHome(homes[3]!);
+    await waitFor('the chain resumes on all 4', async () => (await Promise.all([0, 1, 2, 3].map((i) => height(rpcPort(i))))).every((h) => h >= halted + 3), 60000, validators[2]!.logs);
+    const top = Math.min(...(await Promise.all([0, 1, 2, 3].map((i) => height(rpcPort(i))))));
+    for (let h = 1; h <= top; h++) {
+      const hashes = await Promise.all([0, 1, 2, 3].map((i) => blockHash(rpcPort(i), h)));
+      expect(new Set(hashes).size).toBe(1);
+      expect(hashes[0]).toMatch(/^[0-9A-F]{64}$/);
+    }
+  }, 150000);
+
+  it('a full node with only persistent_peers catches up by block sync, follows, and relays txs to the validators', async () => {
+    const full = tempHome('tokend-full-');
+    expect((await runCli(['init', 'full', '--chain-id', 'e2e-net', '--home', full])).code).toBe(0);
+    writeFileSync(join(full, 'config', 'genesis.json'), readFileSync(join(homes[0]!, 'config', 'genesis.json')));
+    fastConfig(full);
+    const node0Id = (await runCli(['tendermint', 'show-node-id', '--home', homes[0]!])).stdout.trim();
+    const proc = startHome(full, [
+      '--p2p.laddr',
+      `tcp://127.0.0.1:${FULL_NODE_PORTS.p2p}`,
+      '--p2p.persistent_peers',
+      `${node0Id}@127.0.0.1:${BASE_PORT}`,
+      '--rpc.laddr',
+      `tcp://127.0.0.1:${FULL_NODE_PORTS.rpc}`,
+      '--api.address',
+      `tcp://127.0.0.1:${FULL_NODE_PORTS.api}`,
+      '--grpc.address',
+      `127.0.0.1:${FULL_NODE_PORTS.grpc}`,
+    ]);
+    const target = await height(rpcPort(0));
+    await waitFor('the full node catches up', async () => {
+      const s = await rpc<Status>(FULL_NODE_PORTS.rpc, 'status');
+      return s !== undefined && !s.sync_info.catching_up && Number(s.sync_info.latest_block_height) >= target;
+    }, 60000, proc.logs);
+    expect(proc.logs()).toMatch(/time to switch to consensus/);
+    // It follows: new blocks keep arriving, identical to the validators'.
+    const now = await height(FULL_NODE_PORTS.rpc);
+    await waitFor('the full node follows', async () => (await height(FULL_NODE_PORTS.rpc)) >= now + 2, 30000, proc.logs);
+    expect(await blockHash(FULL_NODE_PORTS.rpc, now)).toBe(await blockHash(rpcPort(1), now));
+
+    // A tx signed with node0's account key, sent only to the full node.
+    const recipient = JSON.parse((await runCli(['keys', 'add', 'rcpt', '--keyring-backend', 'test', '--home', full, '-o', 'json'])).stdout).address as string;
+    const sent = await runCli(
+      ['tx', 'send', 'node0', recipient, '777attotoken', '--fees', '200000attotoken', '--chain-id', 'e2e-net', '--keyring-backend', 'test', '--home', homes[0]!, '--node', `tcp://127.0.0.1:${FULL_NODE_PORTS.rpc}`, '--yes', '-b', 'sync', '-o', 'json'],
+      { timeoutMs: 30000 },
+    );
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout).code).toBe(0);
+    await waitFor('the validators include the tx', async () => {
+      const q = await runCli(['q', 'bank', 'balances', recipient, '--node', `tcp://127.0.0.1:${rpcPort(2)}`, '-o', 'json']);
+      return q.code === 0 && JSON.stringify(JSON.parse(q.stdout).balances).includes('"777"');
+    }, 30000, proc.logs);
+  }, 150000);
+});
