@@ -4,7 +4,8 @@
  * protocol over TCP. Killing one validator (kill -9) does not stop the chain, killing two halts
  * it, restarting them resumes it with the same blocks everywhere. A full node started later with
  * only persistent_peers catches up by block sync and follows; a tx sent to it is included by the
- * validators.
+ * validators. A validator key run by two processes at once produces duplicate-vote evidence
+ * that is committed on chain.
  *
  * Ports: this file uses 21100–21199 (below the ephemeral range, so parallel test files that bind
  * port 0 never collide with it).
@@ -17,6 +18,7 @@ import { BIN, runCli, tempHome } from '../helpers/cli.js';
 
 const BASE_PORT = 21100;
 const FULL_NODE_PORTS = { p2p: BASE_PORT + 60, rpc: BASE_PORT + 61, api: BASE_PORT + 62, grpc: BASE_PORT + 63 };
+const TWIN_PORTS = { p2p: BASE_PORT + 70, rpc: BASE_PORT + 71, api: BASE_PORT + 72, grpc: BASE_PORT + 73 };
 
 interface Proc {
   child: ChildProcess;
@@ -191,4 +193,51 @@ describe('a 4-validator network of separate processes on loopback', () => {
       return q.code === 0 && JSON.stringify(JSON.parse(q.stdout).balances).includes('"777"');
     }, 30000, proc.logs);
   }, 150000);
+
+  it('a validator key run by two processes at once produces duplicate-vote evidence that is committed on chain', async () => {
+    const twin = tempHome('tokend-twin-');
+    expect((await runCli(['init', 'twin', '--chain-id', 'e2e-net', '--home', twin])).code).toBe(0);
+    writeFileSync(join(twin, 'config', 'genesis.json'), readFileSync(join(homes[0]!, 'config', 'genesis.json')));
+    // The same validator key as node3, a fresh sign state and its own node key.
+    writeFileSync(join(twin, 'config', 'priv_validator_key.json'), readFileSync(join(homes[3]!, 'config', 'priv_validator_key.json')));
+    fastConfig(twin);
+    // It gives up on proposals at once, so it prevotes nil where node3 prevotes the block.
+    const config = join(twin, 'config', 'config.toml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace(/^timeout_propose = .*$/m, 'timeout_propose = "1ms"').replace(/^timeout_propose_delta = .*$/m, 'timeout_propose_delta = "0s"'));
+    const peers = (await Promise.all(homes.map(async (h, i) => `${(await runCli(['tendermint', 'show-node-id', '--home', h])).stdout.trim()}@127.0.0.1:${BASE_PORT + 10 * i}`))).join(',');
+    const address = (await runCli(['tendermint', 'show-address', '--home', homes[3]!, '-o', 'json'])).stdout;
+    const proc = startHome(twin, [
+      '--p2p.laddr',
+      `tcp://127.0.0.1:${TWIN_PORTS.p2p}`,
+      '--p2p.persistent_peers',
+      peers,
+      '--rpc.laddr',
+      `tcp://127.0.0.1:${TWIN_PORTS.rpc}`,
+      '--api.address',
+      `tcp://127.0.0.1:${TWIN_PORTS.api}`,
+      '--grpc.address',
+      `127.0.0.1:${TWIN_PORTS.grpc}`,
+    ]);
+    const from = await height(rpcPort(0));
+    type EvidenceJson = { type: string; value: { vote_a: { validator_address: string; height: string }; vote_b: { block_id: unknown } } };
+    let found = undefined as { height: number; evidence: EvidenceJson[] } | undefined;
+    let scanned = from;
+    await waitFor('a block with duplicate-vote evidence', async () => {
+      const top = await height(rpcPort(0));
+      for (; scanned <= top && !found; scanned++) {
+        const block = await rpc<{ block: { evidence: { evidence: EvidenceJson[] } } }>(rpcPort(0), 'block', { height: String(scanned) });
+        if (block && block.block.evidence.evidence.length > 0) found = { height: scanned, evidence: block.block.evidence.evidence };
+      }
+      return found !== undefined;
+    }, 60000, proc.logs);
+    const ev = found!.evidence[0]!;
+    expect(ev.type).toBe('tendermint/DuplicateVoteEvidence');
+    // The equivocating validator is node3's key (hex of its consensus address).
+    const node3 = (await rpc<{ validator_info: { address: string } }>(rpcPort(3), 'status'))!.validator_info.address;
+    expect(ev.value.vote_a.validator_address).toBe(node3);
+    expect(address).toContain('tokenvalcons1');
+    // Every validator has the same block (the evidence is on chain, not just in one node's view).
+    const hashes = await Promise.all([0, 1, 2].map((i) => blockHash(rpcPort(i), found!.height)));
+    expect(new Set(hashes).size).toBe(1);
+  }, 120000);
 });

@@ -25,6 +25,8 @@ import { ConsensusReactor } from './reactor.js';
 import { MempoolReactor } from './mempool/reactor.js';
 import { BlocksyncReactor } from './blocksync/reactor.js';
 import type { Reactor } from '../p2p/switch.js';
+import { EvidencePool } from './evidence/pool.js';
+import { EvidenceReactor } from './evidence/reactor.js';
 import { EMPTY_BYTES } from './types/bytes.js';
 import type { GenesisDoc } from './types/genesis.js';
 import type { PubKey } from './types/keys.js';
@@ -96,6 +98,8 @@ export interface Consensus {
   chainState(): ChainState;
   /** IDs of connected peers (net_info). */
   peers(): string[];
+  /** Pending and committed duplicate-vote evidence. */
+  readonly evidencePool: EvidencePool;
   /** The consensus reactor (peer round states; undefined without p2p). */
   readonly reactor: ConsensusReactor | undefined;
   /** Block sync progress: syncing, and the best height peers reported. */
@@ -118,6 +122,7 @@ class ConsensusNode implements Consensus {
   readonly reactor: ConsensusReactor | undefined;
   private readonly mempoolReactor: MempoolReactor | undefined;
   private readonly blocksync: BlocksyncReactor | undefined;
+  readonly evidencePool: EvidencePool;
   private executor: BlockExecutor | undefined;
   private syncing = false;
   private stopped = false;
@@ -138,8 +143,13 @@ class ConsensusNode implements Consensus {
     assertVoteExtensionsDisabled(config.genesis.consensusParams);
     this.state = stored ?? makeGenesisState(config.genesis);
     this.mempool.setHeight(this.state.lastBlockHeight);
+    this.evidencePool = new EvidencePool(config.db, this.blockStore, this.stateStore, childLogger(this.logger, { module: 'evidence' }));
     if (config.p2p) {
-      this.reactor = new ConsensusReactor(this.blockStore, { waitSync: true }, childLogger(this.logger, { module: 'consensus-reactor' }));
+      this.reactor = new ConsensusReactor(
+        this.blockStore,
+        { waitSync: true, onConflictingVotes: (a, b) => this.evidencePool.reportConflictingVotes(a, b) },
+        childLogger(this.logger, { module: 'consensus-reactor' }),
+      );
       this.mempoolReactor = new MempoolReactor(
         this.mempool,
         { broadcast: config.mempoolBroadcast ?? true, maxTxBytes: { ...defaultMempoolOptions, ...config.mempoolOptions }.maxTxBytes },
@@ -164,6 +174,7 @@ class ConsensusNode implements Consensus {
       config.p2p.addReactor(this.reactor);
       config.p2p.addReactor(this.mempoolReactor);
       config.p2p.addReactor(this.blocksync);
+      config.p2p.addReactor(new EvidenceReactor(this.evidencePool, childLogger(this.logger, { module: 'evidence' })));
     }
   }
 
@@ -209,6 +220,7 @@ class ConsensusNode implements Consensus {
       logger,
     });
     this.state = result.state;
+    await this.evidencePool.load(this.state);
     this.wal =
       this.config.wal ??
       (this.options.walFile
@@ -220,6 +232,7 @@ class ConsensusNode implements Consensus {
       stateStore: this.stateStore,
       mempool: this.mempool,
       eventBus: this.eventBus,
+      evidencePool: this.evidencePool,
       logger,
     });
     const blockSync = this.config.blockSync ?? true;

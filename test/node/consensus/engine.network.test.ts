@@ -143,4 +143,54 @@ describe('four validators over an in-memory transport', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 90000);
+
+  it('a validator key run by two nodes at once: duplicate-vote evidence is detected, gossiped, committed and handed to the app', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokend-twin-'));
+    const keyFile = join(dir, 'priv_validator_key.json');
+    const pvs = [FilePV.generate(), FilePV.generate(), FilePV.generate(), FilePV.generate({ keyFile, stateFile: join(dir, 'state-a.json') })];
+    const genesis = makeGenesis(pvs);
+    const network = new MemoryNetwork();
+    const keys = Array.from({ length: 5 }, () => generateNodeKey());
+    const nodes: TestNode[] = [];
+    for (let i = 0; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { p2p: memoryP2P(network, keys, i) }));
+    // The twin signs with validator 3's key from its own (fresh) sign state; it gives up on
+    // proposals almost at once, so it prevotes nil where the original prevotes the block.
+    const twinPv = FilePV.load(keyFile, join(dir, 'state-b.json'));
+    const twin = await makeNode(genesis, twinPv, { p2p: memoryP2P(network, keys, 4), options: { timeoutProposeMs: 1, timeoutProposeDeltaMs: 0 } });
+    for (const n of [...nodes, twin]) {
+      running.push(n);
+      await n.start();
+    }
+    const equivocator = toHexUpper(pvs[3]!.address);
+    const deadline = Date.now() + 40000;
+    let evidenceHeight = 0;
+    while (Date.now() < deadline && evidenceHeight === 0) {
+      await new Promise((r) => setTimeout(r, 200));
+      const store = nodes[0]!.consensus.blockStore;
+      for (let h = 1; h <= store.height(); h++) {
+        if (store.loadBlock(h)!.evidence.length > 0) {
+          evidenceHeight = h;
+          break;
+        }
+      }
+    }
+    expect(evidenceHeight).toBeGreaterThan(0);
+    await Promise.all(nodes.map((n) => waitForHeight(n.consensus, evidenceHeight, 30000)));
+    // Every honest app saw the misbehavior of validator 3 in FinalizeBlock of that block.
+    for (const n of nodes) {
+      const seen = n.app.misbehavior.find((m) => m.height === evidenceHeight);
+      expect(seen).toBeDefined();
+      expect(seen!.items[0]!.type).toBe('duplicate_vote');
+      expect(toHexUpper(seen!.items[0]!.validatorAddress)).toBe(equivocator);
+      expect(seen!.items[0]!.power).toBe(10n);
+      expect(seen!.items[0]!.totalVotingPower).toBe(40n);
+    }
+    // Committed evidence is not pending any more (never included twice).
+    await Promise.all(nodes.map((n) => waitForHeight(n.consensus, evidenceHeight + 2, 30000)));
+    const store = nodes[0]!.consensus.blockStore;
+    const included = [];
+    for (let h = 1; h <= store.height(); h++) included.push(...store.loadBlock(h)!.evidence.map((e) => Buffer.from(e).toString('hex')));
+    expect(new Set(included).size).toBe(included.length);
+    rmSync(dir, { recursive: true, force: true });
+  }, 90000);
 });

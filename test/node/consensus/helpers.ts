@@ -48,6 +48,8 @@ export class KvApp implements Application {
   rejectProposals = false;
   /** When > 0, Commit asks the engine to keep only this many recent blocks. */
   retainBlocks = 0;
+  /** Misbehavior reported in FinalizeBlock (duplicate-vote evidence), by height. */
+  readonly misbehavior: { height: number; items: RequestFinalizeBlock['misbehavior'] }[] = [];
 
   constructor(snapshot?: KvSnapshot) {
     this.committed = snapshot
@@ -103,6 +105,7 @@ export class KvApp implements Application {
   async finalizeBlock(req: RequestFinalizeBlock): Promise<ResponseFinalizeBlock> {
     this.calls.push(`finalizeBlock:${req.height}`);
     this.finalizeCount++;
+    if (req.misbehavior.length > 0) this.misbehavior.push({ height: req.height, items: req.misbehavior });
     if (req.height !== this.committed.height + 1 && this.committed.height !== 0) {
       throw new Error(`kv app: finalizeBlock ${req.height} after committed height ${this.committed.height}`);
     }
