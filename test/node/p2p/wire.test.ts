@@ -13,6 +13,7 @@ import { MessageSchema as PexMessageSchema } from '../../../src/gen/tendermint/p
 import { PacketSchema } from '../../../src/gen/tendermint/p2p/conn_pb.js';
 import { DefaultNodeInfoSchema } from '../../../src/gen/tendermint/p2p/types_pb.js';
 import { EvidenceListSchema } from '../../../src/gen/tendermint/types/evidence_pb.js';
+import type { SignedMsgType as GenSignedMsgType } from '../../../src/gen/tendermint/types/types_pb.js';
 import { decodeConsensusMessage, encodeConsensusMessage, type ReactorMessage } from '../../../src/node/consensus/state/messages.js';
 import { BitArray } from '../../../src/node/consensus/types/bitArray.js';
 import { PartSet } from '../../../src/node/consensus/types/partset.js';
@@ -92,7 +93,7 @@ describe('tendermint.consensus.Message', () => {
   });
 
   it('refuses malformed messages (ValidateBasic)', () => {
-    const bad = create(ConsensusMessageSchema, { sum: { case: 'hasVote', value: { height: 1n, round: 0, type: 5 as SignedMsgType, index: 0 } } });
+    const bad = create(ConsensusMessageSchema, { sum: { case: 'hasVote', value: { height: 1n, round: 0, type: 5 as GenSignedMsgType, index: 0 } } });
     expect(() => decodeConsensusMessage(toBinary(ConsensusMessageSchema, bad))).toThrow('invalid Type');
     const nrs = create(ConsensusMessageSchema, { sum: { case: 'newRoundStep', value: { height: 1n, round: 0, step: 9, lastCommitRound: -1 } } });
     expect(() => decodeConsensusMessage(toBinary(ConsensusMessageSchema, nrs))).toThrow('invalid Step');
