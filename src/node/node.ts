@@ -23,6 +23,9 @@ import { IndexerService } from './indexer/index.js';
 import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInfo, type RpcAddress } from './rpc/index.js';
 import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
+import { App } from './app/app.js';
+import { resolveAppOptions } from './app/options.js';
+import { SnapshotManager } from './snapshots/manager.js';
 import { createQueryRouter } from './services/index.js';
 import { ApiServer, type ApiAddress } from './api/index.js';
 import { GrpcServer, type GrpcAddress } from './grpc/index.js';
@@ -132,14 +135,36 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   try {
     let resolveStopped!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (resolveStopped = resolve));
-    const opened: OpenedApp = await openApp(db, {
-      ...appOptionsFrom(appConfig, genesis.chainId, logger),
-      onHalt: (reason: string) => resolveStopped(`halted: ${reason}`),
+    const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
+    const opened: OpenedApp = await openApp(db, appOptions);
+    // Everyone holds the app through this reference: after a state-sync restore the app is
+    // re-opened over the restored store (it reads its params and caches at construction).
+    let currentApp: App = opened.app;
+    const app = new Proxy(opened.app, {
+      get(_target, prop): unknown {
+        const value: unknown = Reflect.get(currentApp, prop, currentApp);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(currentApp) : value;
+      },
     });
-    cleanups.push(() => opened.close());
+    cleanups.push(async () => {
+      await currentApp.close();
+      await opened.store.close();
+    });
+    const snapshots = new SnapshotManager(
+      opened.store,
+      { dir: join(dataDir(home), 'snapshots'), interval: appConfig.stateSync.snapshotInterval, keepRecent: appConfig.stateSync.snapshotKeepRecent },
+      childLogger(logger, { module: 'snapshots' }),
+      async () => {
+        const previous = currentApp;
+        currentApp = new App(opened.store, resolveAppOptions(appOptions));
+        await previous.close();
+      },
+    );
     const consensus = await createConsensus({
       db,
-      app: opened.app,
+      app,
+      snapshots,
+      stateSync: nodeConfig.stateSync,
       genesis,
       privValidator,
       nodeKey,
@@ -166,7 +191,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     cleanups.push(() => indexer.stop());
     const env = rpcEnvironment({
       consensus,
-      app: opened.app,
+      app,
       indexer,
       nodeInfo: () => rpcNodeInfo(p2p.nodeInfo(), false),
       netInfo: () => {
@@ -198,7 +223,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     cleanups.push(() => rpc.stop());
     // One query table for REST and gRPC: the app's Query services plus the node-level services.
     const router = createQueryRouter({
-      app: opened.app,
+      app,
       node: env,
       options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
     });
@@ -217,6 +242,11 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
     await p2p.start();
     cleanups.push(() => p2p.stop());
+    const offSnapshots = consensus.eventBus.on('NewBlock', (data) => snapshots.maybeSnapshot(data.block.header.height));
+    cleanups.push(async () => {
+      offSnapshots();
+      await snapshots.idle();
+    });
     await consensus.start();
     cleanups.push(() => consensus.stop());
     logger.info('node started', {

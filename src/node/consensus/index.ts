@@ -27,6 +27,10 @@ import { BlocksyncReactor } from './blocksync/reactor.js';
 import type { Reactor } from '../p2p/switch.js';
 import { EvidencePool } from './evidence/pool.js';
 import { EvidenceReactor } from './evidence/reactor.js';
+import { StateSyncReactor } from './statesync/reactor.js';
+import { LightClient, RpcProvider } from './statesync/lightClient.js';
+import type { SnapshotApplication } from '../abci/types.js';
+import { fromHex, bytesEqual as bytesEq } from './types/bytes.js';
 import { EMPTY_BYTES } from './types/bytes.js';
 import type { GenesisDoc } from './types/genesis.js';
 import type { PubKey } from './types/keys.js';
@@ -52,6 +56,19 @@ export interface ConsensusConfig {
   blockSync?: boolean;
   /** [mempool] broadcast: gossip txs to peers (default true). */
   mempoolBroadcast?: boolean;
+  /** The app's snapshot connection (serving snapshots to peers, restoring from one). */
+  snapshots?: SnapshotApplication;
+  /** config.toml [statesync]: restore a new node from a peer's snapshot. */
+  stateSync?: {
+    enable: boolean;
+    rpcServers: string[];
+    trustHeight: number;
+    trustHash: string;
+    trustPeriodMs: number;
+    discoveryTimeMs: number;
+    chunkRequestTimeoutMs: number;
+    chunkFetchers: number;
+  };
   /** Overrides `options.walFile` (tests inject a MemoryWAL). */
   wal?: WAL;
   /** Called if consensus halts on an unrecoverable error (app failure, corrupted store). */
@@ -122,6 +139,7 @@ class ConsensusNode implements Consensus {
   readonly reactor: ConsensusReactor | undefined;
   private readonly mempoolReactor: MempoolReactor | undefined;
   private readonly blocksync: BlocksyncReactor | undefined;
+  private readonly statesync: StateSyncReactor | undefined;
   readonly evidencePool: EvidencePool;
   private executor: BlockExecutor | undefined;
   private syncing = false;
@@ -175,6 +193,8 @@ class ConsensusNode implements Consensus {
       config.p2p.addReactor(this.mempoolReactor);
       config.p2p.addReactor(this.blocksync);
       config.p2p.addReactor(new EvidenceReactor(this.evidencePool, childLogger(this.logger, { module: 'evidence' })));
+      this.statesync = new StateSyncReactor(config.snapshots, childLogger(this.logger, { module: 'statesync' }));
+      config.p2p.addReactor(this.statesync);
     }
   }
 
@@ -211,6 +231,14 @@ class ConsensusNode implements Consensus {
   async start(): Promise<void> {
     if (this.engine?.isRunning) return;
     const logger = childLogger(this.logger, { module: 'consensus' });
+    const ss = this.config.stateSync;
+    if (ss?.enable && this.state.lastBlockHeight === 0 && this.statesync && !this.onlyValidatorIsUs(this.state)) {
+      if (this.stateStore.load() === undefined && this.blockStore.height() === 0) {
+        await this.startStateSync(ss, logger);
+        return;
+      }
+      logger.info('found local state with non-zero height, skipping state sync');
+    }
     const result = await handshake(this.state, {
       app: this.config.app,
       blockStore: this.blockStore,
@@ -244,6 +272,63 @@ class ConsensusNode implements Consensus {
     }
     await this.startEngine(this.state);
     logger.info('consensus started', { height: this.engine?.height, chainId: this.state.chainId });
+  }
+
+  /**
+   * State sync: check the trust options against the RPC servers now (a wrong trust_hash refuses
+   * the start before anything is written), then restore in the background and block sync the rest.
+   */
+  private async startStateSync(ss: NonNullable<ConsensusConfig['stateSync']>, logger: Logger): Promise<void> {
+    if (ss.rpcServers.length < 2) {
+      throw new ConsensusError('INVALID_GENESIS', `config.toml statesync.rpc_servers needs at least two servers (a primary and a witness), got ${ss.rpcServers.length}`);
+    }
+    if (ss.trustHeight <= 0) throw new ConsensusError('INVALID_GENESIS', 'config.toml statesync.trust_height must be set (> 0) to enable state sync');
+    let trustHash: Uint8Array;
+    try {
+      trustHash = fromHex(ss.trustHash);
+    } catch {
+      throw new ConsensusError('INVALID_GENESIS', `config.toml statesync.trust_hash "${ss.trustHash}" is not hex`);
+    }
+    if (trustHash.length !== 32) throw new ConsensusError('INVALID_GENESIS', `config.toml statesync.trust_hash must be 32 bytes of hex, got ${trustHash.length}`);
+    const [primary, ...witnesses] = ss.rpcServers.map((url) => new RpcProvider(url));
+    const lightClient = new LightClient(this.state.chainId, primary!, witnesses, { height: ss.trustHeight, hash: trustHash, periodMs: ss.trustPeriodMs });
+    await lightClient.initialize();
+    logger.info('state sync: trusted header verified', { height: ss.trustHeight, hash: ss.trustHash.toUpperCase(), rpc: primary!.url });
+    this.wal =
+      this.config.wal ??
+      (this.options.walFile
+        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
+        : new NullWAL());
+    this.executor = new BlockExecutor({
+      app: this.config.app,
+      blockStore: this.blockStore,
+      stateStore: this.stateStore,
+      mempool: this.mempool,
+      eventBus: this.eventBus,
+      evidencePool: this.evidencePool,
+      logger,
+    });
+    this.syncing = true;
+    void (async (): Promise<void> => {
+      try {
+        const { state, commit } = await this.statesync!.sync(lightClient, this.state.chainId, this.state.initialHeight, ss);
+        const info = await this.config.app.info({ version: '', blockVersion: 11n, p2pVersion: 8n, abciVersion: '2.0.0' });
+        if (info.lastBlockHeight !== state.lastBlockHeight || !bytesEq(info.lastBlockAppHash, state.appHash)) {
+          throw new ConsensusError('HANDSHAKE', `statesync: the app reports height ${info.lastBlockHeight} after the restore, expected ${state.lastBlockHeight} with the verified app hash`);
+        }
+        await this.stateStore.bootstrap(state);
+        await this.blockStore.saveSeenCommit(state.lastBlockHeight, commit);
+        await this.evidencePool.load(state);
+        this.state = state;
+        this.mempool.setHeight(state.lastBlockHeight);
+        logger.info('state sync complete', { height: state.lastBlockHeight, appHash: Buffer.from(state.appHash).toString('hex').toUpperCase() });
+        if (this.stopped) return;
+        if (this.blocksync && (this.config.blockSync ?? true)) this.blocksync.startSync(state);
+        else await this.switchToConsensus(state);
+      } catch (err) {
+        if (!this.stopped) this.fail(err as Error);
+      }
+    })();
   }
 
   /** Block sync is done: run the BFT engine from `state` (SwitchToConsensus). */
