@@ -279,6 +279,39 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   }
 }
 
+/**
+ * `tendermint bootstrap-state`: consensus state at `height` (default: the app's latest version)
+ * from the [statesync] light client. The app's own state must already be there.
+ */
+export async function bootstrapNodeState(home: string, height: number | undefined): Promise<{ height: number; app_hash: string }> {
+  const nodeConfig = loadNodeConfig(home);
+  const appConfig = loadAppConfig(home);
+  const genesis = await loadGenesisFile(homePath(home, nodeConfig.genesisFile));
+  const db = await openNodeDatabase(home);
+  try {
+    let target = height ?? 0;
+    if (target === 0) {
+      const opened = await openApp(db, appOptionsFrom(appConfig, genesis.chainId, createLogger({ level: 'error', format: 'plain' })));
+      target = opened.store.latestVersion();
+      await opened.close();
+    }
+    const { bootstrapState } = await import('./consensus/statesync/bootstrap.js');
+    const ss = nodeConfig.stateSync;
+    return await bootstrapState({
+      db,
+      chainId: genesis.chainId,
+      initialHeight: genesis.initialHeight,
+      height: target,
+      rpcServers: ss.rpcServers,
+      trustHeight: ss.trustHeight,
+      trustHash: ss.trustHash,
+      trustPeriodMs: ss.trustPeriodMs,
+    });
+  } finally {
+    await db.close();
+  }
+}
+
 /** p2p node info as the RPC renders it (peers keep their own `other`; ours is filled by the RPC). */
 function rpcNodeInfo(info: P2PNodeInfo, withOther: boolean): RpcNodeInfo {
   const out: RpcNodeInfo = {

@@ -4,8 +4,9 @@
  * protocol over TCP. Killing one validator (kill -9) does not stop the chain, killing two halts
  * it, restarting them resumes it with the same blocks everywhere. A full node started later with
  * only persistent_peers catches up by block sync and follows; a tx sent to it is included by the
- * validators. A validator key run by two processes at once produces duplicate-vote evidence
- * that is committed on chain.
+ * validators; a second full node joins by state sync (a snapshot verified through the light
+ * client, then block sync). A wrong trust_hash refuses the start. A validator key run by two
+ * processes at once produces duplicate-vote evidence that is committed on chain.
  *
  * Ports: this file uses 21100–21199 (below the ephemeral range, so parallel test files that bind
  * port 0 never collide with it).
@@ -19,6 +20,7 @@ import { BIN, runCli, tempHome } from '../helpers/cli.js';
 const BASE_PORT = 21100;
 const FULL_NODE_PORTS = { p2p: BASE_PORT + 60, rpc: BASE_PORT + 61, api: BASE_PORT + 62, grpc: BASE_PORT + 63 };
 const TWIN_PORTS = { p2p: BASE_PORT + 70, rpc: BASE_PORT + 71, api: BASE_PORT + 72, grpc: BASE_PORT + 73 };
+const SYNC_PORTS = { p2p: BASE_PORT + 80, rpc: BASE_PORT + 81, api: BASE_PORT + 82, grpc: BASE_PORT + 83 };
 
 interface Proc {
   child: ChildProcess;
@@ -99,6 +101,9 @@ describe('a 4-validator network of separate processes on loopback', () => {
   const out = tempHome('tokend-net-');
   const homes = [0, 1, 2, 3].map((i) => join(out, `node${i}`, 'tokend'));
   const rpcPort = (i: number): number => BASE_PORT + 10 * i + 1;
+  const apiPort = (i: number): number => BASE_PORT + 10 * i + 2;
+  /** id@127.0.0.1:port of each validator, from init-files' output. */
+  let addresses: string[] = [];
 
   it('testnet init-files makes 4 homes with one genesis and every other node as persistent peer', async () => {
     const res = await runCli(['testnet', 'init-files', '--v', '4', '--output-dir', out, '--chain-id', 'e2e-net', '--starting-ip-address', '127.0.0.1', '--base-port', String(BASE_PORT), '-o', 'json'], {
@@ -108,15 +113,18 @@ describe('a 4-validator network of separate processes on loopback', () => {
     const result = JSON.parse(res.stdout) as { chain_id: string; nodes: { node_id: string; p2p: string; home: string }[] };
     expect(result.chain_id).toBe('e2e-net');
     expect(result.nodes.map((n) => n.home)).toEqual(homes);
+    addresses = result.nodes.map((n) => n.p2p);
     const genesis = homes.map((h) => readFileSync(join(h, 'config', 'genesis.json'), 'utf8'));
     expect(new Set(genesis).size).toBe(1);
+    expect((await runCli(['tendermint', 'show-node-id', '--home', homes[0]!])).stdout.trim()).toBe(result.nodes[0]!.node_id);
     for (let i = 0; i < 4; i++) {
-      const id = (await runCli(['tendermint', 'show-node-id', '--home', homes[i]!])).stdout.trim();
-      expect(id).toBe(result.nodes[i]!.node_id);
       const config = readFileSync(join(homes[i]!, 'config', 'config.toml'), 'utf8');
       const peers = /^persistent_peers = "(.*)"$/m.exec(config)![1]!.split(',');
       expect(peers.sort()).toEqual(result.nodes.filter((_, j) => j !== i).map((n) => n.p2p).sort());
       fastConfig(homes[i]!);
+      // Validators take a state-sync snapshot every 5 blocks.
+      const appToml = join(homes[i]!, 'config', 'app.toml');
+      writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^snapshot-interval = .*$/m, 'snapshot-interval = 5').replace(/^snapshot-keep-recent = .*$/m, 'snapshot-keep-recent = 10'));
     }
   }, 90000);
 
@@ -156,12 +164,11 @@ describe('a 4-validator network of separate processes on loopback', () => {
     expect((await runCli(['init', 'full', '--chain-id', 'e2e-net', '--home', full])).code).toBe(0);
     writeFileSync(join(full, 'config', 'genesis.json'), readFileSync(join(homes[0]!, 'config', 'genesis.json')));
     fastConfig(full);
-    const node0Id = (await runCli(['tendermint', 'show-node-id', '--home', homes[0]!])).stdout.trim();
     const proc = startHome(full, [
       '--p2p.laddr',
       `tcp://127.0.0.1:${FULL_NODE_PORTS.p2p}`,
       '--p2p.persistent_peers',
-      `${node0Id}@127.0.0.1:${BASE_PORT}`,
+      addresses[0]!,
       '--rpc.laddr',
       `tcp://127.0.0.1:${FULL_NODE_PORTS.rpc}`,
       '--api.address',
@@ -189,8 +196,12 @@ describe('a 4-validator network of separate processes on loopback', () => {
     expect(sent.code).toBe(0);
     expect(JSON.parse(sent.stdout).code).toBe(0);
     await waitFor('the validators include the tx', async () => {
-      const q = await runCli(['q', 'bank', 'balances', recipient, '--node', `tcp://127.0.0.1:${rpcPort(2)}`, '-o', 'json']);
-      return q.code === 0 && JSON.stringify(JSON.parse(q.stdout).balances).includes('"777"');
+      try {
+        const res = await fetch(`http://127.0.0.1:${apiPort(2)}/cosmos/bank/v1beta1/balances/${recipient}`, { signal: AbortSignal.timeout(3000) });
+        return JSON.stringify(await res.json()).includes('"777"');
+      } catch {
+        return false;
+      }
     }, 30000, proc.logs);
   }, 150000);
 
@@ -204,7 +215,7 @@ describe('a 4-validator network of separate processes on loopback', () => {
     // It gives up on proposals at once, so it prevotes nil where node3 prevotes the block.
     const config = join(twin, 'config', 'config.toml');
     writeFileSync(config, readFileSync(config, 'utf8').replace(/^timeout_propose = .*$/m, 'timeout_propose = "1ms"').replace(/^timeout_propose_delta = .*$/m, 'timeout_propose_delta = "0s"'));
-    const peers = (await Promise.all(homes.map(async (h, i) => `${(await runCli(['tendermint', 'show-node-id', '--home', h])).stdout.trim()}@127.0.0.1:${BASE_PORT + 10 * i}`))).join(',');
+    const peers = addresses.join(',');
     const address = (await runCli(['tendermint', 'show-address', '--home', homes[3]!, '-o', 'json'])).stdout;
     const proc = startHome(twin, [
       '--p2p.laddr',
@@ -240,4 +251,75 @@ describe('a 4-validator network of separate processes on loopback', () => {
     const hashes = await Promise.all([0, 1, 2].map((i) => blockHash(rpcPort(i), found!.height)));
     expect(new Set(hashes).size).toBe(1);
   }, 120000);
+
+  it('a node joins by state sync from a verified snapshot; a wrong trust_hash refuses the start and writes nothing', async () => {
+    const trustHeight = Math.max(1, (await height(rpcPort(0))) - 2);
+    const trustHash = (await blockHash(rpcPort(0), trustHeight))!;
+    const prepare = async (hash: string): Promise<string> => {
+      const home = tempHome('tokend-ss-');
+      expect((await runCli(['init', 'statesync', '--chain-id', 'e2e-net', '--home', home])).code).toBe(0);
+      writeFileSync(join(home, 'config', 'genesis.json'), readFileSync(join(homes[0]!, 'config', 'genesis.json')));
+      fastConfig(home);
+      const path = join(home, 'config', 'config.toml');
+      const text = readFileSync(path, 'utf8')
+        .replace(/(\[statesync\][^[]*?)enable = false/, '$1enable = true')
+        .replace(/^rpc_servers = .*$/m, `rpc_servers = "http://127.0.0.1:${rpcPort(0)},http://127.0.0.1:${rpcPort(1)}"`)
+        .replace(/^trust_height = .*$/m, `trust_height = ${trustHeight}`)
+        .replace(/^trust_hash = .*$/m, `trust_hash = "${hash}"`)
+        .replace(/^discovery_time = .*$/m, 'discovery_time = "2s"');
+      writeFileSync(path, text);
+      return home;
+    };
+    const args = (home: string): string[] => [
+      'start',
+      '--home',
+      home,
+      '--p2p.laddr',
+      `tcp://127.0.0.1:${SYNC_PORTS.p2p}`,
+      '--p2p.persistent_peers',
+      addresses[0]!,
+      '--rpc.laddr',
+      `tcp://127.0.0.1:${SYNC_PORTS.rpc}`,
+      '--api.address',
+      `tcp://127.0.0.1:${SYNC_PORTS.api}`,
+      '--grpc.address',
+      `127.0.0.1:${SYNC_PORTS.grpc}`,
+    ];
+
+    // A trust_hash that is not the block's: refused, one line, nothing written.
+    const wrongHome = await prepare('AB'.repeat(32));
+    const refused = await runCli(args(wrongHome), { timeoutMs: 60000 });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(new RegExp(`Error: statesync trust_hash (AB)+ does not match the header at trust_height ${trustHeight}`));
+    const { openDatabase } = await import('../../src/node/store/db/database.js');
+    const { StateStore } = await import('../../src/node/consensus/store/stateStore.js');
+    const { BlockStore } = await import('../../src/node/consensus/store/blockStore.js');
+    const db = await openDatabase(join(wrongHome, 'data', 'tokend.db'));
+    try {
+      expect(new StateStore(db).load()).toBeUndefined();
+      expect(new BlockStore(db).height()).toBe(0);
+      // Only the store-name registry the state store writes when it opens; no state, block or index.
+      const written: string[] = [];
+      for await (const key of db.keys()) if (key[0] !== 0x01) written.push(Buffer.from(key).toString('hex'));
+      expect(written).toEqual([]);
+    } finally {
+      await db.close();
+    }
+
+    // The right hash: restored from a snapshot, then block sync, then it follows.
+    const home = await prepare(trustHash);
+    const proc = startHome(home, args(home).slice(3));
+    const target = await height(rpcPort(0));
+    await waitFor('the state-synced node catches up', async () => {
+      const s = await rpc<Status & { sync_info: { earliest_block_height: string } }>(SYNC_PORTS.rpc, 'status');
+      return s !== undefined && !s.sync_info.catching_up && Number(s.sync_info.latest_block_height) >= target;
+    }, 60000, proc.logs);
+    expect(proc.logs()).toMatch(/restored state snapshot/);
+    expect(proc.logs()).toMatch(/state sync complete/);
+    const s = (await rpc<{ sync_info: { earliest_block_height: string; latest_block_height: string } }>(SYNC_PORTS.rpc, 'status'))!;
+    // It never had the early blocks: its first block is the one after the snapshot.
+    expect(Number(s.sync_info.earliest_block_height)).toBeGreaterThan(trustHeight);
+    const h = Number(s.sync_info.latest_block_height);
+    expect(await blockHash(SYNC_PORTS.rpc, h)).toBe(await blockHash(rpcPort(1), h));
+  }, 150000);
 });

@@ -11,7 +11,8 @@
  *   server); a mismatch stops the sync.
  */
 import { ConsensusError } from '../errors.js';
-import { BlockIdFlag, blockIdsEqual, hashHeader, type BlockId, type Commit, type CommitSig, type Header } from '../types/block.js';
+import { BLOCK_PROTOCOL, BlockIdFlag, blockIdsEqual, hashHeader, type BlockId, type Commit, type CommitSig, type Header } from '../types/block.js';
+import { SOFTWARE_VERSION, type ChainState } from '../state/chainState.js';
 import { bytesEqual, fromBase64, fromHex, toHexUpper } from '../types/bytes.js';
 import { parseConsensusParamsJson, parsePubKeyJson } from '../types/genesis.js';
 import { hashConsensusParams } from '../types/params.js';
@@ -303,4 +304,28 @@ export class LightClient {
       }
     }
   }
+}
+
+/** The chain state at `height` from verified light blocks H, H+1, H+2 (stateprovider.State). */
+export async function stateFromLightClient(lc: LightClient, chainId: string, initialHeight: number, height: number): Promise<ChainState> {
+  const last = await lc.verifyLightBlockAtHeight(height);
+  const current = await lc.verifyLightBlockAtHeight(height + 1);
+  const next = await lc.verifyLightBlockAtHeight(height + 2);
+  const params = await lc.consensusParams(height + 1);
+  return {
+    version: { consensus: { block: current.header.version.block || BLOCK_PROTOCOL, app: current.header.version.app }, software: SOFTWARE_VERSION },
+    chainId,
+    initialHeight,
+    lastBlockHeight: height,
+    lastBlockId: last.commit.blockId,
+    lastBlockTime: last.header.time,
+    nextValidators: next.validators,
+    validators: current.validators,
+    lastValidators: last.validators,
+    lastHeightValidatorsChanged: height + 2,
+    consensusParams: params,
+    lastHeightConsensusParamsChanged: height + 1,
+    lastResultsHash: current.header.lastResultsHash,
+    appHash: current.header.appHash,
+  };
 }

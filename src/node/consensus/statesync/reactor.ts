@@ -20,10 +20,10 @@ import type { ChannelDescriptor } from '../../p2p/conn/mconnection.js';
 import type { Peer } from '../../p2p/peer.js';
 import type { Reactor, Switchboard } from '../../p2p/switch.js';
 import { ConsensusError } from '../errors.js';
-import { BLOCK_PROTOCOL, type Commit } from '../types/block.js';
+import type { Commit } from '../types/block.js';
 import { encodeProto, readMessage } from '../types/proto.js';
-import { SOFTWARE_VERSION, type ChainState } from '../state/chainState.js';
-import type { LightClient } from './lightClient.js';
+import type { ChainState } from '../state/chainState.js';
+import { stateFromLightClient, type LightClient } from './lightClient.js';
 
 export const SNAPSHOT_CHANNEL = 0x60;
 export const CHUNK_CHANNEL = 0x61;
@@ -275,8 +275,9 @@ export class StateSyncReactor implements Reactor {
             this.rejected.add(key);
             continue;
           }
+          if (restored === 'later') continue;
           const height = entry.snapshot.height;
-          return { state: await this.buildState(lightClient, chainId, initialHeight, height), commit: (await lightClient.verifyLightBlockAtHeight(height)).commit };
+          return { state: await stateFromLightClient(lightClient, chainId, initialHeight, height), commit: (await lightClient.verifyLightBlockAtHeight(height)).commit };
         }
       }
     } finally {
@@ -284,7 +285,7 @@ export class StateSyncReactor implements Reactor {
     }
   }
 
-  private async tryRestore(app: SnapshotApplication, lightClient: LightClient, entry: { snapshot: Snapshot; peers: Set<string> }, options: StateSyncOptions): Promise<'restored' | 'rejected'> {
+  private async tryRestore(app: SnapshotApplication, lightClient: LightClient, entry: { snapshot: Snapshot; peers: Set<string> }, options: StateSyncOptions): Promise<'restored' | 'rejected' | 'later'> {
     const snapshot = entry.snapshot;
     let appHash: Uint8Array;
     try {
@@ -314,7 +315,16 @@ export class StateSyncReactor implements Reactor {
     };
     for (let index = 0; index < snapshot.chunks; ) {
       for (let j = index; j < Math.min(snapshot.chunks, index + window); j++) void fetch(j).catch(() => undefined);
-      const { chunk, sender } = await fetch(index);
+      let got: { chunk: Uint8Array; sender: string };
+      try {
+        got = await fetch(index);
+      } catch (err) {
+        // No peer has the chunk now (pruned, peers gone or banned): try another snapshot, and this
+        // one again in a later round if peers offer it.
+        this.logger.info('cannot fetch snapshot chunks now; trying other snapshots', { height: snapshot.height, err: (err as Error).message });
+        return 'later';
+      }
+      const { chunk, sender } = got;
       const res = await app.applySnapshotChunk({ index, chunk, sender });
       for (const peerId of res.rejectSenders) {
         banned.add(peerId);
@@ -339,29 +349,5 @@ export class StateSyncReactor implements Reactor {
       }
     }
     return 'restored';
-  }
-
-  /** The chain state at `height` from verified light blocks (stateprovider.State). */
-  private async buildState(lc: LightClient, chainId: string, initialHeight: number, height: number): Promise<ChainState> {
-    const last = await lc.verifyLightBlockAtHeight(height);
-    const current = await lc.verifyLightBlockAtHeight(height + 1);
-    const next = await lc.verifyLightBlockAtHeight(height + 2);
-    const params = await lc.consensusParams(height + 1);
-    return {
-      version: { consensus: { block: current.header.version.block || BLOCK_PROTOCOL, app: current.header.version.app }, software: SOFTWARE_VERSION },
-      chainId,
-      initialHeight,
-      lastBlockHeight: height,
-      lastBlockId: last.commit.blockId,
-      lastBlockTime: last.header.time,
-      nextValidators: next.validators,
-      validators: current.validators,
-      lastValidators: last.validators,
-      lastHeightValidatorsChanged: height + 2,
-      consensusParams: params,
-      lastHeightConsensusParamsChanged: height + 1,
-      lastResultsHash: current.header.lastResultsHash,
-      appHash: current.header.appHash,
-    };
   }
 }
