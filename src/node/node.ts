@@ -202,6 +202,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           peers: info.peers.map((peer) => ({ nodeInfo: rpcNodeInfo(peer.nodeInfo, true), isOutbound: peer.isOutbound, remoteIp: peer.remoteIp, connectionStatus: peer.connectionStatus })),
         };
       },
+      fetchBlock: (height) => consensus.fetchBlock!(height),
       p2p: {
         dialSeeds: (addresses) => p2p.dial(addresses, { persistent: false, seeds: true }),
         dialPeers: (addresses, opts) => p2p.dial(addresses, { persistent: opts.persistent, seeds: false }),

@@ -321,5 +321,7 @@ describe('a 4-validator network of separate processes on loopback', () => {
     expect(Number(s.sync_info.earliest_block_height)).toBeGreaterThan(trustHeight);
     const h = Number(s.sync_info.latest_block_height);
     expect(await blockHash(SYNC_PORTS.rpc, h)).toBe(await blockHash(rpcPort(1), h));
+    // A block it lacks (before the snapshot) is fetched from peers, verified down the header chain.
+    expect(await blockHash(SYNC_PORTS.rpc, trustHeight)).toBe(trustHash);
   }, 150000);
 });

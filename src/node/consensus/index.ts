@@ -28,6 +28,8 @@ import type { Reactor } from '../p2p/switch.js';
 import { EvidencePool } from './evidence/pool.js';
 import { EvidenceReactor } from './evidence/reactor.js';
 import { StateSyncReactor } from './statesync/reactor.js';
+import { BlockFetcher } from './blockFetcher.js';
+import type { Block, BlockId } from './types/block.js';
 import { LightClient, RpcProvider } from './statesync/lightClient.js';
 import type { SnapshotApplication } from '../abci/types.js';
 import { fromHex, bytesEqual as bytesEq } from './types/bytes.js';
@@ -119,6 +121,8 @@ export interface Consensus {
   readonly evidencePool: EvidencePool;
   /** The consensus reactor (peer round states; undefined without p2p). */
   readonly reactor: ConsensusReactor | undefined;
+  /** A block below the local base, fetched from peers and verified (undefined without p2p). */
+  fetchBlock?(height: number): Promise<{ block: Block; blockId: BlockId }>;
   /** Block sync progress: syncing, and the best height peers reported. */
   syncInfo(): { syncing: boolean; maxPeerHeight: number };
   /** Set when consensus halted on an unrecoverable error. */
@@ -140,6 +144,7 @@ class ConsensusNode implements Consensus {
   private readonly mempoolReactor: MempoolReactor | undefined;
   private readonly blocksync: BlocksyncReactor | undefined;
   private readonly statesync: StateSyncReactor | undefined;
+  private readonly fetcher: BlockFetcher | undefined;
   readonly evidencePool: EvidencePool;
   private executor: BlockExecutor | undefined;
   private syncing = false;
@@ -192,6 +197,7 @@ class ConsensusNode implements Consensus {
       config.p2p.addReactor(this.reactor);
       config.p2p.addReactor(this.mempoolReactor);
       config.p2p.addReactor(this.blocksync);
+      this.fetcher = new BlockFetcher(this.blockStore, this.blocksync);
       config.p2p.addReactor(new EvidenceReactor(this.evidencePool, childLogger(this.logger, { module: 'evidence' })));
       this.statesync = new StateSyncReactor(config.snapshots, childLogger(this.logger, { module: 'statesync' }));
       config.p2p.addReactor(this.statesync);
@@ -207,6 +213,11 @@ class ConsensusNode implements Consensus {
     this.haltError = err;
     this.logger.error('CONSENSUS FAILURE!!!', { err: err.message });
     this.config.onFailure?.(err);
+  }
+
+  fetchBlock(height: number): Promise<{ block: Block; blockId: BlockId }> {
+    if (!this.fetcher) return Promise.reject(new ConsensusError('STORE', `height ${height} is not available and this node has no peers`));
+    return this.fetcher.fetch(height);
   }
 
   syncInfo(): { syncing: boolean; maxPeerHeight: number } {

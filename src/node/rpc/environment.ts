@@ -18,6 +18,7 @@ import type { MempoolReader } from '../consensus/mempool/mempool.js';
 import type { BlockStoreReader } from '../consensus/store/blockStore.js';
 import type { StateStoreReader } from '../consensus/store/stateStore.js';
 import type { GenesisDoc } from '../consensus/types/genesis.js';
+import type { Block, BlockId } from '../consensus/types/block.js';
 import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
 
 /** The app connections the RPC uses: query (abci_query, abci_info) and mempool (check_tx). */
@@ -100,6 +101,8 @@ export interface RpcEnvironment {
   netInfo?(): NetInfo;
   /** Dialing for the unsafe routes. */
   p2p?: P2PControl;
+  /** A block below the local base, fetched from peers and verified against the stored header chain. */
+  fetchBlock?(height: number): Promise<{ block: Block; blockId: BlockId }>;
   /** consensus_state / dump_consensus_state; undefined before consensus starts. */
   roundState?(): RoundStateSummary | undefined;
   txIndexer: TxIndexer;

@@ -12,6 +12,7 @@ export interface RpcWiring {
   nodeInfo: NodeInfo | (() => NodeInfo);
   netInfo?: () => NetInfo;
   p2p?: P2PControl;
+  fetchBlock?: RpcEnvironment['fetchBlock'];
 }
 
 export function rpcEnvironment(w: RpcWiring): RpcEnvironment {
@@ -31,5 +32,6 @@ export function rpcEnvironment(w: RpcWiring): RpcEnvironment {
   };
   if (w.netInfo) env.netInfo = w.netInfo;
   if (w.p2p) env.p2p = w.p2p;
+  if (w.fetchBlock) env.fetchBlock = w.fetchBlock;
   return env;
 }

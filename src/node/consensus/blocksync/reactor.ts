@@ -150,6 +150,8 @@ export class BlocksyncReactor implements Reactor {
   private timers: NodeJS.Timeout[] = [];
   private processing = false;
   private lastRateMark = { blocks: 0, ms: 0 };
+  /** On-demand requests (blocks this node lacks, for the RPC): "peer/height" → waiter. */
+  private readonly onDemand = new Map<string, (block: Block | undefined) => void>();
   private readonly logger: Logger;
 
   constructor(
@@ -238,16 +240,56 @@ export class BlocksyncReactor implements Reactor {
         this.setPeerRange(peer.id, msg.base, msg.height);
         return;
       case 'noBlockResponse': {
+        const waiter = this.onDemand.get(`${peer.id}/${msg.height}`);
+        if (waiter) {
+          this.onDemand.delete(`${peer.id}/${msg.height}`);
+          waiter(undefined);
+          return;
+        }
         const r = this.requesters.get(msg.height);
         if (r && r.peerId === peer.id && !r.block) r.peerId = undefined;
         const p = this.peers.get(peer.id);
         if (p && p.pending > 0) p.pending--;
         return;
       }
-      case 'blockResponse':
+      case 'blockResponse': {
+        const waiter = this.onDemand.get(`${peer.id}/${msg.block.header.height}`);
+        if (waiter) {
+          this.onDemand.delete(`${peer.id}/${msg.block.header.height}`);
+          waiter(msg.block);
+          return;
+        }
         this.addBlock(peer, msg.block);
         return;
+      }
     }
+  }
+
+  /** Peers that reported having `height`. */
+  peersWithHeight(height: number): string[] {
+    return [...this.peers.values()].filter((p) => height >= p.base && height <= p.height).map((p) => p.id);
+  }
+
+  /** Ask one peer for one block (outside of block sync); undefined when it has none or times out. */
+  requestBlock(peerId: string, height: number, timeoutMs: number): Promise<Block | undefined> {
+    const peer = this.sw?.peer(peerId);
+    if (!peer) return Promise.resolve(undefined);
+    const key = `${peerId}/${height}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.onDemand.delete(key);
+        resolve(undefined);
+      }, timeoutMs);
+      this.onDemand.set(key, (block) => {
+        clearTimeout(timer);
+        resolve(block);
+      });
+      if (!peer.trySend(BLOCKSYNC_CHANNEL, encodeBlocksyncMessage({ type: 'blockRequest', height }))) {
+        clearTimeout(timer);
+        this.onDemand.delete(key);
+        resolve(undefined);
+      }
+    });
   }
 
   private setPeerRange(id: string, base: number, height: number): void {
