@@ -27,6 +27,8 @@ export type P2PErrorReason =
   | 'FLOOD'
   /** A peer sent something provably wrong (bad signature, invalid block or part). */
   | 'MISBEHAVIOUR'
+  /** Something was wrong but it cannot be pinned on this peer: disconnect, do not ban. */
+  | 'UNVERIFIABLE'
   | 'TIMEOUT'
   | 'CLOSED'
   | 'DIAL_FAILED';

@@ -22,7 +22,7 @@ import type { ChainState } from '../state/chainState.js';
 import type { BlockExecutor } from '../state/execution.js';
 import { makePartSet } from '../state/execution.js';
 import type { BlockStore } from '../store/blockStore.js';
-import { MAX_BLOCK_SIZE_BYTES, decodeBlock, type Block } from '../types/block.js';
+import { MAX_BLOCK_SIZE_BYTES, decodeBlock, validateBlockBasic, type Block } from '../types/block.js';
 import { toHexUpper } from '../types/bytes.js';
 import { encodeProto, readMessage } from '../types/proto.js';
 
@@ -375,12 +375,26 @@ export class BlocksyncReactor implements Reactor {
         const firstPeer = this.requesters.get(this.poolHeight)!.peerId;
         const secondPeer = this.requesters.get(this.poolHeight + 1)!.peerId;
         const state = this.state;
+        // A block that is inconsistent by itself (its hashes do not match its contents) is its
+        // sender's fault for sure; a block the next block's commit does not vouch for could be
+        // either sender's.
+        for (const [block, peer] of [
+          [first, firstPeer],
+          [second, secondPeer],
+        ] as const) {
+          try {
+            validateBlockBasic(block);
+          } catch (err) {
+            this.handleValidationFailure(block.header.height, [peer], err as Error, true);
+            return;
+          }
+        }
         const { blockBytes, blockId } = makePartSet(first);
         try {
           state.validators.verifyCommit(state.chainId, blockId, first.header.height, second.lastCommit);
           this.deps.executor.validateBlock(state, first);
         } catch (err) {
-          this.handleValidationFailure(first.header.height, firstPeer, secondPeer, err as Error);
+          this.handleValidationFailure(first.header.height, [firstPeer, secondPeer], err as Error, firstPeer === secondPeer);
           continue;
         }
         this.requesters.delete(this.poolHeight);
@@ -405,9 +419,13 @@ export class BlocksyncReactor implements Reactor {
     }
   }
 
-  private handleValidationFailure(height: number, firstPeer: string | undefined, secondPeer: string | undefined, err: Error): void {
-    this.logger.error('error in validation of a synced block', { height, peer: firstPeer, err: err.message });
-    for (const id of new Set([firstPeer, secondPeer])) {
+  /**
+   * Drop the blocks of the peers involved and their pending requests, and disconnect them; ban
+   * them only when the fault is certainly theirs.
+   */
+  private handleValidationFailure(height: number, peers: (string | undefined)[], err: Error, certain: boolean): void {
+    this.logger.error('error in validation of a synced block', { height, peers: peers.filter(Boolean), err: err.message });
+    for (const id of new Set(peers)) {
       if (!id) continue;
       this.peers.delete(id);
       for (const r of this.requesters.values()) {
@@ -417,7 +435,7 @@ export class BlocksyncReactor implements Reactor {
         }
       }
       const peer = this.sw?.peer(id);
-      if (peer) this.sw?.stopPeerForError(peer, new P2PError('MISBEHAVIOUR', `blocksync: invalid block ${height}: ${err.message}`));
+      if (peer) this.sw?.stopPeerForError(peer, new P2PError(certain ? 'MISBEHAVIOUR' : 'UNVERIFIABLE', `blocksync: invalid block ${height}: ${err.message}`));
     }
     this.recomputeMaxPeerHeight();
   }
