@@ -17,6 +17,7 @@ const SUITES: Suite[] = [
   { name: 'consensus', load: () => import('./consensus/consensus.bench.js') },
   { name: 'rpc', load: () => import('./rpc/rpc.bench.js') },
   { name: 'api', load: () => import('./api/api.bench.js') },
+  { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
 ];
 
 function formatValue(value: number): string {
