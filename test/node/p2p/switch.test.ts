@@ -110,6 +110,13 @@ describe('switch over loopback TCP', () => {
     expect(b.p2p.netInfo().peers.map((p) => [p.nodeInfo.id, p.isOutbound, p.nodeInfo.network])).toEqual([[a.key.id, true, 'test-chain']]);
   });
 
+  it('announces external_address as its listen address', async () => {
+    const a = await startNode();
+    const b = await startNode({ persistentPeers: a.p2p.dialAddress(), externalAddress: 'tcp://203.0.113.7:26656' });
+    await a.echo.until(() => a.echo.added.includes(b.key.id));
+    expect(a.p2p.switch.peer(b.key.id)!.nodeInfo.listenAddr).toBe('tcp://203.0.113.7:26656');
+  });
+
   it('refuses a peer on another chain, with a log line naming the peer', async () => {
     const a = await startNode();
     const b = await startNode({ persistentPeers: a.p2p.dialAddress() }, { network: 'other-chain' });
