@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, snapshotTree, tempHome } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, runCli, snapshotTree, tempHome } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 const running: BackgroundNode[] = [];
@@ -91,4 +92,33 @@ describe('testnet init-files bad input', () => {
     expect(again.stderr).toMatch(/already holds a node/);
     expect(snapshotTree(out)).toEqual(before);
   }, 60000);
+});
+
+describe('testnet start', () => {
+  it('runs --v 2 validators in one process until SIGTERM', async () => {
+    const out = tempHome('tokend-tn-start-');
+    // Ports 22100–22119 (below the ephemeral range; this file's own range).
+    const child = spawn(process.execPath, [BIN, 'testnet', 'start', '--v', '2', '--output-dir', out, '--chain-id', 'tn-start', '--base-port', '22100'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let logs = '';
+    child.stdout.on('data', (c: Buffer) => (logs += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (logs += c.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      for (const port of [22101, 22111]) {
+        const deadline = Date.now() + 60000;
+        for (;;) {
+          const h = await fetch(`http://127.0.0.1:${port}/status`)
+            .then(async (r) => Number(((await r.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height))
+            .catch(() => 0);
+          if (h >= 2) break;
+          if (Date.now() > deadline) throw new Error(`node on ${port} did not commit blocks\n${logs}`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      }
+      expect(logs).toMatch(/initialized 2 validators \(chain id tn-start\)/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 90000);
 });
