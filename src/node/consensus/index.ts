@@ -382,6 +382,7 @@ class ConsensusNode implements Consensus {
   async stop(): Promise<void> {
     this.stopped = true;
     this.blocksync?.stop();
+    this.statesync?.stop();
     if (this.engine) {
       this.state = this.engine.state;
       await this.engine.stop();

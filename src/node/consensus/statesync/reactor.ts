@@ -127,6 +127,8 @@ export class StateSyncReactor implements Reactor {
   readonly name = 'STATESYNC';
   private sw: Switchboard | undefined;
   private syncing = false;
+  private stopped = false;
+  private wakeDiscovery: (() => void) | undefined;
   private readonly snapshots = new Map<string, { snapshot: Snapshot; peers: Set<string> }>();
   private readonly rejected = new Set<string>();
   private readonly pendingChunks = new Map<string, PendingChunk>();
@@ -148,6 +150,12 @@ export class StateSyncReactor implements Reactor {
 
   setSwitch(sw: Switchboard): void {
     this.sw = sw;
+  }
+
+  /** Abort a sync in progress (node shutdown). */
+  stop(): void {
+    this.stopped = true;
+    this.wakeDiscovery?.();
   }
 
   addPeer(peer: Peer): void {
@@ -260,7 +268,15 @@ export class StateSyncReactor implements Reactor {
       for (let round = 0; ; round++) {
         this.sw?.broadcast(SNAPSHOT_CHANNEL, encodeStatesyncMessage({ type: 'snapshotsRequest' }));
         this.logger.info('discovering snapshots', { forMs: options.discoveryTimeMs });
-        await new Promise((r) => setTimeout(r, options.discoveryTimeMs));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.discoveryTimeMs);
+          this.wakeDiscovery = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wakeDiscovery = undefined;
+        if (this.stopped) throw new ConsensusError('STOPPED', 'statesync stopped');
         const candidates = [...this.snapshots.entries()]
           .filter(([key, e]) => !this.rejected.has(key) && e.peers.size > 0)
           .sort(([, a], [, b]) => b.snapshot.height - a.snapshot.height || b.snapshot.format - a.snapshot.format);
