@@ -66,19 +66,26 @@ describe('block sync', () => {
     await forger.start();
     running.push(forger);
 
-    // The full node knows the forger first and the validator second.
+    // The full node knows only the forger at first; it learns of the validator once the forger is banned.
     const fullP2P = new P2PNode({
       nodeKey: keys[1]!,
       network: genesis.chainId,
       moniker: 'full',
       version: '0.38.17',
       memoryNetwork: network,
-      options: { laddr: 'tcp://127.0.0.1:20001', pex: false, allowDuplicateIp: true, addrBookStrict: false, persistentPeers: `${keys[2]!.id}@127.0.0.1:20002,${keys[0]!.id}@127.0.0.1:20000` },
+      options: { laddr: 'tcp://127.0.0.1:20001', pex: false, allowDuplicateIp: true, addrBookStrict: false, persistentPeers: `${keys[2]!.id}@127.0.0.1:20002` },
     });
     const full: TestNode = await makeNode(genesis, FilePV.generate(), { p2p: fullP2P, blockSync: true });
     running.push(full);
     await full.start();
     expect(full.consensus.status().catchingUp).toBe(true);
+    const banDeadline = Date.now() + 20000;
+    while (!fullP2P.switch.isBanned(keys[2]!.id)) {
+      if (Date.now() > banDeadline) throw new Error('the forger was not banned');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(full.consensus.blockStore.height()).toBe(0);
+    fullP2P.dial([`${keys[0]!.id}@127.0.0.1:20000`], { persistent: true, seeds: false });
     const target = validator.consensus.blockStore.height();
     await waitForHeight(full.consensus, target, 30000);
     await new Promise<void>((resolve, reject) => {
