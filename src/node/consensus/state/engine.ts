@@ -325,7 +325,13 @@ export class ConsensusEngine {
           return;
       }
     } catch (err) {
-      if (isConsensusError(err) && peerId !== '' && err.reason !== 'APP' && err.reason !== 'STORE' && err.reason !== 'FATAL') {
+      if (isConsensusError(err) && err.reason !== 'APP' && err.reason !== 'STORE' && err.reason !== 'FATAL') {
+        if (peerId === '') {
+          // Our own message refused: e.g. a proposal with our key arrived from elsewhere first
+          // (another node signs with this validator key). Logged, as CometBFT does; not fatal.
+          this.logger.error('failed to process own message', { height: this.height, round: this.round, type: msg.type, err: err.message });
+          return;
+        }
         this.logger.debug('failed to process peer message', { height: this.height, round: this.round, peer: peerId, type: msg.type, err: err.message });
         if (err.meta?.['misbehaviour'] === true && !this.replayMode) this.listener?.onPeerMisbehaviour(peerId, err);
         return;
@@ -462,6 +468,10 @@ export class ConsensusEngine {
   }
 
   private async decideProposal(height: number, round: number): Promise<void> {
+    if (this.proposal && this.proposal.height === height && this.proposal.round === round) {
+      this.logger.error('a proposal signed with our key for this round arrived from a peer; not proposing (is another node running with this validator key?)', { height, round });
+      return;
+    }
     let block: Block;
     let parts: PartSet;
     if (this.validBlock && this.validBlockParts) {
