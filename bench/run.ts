@@ -20,6 +20,7 @@ const SUITES: Suite[] = [
   { name: 'rpc', load: () => import('./rpc/rpc.bench.js') },
   { name: 'api', load: () => import('./api/api.bench.js') },
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
+  { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -18,8 +18,8 @@ import { pathToFileURL } from 'node:url';
 import type { Application, RequestFinalizeBlock, ResponseFinalizeBlock } from '../../src/node/abci/types.js';
 import { memoryDatabase } from '../../src/node/store/db/database.js';
 import { createConsensus, type Consensus } from '../../src/node/consensus/index.js';
-import { FilePV } from '../../src/node/consensus/privval.js';
-import { MemoryNetwork } from '../../src/node/consensus/transport.js';
+import { FilePV, generateNodeKey } from '../../src/node/consensus/privval.js';
+import { MemoryNetwork, P2PNode } from '../../src/node/p2p/index.js';
 import { BlockExecutor } from '../../src/node/consensus/state/execution.js';
 import { makeGenesisState } from '../../src/node/consensus/state/chainState.js';
 import { BlockStore } from '../../src/node/consensus/store/blockStore.js';
@@ -258,13 +258,27 @@ async function engineRows(rows: Row[], seconds: number, log: (line: string) => v
     const pvs = Array.from({ length: 4 }, () => FilePV.generate());
     const genesis = genesisFor(pvs);
     const network = new MemoryNetwork();
+    const keys = pvs.map(() => generateNodeKey());
+    const p2ps = keys.map(
+      (key, i) =>
+        new P2PNode({
+          nodeKey: key,
+          network: genesis.chainId,
+          moniker: `n${i}`,
+          version: 'bench',
+          memoryNetwork: network,
+          options: { laddr: `tcp://127.0.0.1:${30000 + i}`, pex: false, persistentPeers: keys.flatMap((k, j) => (j === i ? [] : [`${k.id}@127.0.0.1:${30000 + j}`])).join(',') },
+        }),
+    );
     const nodes: Consensus[] = [];
     for (let i = 0; i < 4; i++) {
-      nodes.push(await createConsensus({ db: memoryDatabase(), app: new CounterApp(), genesis, privValidator: pvs[i], options: FAST, transport: network.transport(`n${i}`) }));
+      nodes.push(await createConsensus({ db: memoryDatabase(), app: new CounterApp(), genesis, privValidator: pvs[i], options: FAST, p2p: p2ps[i], blockSync: false }));
     }
+    for (const p of p2ps) await p.start();
     for (const n of nodes) await n.start();
     const bps = await measureBlocks(nodes[0]!, seconds);
     for (const n of nodes) await n.stop();
+    for (const p of p2ps) await p.stop();
     rows.push({ name: 'engine, 4 validators, in-memory transport: empty blocks', value: Math.round(bps), unit: 'blocks/s' });
   }
 }

@@ -12,6 +12,9 @@ export default class Start extends BaseCommand<typeof Start, void> {
     'grpc.address': Flags.string({ description: 'gRPC listen address (default from app.toml, localhost:9090)' }),
     'minimum-gas-prices': Flags.string({ description: 'Minimum gas prices accepted in CheckTx, e.g. 0.1attotoken (default from app.toml)' }),
     'halt-height': Flags.integer({ description: 'Stop after committing this height', min: 0 }),
+    'p2p.laddr': Flags.string({ description: 'P2P listen address (default from config.toml, tcp://0.0.0.0:26656)' }),
+    'p2p.persistent_peers': Flags.string({ description: 'Comma-separated id@host:port nodes to stay connected to (default from config.toml)' }),
+    'p2p.seeds': Flags.string({ description: 'Comma-separated id@host:port seed nodes (default from config.toml)' }),
   };
 
   async execute(): Promise<void> {
@@ -25,6 +28,9 @@ export default class Start extends BaseCommand<typeof Start, void> {
       grpcAddress: this.flags['grpc.address'],
       minimumGasPrices: this.flags['minimum-gas-prices'],
       haltHeight: this.flags['halt-height'],
+      p2pLaddr: this.flags['p2p.laddr'],
+      persistentPeers: this.flags['p2p.persistent_peers'],
+      seeds: this.flags['p2p.seeds'],
     });
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
     const reason = await new Promise<string>((resolve) => {

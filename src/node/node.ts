@@ -20,8 +20,12 @@ import { BlockStore } from './consensus/store/blockStore.js';
 import { StateStore } from './consensus/store/stateStore.js';
 import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
-import { RpcServer, rpcEnvironment, type RpcAddress } from './rpc/index.js';
+import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInfo, type RpcAddress } from './rpc/index.js';
+import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
+import { App } from './app/app.js';
+import { resolveAppOptions } from './app/options.js';
+import { SnapshotManager } from './snapshots/manager.js';
 import { createQueryRouter, withNodeQueries, type QueryRouter } from './services/index.js';
 import { ApiServer, type ApiAddress } from './api/index.js';
 import { GrpcServer, type GrpcAddress } from './grpc/index.js';
@@ -43,6 +47,12 @@ export interface NodeOverrides {
   grpcAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
+  /** --p2p.laddr */
+  p2pLaddr?: string;
+  /** --p2p.persistent_peers */
+  persistentPeers?: string;
+  /** --p2p.seeds */
+  seeds?: string;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
   nodeConfig?: (config: NodeConfig) => void;
   appConfig?: (config: AppConfig) => void;
@@ -50,6 +60,7 @@ export interface NodeOverrides {
 
 export interface RunningNode {
   readonly consensus: Consensus;
+  readonly p2p: P2PNode;
   readonly rpcAddress: RpcAddress;
   /** Undefined when [api] enable = false. */
   readonly apiAddress: ApiAddress | undefined;
@@ -88,6 +99,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   overrides.nodeConfig?.(nodeConfig);
   overrides.appConfig?.(appConfig);
   if (overrides.rpcLaddr) nodeConfig.rpc.laddr = overrides.rpcLaddr;
+  if (overrides.p2pLaddr) nodeConfig.p2p.laddr = overrides.p2pLaddr;
+  if (overrides.persistentPeers !== undefined) nodeConfig.p2p.persistentPeers = overrides.persistentPeers;
+  if (overrides.seeds !== undefined) nodeConfig.p2p.seeds = overrides.seeds;
   if (overrides.apiAddress) appConfig.api.address = overrides.apiAddress;
   if (overrides.grpcAddress) appConfig.grpc.address = overrides.grpcAddress;
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
@@ -101,6 +115,18 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   });
   const privValidator = FilePV.load(homePath(home, nodeConfig.privValidatorKeyFile), homePath(home, nodeConfig.privValidatorStateFile));
   const nodeKey = loadNodeKey(homePath(home, nodeConfig.nodeKeyFile));
+  // Built before anything is opened: a malformed address in [p2p] refuses the start.
+  const p2p = new P2PNode({
+    nodeKey,
+    network: genesis.chainId,
+    moniker: nodeConfig.moniker,
+    version: COMPAT_COMETBFT_VERSION,
+    options: nodeConfig.p2p,
+    home,
+    txIndex: nodeConfig.txIndex.indexer === 'null' ? 'off' : 'on',
+    rpcAddress: nodeConfig.rpc.laddr,
+    logger: childLogger(logger, { module: 'p2p' }),
+  });
   const db = await openNodeDatabase(home);
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   const cleanup = async (): Promise<void> => {
@@ -109,19 +135,44 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   try {
     let resolveStopped!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (resolveStopped = resolve));
-    const opened: OpenedApp = await openApp(db, {
-      ...appOptionsFrom(appConfig, genesis.chainId, logger),
-      onHalt: (reason: string) => resolveStopped(`halted: ${reason}`),
+    const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
+    const opened: OpenedApp = await openApp(db, appOptions);
+    // Everyone holds the app through this reference: after a state-sync restore the app is
+    // re-opened over the restored store (it reads its params and caches at construction).
+    let currentApp: App = opened.app;
+    const app = new Proxy(opened.app, {
+      get(_target, prop): unknown {
+        const value: unknown = Reflect.get(currentApp, prop, currentApp);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(currentApp) : value;
+      },
     });
-    cleanups.push(() => opened.close());
+    cleanups.push(async () => {
+      await currentApp.close();
+      await opened.store.close();
+    });
+    const snapshots = new SnapshotManager(
+      opened.store,
+      { dir: join(dataDir(home), 'snapshots'), interval: appConfig.stateSync.snapshotInterval, keepRecent: appConfig.stateSync.snapshotKeepRecent },
+      childLogger(logger, { module: 'snapshots' }),
+      async () => {
+        const previous = currentApp;
+        currentApp = new App(opened.store, resolveAppOptions(appOptions));
+        await previous.close();
+      },
+    );
     const consensus = await createConsensus({
       db,
-      app: opened.app,
+      app,
+      snapshots,
+      stateSync: nodeConfig.stateSync,
       genesis,
       privValidator,
       nodeKey,
       options: { ...nodeConfig.consensus, walFile: homePath(home, nodeConfig.consensus.walFile ?? 'data/cs.wal/wal') },
       mempoolOptions: nodeConfig.mempool,
+      p2p,
+      blockSync: nodeConfig.blockSync.enable,
+      mempoolBroadcast: nodeConfig.mempool.broadcast,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
         logger.error('consensus failed', { err: err.message });
@@ -142,15 +193,22 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     const routerRef: { current?: QueryRouter } = {};
     const env = rpcEnvironment({
       consensus,
-      app: withNodeQueries(opened.app, () => routerRef.current),
+      app: withNodeQueries(app, () => routerRef.current),
       indexer,
-      nodeInfo: () => ({
-        id: nodeKey.id,
-        listenAddr: nodeConfig.p2p.laddr,
-        network: genesis.chainId,
-        version: COMPAT_COMETBFT_VERSION,
-        moniker: nodeConfig.moniker,
-      }),
+      nodeInfo: () => rpcNodeInfo(p2p.nodeInfo(), false),
+      netInfo: () => {
+        const info = p2p.netInfo();
+        return {
+          listening: info.listening,
+          listeners: info.listeners,
+          peers: info.peers.map((peer) => ({ nodeInfo: rpcNodeInfo(peer.nodeInfo, true), isOutbound: peer.isOutbound, remoteIp: peer.remoteIp, connectionStatus: peer.connectionStatus })),
+        };
+      },
+      fetchBlock: (height) => consensus.fetchBlock!(height),
+      p2p: {
+        dialSeeds: (addresses) => p2p.dial(addresses, { persistent: false, seeds: true }),
+        dialPeers: (addresses, opts) => p2p.dial(addresses, { persistent: opts.persistent, seeds: false }),
+      },
     });
     const rpc = new RpcServer({
       env,
@@ -160,6 +218,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         maxSubscriptionsPerClient: nodeConfig.rpc.maxSubscriptionsPerClient,
         timeoutBroadcastTxCommitMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs,
       },
+      routes: nodeConfig.rpc.unsafe ? unsafeNetRoutes : [],
       logger: childLogger(logger, { module: 'rpc' }),
     });
     // Bind every port first: a busy port must fail before consensus makes any block.
@@ -167,7 +226,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     cleanups.push(() => rpc.stop());
     // One query table for REST and gRPC: the app's Query services plus the node-level services.
     const router = createQueryRouter({
-      app: opened.app,
+      app,
       node: env,
       options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
     });
@@ -184,12 +243,21 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }
+    // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
+    await p2p.start();
+    cleanups.push(() => p2p.stop());
+    const offSnapshots = consensus.eventBus.on('NewBlock', (data) => snapshots.maybeSnapshot(data.block.header.height));
+    cleanups.push(async () => {
+      offSnapshots();
+      await snapshots.idle();
+    });
     await consensus.start();
     cleanups.push(() => consensus.stop());
     logger.info('node started', {
       chain_id: genesis.chainId,
       moniker: nodeConfig.moniker,
       node_id: nodeKey.id,
+      p2p: p2p.nodeInfo().listenAddr,
       rpc: rpcAddress.url,
       api: apiAddress?.url,
       grpc: grpcAddress?.target,
@@ -198,6 +266,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     let stopping: Promise<void> | undefined;
     return {
       consensus,
+      p2p,
       rpcAddress,
       apiAddress,
       grpcAddress,
@@ -212,6 +281,54 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     await cleanup();
     throw err;
   }
+}
+
+/**
+ * `tendermint bootstrap-state`: consensus state at `height` (default: the app's latest version)
+ * from the [statesync] light client. The app's own state must already be there.
+ */
+export async function bootstrapNodeState(home: string, height: number | undefined): Promise<{ height: number; app_hash: string }> {
+  const nodeConfig = loadNodeConfig(home);
+  const appConfig = loadAppConfig(home);
+  const genesis = await loadGenesisFile(homePath(home, nodeConfig.genesisFile));
+  const db = await openNodeDatabase(home);
+  try {
+    let target = height ?? 0;
+    if (target === 0) {
+      const opened = await openApp(db, appOptionsFrom(appConfig, genesis.chainId, createLogger({ level: 'error', format: 'plain' })));
+      target = opened.store.latestVersion();
+      await opened.close();
+    }
+    const { bootstrapState } = await import('./consensus/statesync/bootstrap.js');
+    const ss = nodeConfig.stateSync;
+    return await bootstrapState({
+      db,
+      chainId: genesis.chainId,
+      initialHeight: genesis.initialHeight,
+      height: target,
+      rpcServers: ss.rpcServers,
+      trustHeight: ss.trustHeight,
+      trustHash: ss.trustHash,
+      trustPeriodMs: ss.trustPeriodMs,
+    });
+  } finally {
+    await db.close();
+  }
+}
+
+/** p2p node info as the RPC renders it (peers keep their own `other`; ours is filled by the RPC). */
+function rpcNodeInfo(info: P2PNodeInfo, withOther: boolean): RpcNodeInfo {
+  const out: RpcNodeInfo = {
+    id: info.id,
+    listenAddr: info.listenAddr,
+    network: info.network,
+    version: info.version,
+    channels: Buffer.from(info.channels).toString('hex'),
+    moniker: info.moniker,
+    protocolVersion: { ...info.protocolVersion },
+  };
+  if (withOther) out.other = { ...info.other };
+  return out;
 }
 
 /** Roll app and consensus state back by one height. */

@@ -213,3 +213,58 @@ export interface Application {
   commit(): Promise<ResponseCommit>;
   query(request: RequestQuery): Promise<ResponseQuery>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// State sync (snapshot connection): ListSnapshots, OfferSnapshot, LoadSnapshotChunk,
+// ApplySnapshotChunk. An app that does not implement them serves no snapshots and cannot be
+// restored from one.
+
+export interface Snapshot {
+  height: number;
+  /** Application-specific format (the SDK's is 3). */
+  format: number;
+  chunks: number;
+  /** Hash of the whole snapshot (app-defined; the SDK's is sha256 of the chunks). */
+  hash: Uint8Array;
+  /** App metadata (the SDK's: cosmos.store.snapshots.v1.Metadata with every chunk's sha256). */
+  metadata: Uint8Array;
+}
+
+export type OfferSnapshotResult = 'unknown' | 'accept' | 'abort' | 'reject' | 'reject_format' | 'reject_sender';
+
+export interface RequestOfferSnapshot {
+  snapshot: Snapshot;
+  /** The light-client-verified app hash at the snapshot height. */
+  appHash: Uint8Array;
+}
+
+export interface RequestLoadSnapshotChunk {
+  height: number;
+  format: number;
+  chunk: number;
+}
+
+export type ApplySnapshotChunkResult = 'unknown' | 'accept' | 'abort' | 'retry' | 'retry_snapshot' | 'reject_snapshot';
+
+export interface RequestApplySnapshotChunk {
+  index: number;
+  chunk: Uint8Array;
+  /** The peer the chunk came from. */
+  sender: string;
+}
+
+export interface ResponseApplySnapshotChunk {
+  result: ApplySnapshotChunkResult;
+  /** Chunks to fetch again (e.g. one whose hash did not match). */
+  refetchChunks: number[];
+  /** Peers to stop fetching from (and to ban). */
+  rejectSenders: string[];
+}
+
+/** The snapshot connection of an app that supports state sync. */
+export interface SnapshotApplication {
+  listSnapshots(): Promise<Snapshot[]>;
+  offerSnapshot(request: RequestOfferSnapshot): Promise<{ result: OfferSnapshotResult }>;
+  loadSnapshotChunk(request: RequestLoadSnapshotChunk): Promise<{ chunk: Uint8Array | undefined }>;
+  applySnapshotChunk(request: RequestApplySnapshotChunk): Promise<ResponseApplySnapshotChunk>;
+}

@@ -46,10 +46,16 @@ import { file_google_api_http } from '../../gen/google/api/http_pb.js';
 import { file_grpc_reflection_v1_reflection } from '../../gen/grpc/reflection/v1/reflection_pb.js';
 import { file_grpc_reflection_v1alpha_reflection } from '../../gen/grpc/reflection/v1alpha/reflection_pb.js';
 import { file_tendermint_abci_types } from '../../gen/tendermint/abci/types_pb.js';
+import { file_tendermint_blocksync_types } from '../../gen/tendermint/blocksync/types_pb.js';
+import { file_tendermint_consensus_types } from '../../gen/tendermint/consensus/types_pb.js';
 import { file_tendermint_crypto_keys } from '../../gen/tendermint/crypto/keys_pb.js';
 import { file_tendermint_crypto_proof } from '../../gen/tendermint/crypto/proof_pb.js';
 import { file_tendermint_libs_bits_types } from '../../gen/tendermint/libs/bits/types_pb.js';
+import { file_tendermint_mempool_types } from '../../gen/tendermint/mempool/types_pb.js';
+import { file_tendermint_p2p_conn } from '../../gen/tendermint/p2p/conn_pb.js';
+import { file_tendermint_p2p_pex } from '../../gen/tendermint/p2p/pex_pb.js';
 import { file_tendermint_p2p_types } from '../../gen/tendermint/p2p/types_pb.js';
+import { file_tendermint_statesync_types } from '../../gen/tendermint/statesync/types_pb.js';
 import { file_tendermint_types_block } from '../../gen/tendermint/types/block_pb.js';
 import { file_tendermint_types_canonical } from '../../gen/tendermint/types/canonical_pb.js';
 import { file_tendermint_types_evidence } from '../../gen/tendermint/types/evidence_pb.js';
@@ -81,6 +87,7 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_crypto_secp256k1_keys,
   file_cosmos_evm_crypto_v1_ethsecp256k1_keys,
   file_cosmos_msg_v1_msg,
+  file_cosmos_proto_cosmos,
   file_cosmos_query_v1_query,
   file_cosmos_staking_v1beta1_genesis,
   file_cosmos_staking_v1beta1_query,
@@ -89,7 +96,6 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_tx_signing_v1beta1_signing,
   file_cosmos_tx_v1beta1_service,
   file_cosmos_tx_v1beta1_tx,
-  file_cosmos_proto_cosmos,
   file_ethermint_crypto_v1_ethsecp256k1_keys,
   file_ethermint_types_v1_account,
   file_gogoproto_gogo,
@@ -98,10 +104,16 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_grpc_reflection_v1_reflection,
   file_grpc_reflection_v1alpha_reflection,
   file_tendermint_abci_types,
+  file_tendermint_blocksync_types,
+  file_tendermint_consensus_types,
   file_tendermint_crypto_keys,
   file_tendermint_crypto_proof,
   file_tendermint_libs_bits_types,
+  file_tendermint_mempool_types,
+  file_tendermint_p2p_conn,
+  file_tendermint_p2p_pex,
   file_tendermint_p2p_types,
+  file_tendermint_statesync_types,
   file_tendermint_types_block,
   file_tendermint_types_canonical,
   file_tendermint_types_evidence,

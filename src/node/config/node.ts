@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { TokendError } from '../../util/errors.js';
 import { defaultConsensusOptions, defaultMempoolOptions, type ConsensusOptions, type MempoolOptions } from '../consensus/options.js';
+import { defaultP2POptions, type P2POptions } from '../p2p/options.js';
 import { configDir } from './home.js';
 
 export interface NodeConfig {
@@ -19,12 +20,30 @@ export interface NodeConfig {
   privValidatorKeyFile: string;
   privValidatorStateFile: string;
   nodeKeyFile: string;
-  rpc: { laddr: string; maxBodyBytes: number; timeoutBroadcastTxCommitMs: number; maxSubscriptionClients: number; maxSubscriptionsPerClient: number };
-  p2p: { laddr: string; persistentPeers: string; seeds: string };
-  mempool: MempoolOptions;
+  rpc: { laddr: string; unsafe: boolean; maxBodyBytes: number; timeoutBroadcastTxCommitMs: number; maxSubscriptionClients: number; maxSubscriptionsPerClient: number };
+  p2p: P2POptions;
+  mempool: MempoolOptions & { broadcast: boolean };
+  /** [blocksync]: download missing blocks from peers before joining consensus. */
+  blockSync: { enable: boolean };
+  /** [statesync]: restore the app from a peer's snapshot, then block sync (CometBFT names). */
+  stateSync: StateSyncConfig;
   consensus: ConsensusOptions;
   txIndex: { indexer: 'kv' | 'null' };
   instrumentation: { prometheus: boolean; prometheusListenAddr: string };
+}
+
+export interface StateSyncConfig {
+  enable: boolean;
+  /** Light-client RPC servers (at least 2) that verify the trusted height and hash. */
+  rpcServers: string[];
+  trustHeight: number;
+  /** Hex hash of the header at trust_height. */
+  trustHash: string;
+  trustPeriodMs: number;
+  /** How long to wait for snapshot offers before choosing one. */
+  discoveryTimeMs: number;
+  chunkRequestTimeoutMs: number;
+  chunkFetchers: number;
 }
 
 export interface AppConfig {
@@ -37,6 +56,8 @@ export interface AppConfig {
   api: { enable: boolean; address: string; maxOpenConnections: number };
   grpc: { enable: boolean; address: string };
   jsonRpc: { enable: boolean; address: string; wsAddress: string };
+  /** [state-sync]: take a snapshot every snapshot-interval blocks (0 = never), keep snapshot-keep-recent. */
+  stateSync: { snapshotInterval: number; snapshotKeepRecent: number };
 }
 
 export function defaultNodeConfig(moniker = 'node'): NodeConfig {
@@ -48,9 +69,20 @@ export function defaultNodeConfig(moniker = 'node'): NodeConfig {
     privValidatorKeyFile: 'config/priv_validator_key.json',
     privValidatorStateFile: 'data/priv_validator_state.json',
     nodeKeyFile: 'config/node_key.json',
-    rpc: { laddr: 'tcp://127.0.0.1:26657', maxBodyBytes: 1_000_000, timeoutBroadcastTxCommitMs: 10_000, maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5 },
-    p2p: { laddr: 'tcp://0.0.0.0:26656', persistentPeers: '', seeds: '' },
-    mempool: { ...defaultMempoolOptions },
+    rpc: { laddr: 'tcp://127.0.0.1:26657', unsafe: false, maxBodyBytes: 1_000_000, timeoutBroadcastTxCommitMs: 10_000, maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5 },
+    p2p: { ...defaultP2POptions },
+    mempool: { ...defaultMempoolOptions, broadcast: true },
+    blockSync: { enable: true },
+    stateSync: {
+      enable: false,
+      rpcServers: [],
+      trustHeight: 0,
+      trustHash: '',
+      trustPeriodMs: 168 * 3600 * 1000,
+      discoveryTimeMs: 15_000,
+      chunkRequestTimeoutMs: 10_000,
+      chunkFetchers: 4,
+    },
     consensus: { ...defaultConsensusOptions, walFile: 'data/cs.wal/wal' },
     txIndex: { indexer: 'kv' },
     instrumentation: { prometheus: false, prometheusListenAddr: ':26660' },
@@ -68,6 +100,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
     api: { enable: true, address: 'tcp://localhost:1317', maxOpenConnections: 1000 },
     grpc: { enable: true, address: 'localhost:9090' },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546' },
+    stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
   };
 }
 
@@ -173,6 +206,8 @@ export function loadNodeConfig(home: string): NodeConfig {
   const mempool = root.sub('mempool');
   const consensus = root.sub('consensus');
   const txIndex = root.sub('tx_index');
+  const blockSync = root.sub('blocksync');
+  const stateSync = root.sub('statesync');
   const instrumentation = root.sub('instrumentation');
   const logFormat = root.str('log_format', d.logFormat);
   if (logFormat !== 'plain' && logFormat !== 'json') throw new TokendError('CONFIG_INVALID', `config.toml: log_format must be plain or json`);
@@ -188,12 +223,50 @@ export function loadNodeConfig(home: string): NodeConfig {
     nodeKeyFile: root.str('node_key_file', d.nodeKeyFile),
     rpc: {
       laddr: rpc.str('laddr', d.rpc.laddr),
+      unsafe: rpc.bool('unsafe', d.rpc.unsafe),
       maxBodyBytes: rpc.int('max_body_bytes', d.rpc.maxBodyBytes),
       timeoutBroadcastTxCommitMs: rpc.duration('timeout_broadcast_tx_commit', d.rpc.timeoutBroadcastTxCommitMs),
       maxSubscriptionClients: rpc.int('max_subscription_clients', d.rpc.maxSubscriptionClients),
       maxSubscriptionsPerClient: rpc.int('max_subscriptions_per_client', d.rpc.maxSubscriptionsPerClient),
     },
-    p2p: { laddr: p2p.str('laddr', d.p2p.laddr), persistentPeers: p2p.str('persistent_peers', d.p2p.persistentPeers), seeds: p2p.str('seeds', d.p2p.seeds) },
+    p2p: {
+      ...d.p2p,
+      laddr: p2p.str('laddr', d.p2p.laddr),
+      externalAddress: p2p.str('external_address', d.p2p.externalAddress),
+      seeds: p2p.str('seeds', d.p2p.seeds),
+      persistentPeers: p2p.str('persistent_peers', d.p2p.persistentPeers),
+      addrBookFile: p2p.str('addr_book_file', d.p2p.addrBookFile),
+      addrBookStrict: p2p.bool('addr_book_strict', d.p2p.addrBookStrict),
+      maxNumInboundPeers: p2p.int('max_num_inbound_peers', d.p2p.maxNumInboundPeers),
+      maxNumOutboundPeers: p2p.int('max_num_outbound_peers', d.p2p.maxNumOutboundPeers),
+      unconditionalPeerIds: p2p.str('unconditional_peer_ids', d.p2p.unconditionalPeerIds),
+      persistentPeersMaxDialPeriodMs: p2p.duration('persistent_peers_max_dial_period', d.p2p.persistentPeersMaxDialPeriodMs),
+      flushThrottleTimeoutMs: p2p.duration('flush_throttle_timeout', d.p2p.flushThrottleTimeoutMs),
+      maxPacketMsgPayloadSize: p2p.int('max_packet_msg_payload_size', d.p2p.maxPacketMsgPayloadSize),
+      sendRate: p2p.int('send_rate', d.p2p.sendRate),
+      recvRate: p2p.int('recv_rate', d.p2p.recvRate),
+      pex: p2p.bool('pex', d.p2p.pex),
+      seedMode: p2p.bool('seed_mode', d.p2p.seedMode),
+      privatePeerIds: p2p.str('private_peer_ids', d.p2p.privatePeerIds),
+      allowDuplicateIp: p2p.bool('allow_duplicate_ip', d.p2p.allowDuplicateIp),
+      handshakeTimeoutMs: p2p.duration('handshake_timeout', d.p2p.handshakeTimeoutMs),
+      dialTimeoutMs: p2p.duration('dial_timeout', d.p2p.dialTimeoutMs),
+    },
+    blockSync: { enable: blockSync.bool('enable', d.blockSync.enable) },
+    stateSync: {
+      enable: stateSync.bool('enable', d.stateSync.enable),
+      rpcServers: stateSync
+        .str('rpc_servers', '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== ''),
+      trustHeight: stateSync.int('trust_height', d.stateSync.trustHeight),
+      trustHash: stateSync.str('trust_hash', d.stateSync.trustHash),
+      trustPeriodMs: stateSync.duration('trust_period', d.stateSync.trustPeriodMs),
+      discoveryTimeMs: stateSync.duration('discovery_time', d.stateSync.discoveryTimeMs),
+      chunkRequestTimeoutMs: stateSync.duration('chunk_request_timeout', d.stateSync.chunkRequestTimeoutMs),
+      chunkFetchers: stateSync.int('chunk_fetchers', d.stateSync.chunkFetchers),
+    },
     mempool: {
       size: mempool.int('size', d.mempool.size),
       maxTxsBytes: mempool.int('max_txs_bytes', d.mempool.maxTxsBytes),
@@ -201,6 +274,7 @@ export function loadNodeConfig(home: string): NodeConfig {
       cacheSize: mempool.int('cache_size', d.mempool.cacheSize),
       keepInvalidTxsInCache: mempool.bool('keep-invalid-txs-in-cache', d.mempool.keepInvalidTxsInCache),
       recheck: mempool.bool('recheck', d.mempool.recheck),
+      broadcast: mempool.bool('broadcast', d.mempool.broadcast),
     },
     consensus: {
       ...d.consensus,
@@ -231,6 +305,7 @@ export function loadAppConfig(home: string): AppConfig {
   const api = root.sub('api');
   const grpc = root.sub('grpc');
   const jsonRpc = root.sub('json-rpc');
+  const stateSync = root.sub('state-sync');
   return {
     minimumGasPrices: root.str('minimum-gas-prices', d.minimumGasPrices),
     pruning: root.str('pruning', d.pruning),
@@ -241,12 +316,18 @@ export function loadAppConfig(home: string): AppConfig {
     api: { enable: api.bool('enable', d.api.enable), address: api.str('address', d.api.address), maxOpenConnections: api.int('max-open-connections', d.api.maxOpenConnections) },
     grpc: { enable: grpc.bool('enable', d.grpc.enable), address: grpc.str('address', d.grpc.address) },
     jsonRpc: { enable: jsonRpc.bool('enable', d.jsonRpc.enable), address: jsonRpc.str('address', d.jsonRpc.address), wsAddress: jsonRpc.str('ws-address', d.jsonRpc.wsAddress) },
+    stateSync: {
+      snapshotInterval: stateSync.int('snapshot-interval', d.stateSync.snapshotInterval),
+      snapshotKeepRecent: stateSync.int('snapshot-keep-recent', d.stateSync.snapshotKeepRecent),
+    },
   };
 }
 
 export function renderConfigToml(config: NodeConfig): string {
   const q = (value: string): string => JSON.stringify(value);
   const c = config.consensus;
+  const p = config.p2p;
+  const s = config.stateSync;
   return `# tokend node configuration (consensus engine). Names and meanings follow CometBFT's config.toml.
 
 # A custom human readable name for this node
@@ -272,10 +353,42 @@ timeout_broadcast_tx_commit = ${q(formatDurationMs(config.rpc.timeoutBroadcastTx
 max_subscription_clients = ${config.rpc.maxSubscriptionClients}
 max_subscriptions_per_client = ${config.rpc.maxSubscriptionsPerClient}
 
+# Only with unsafe = true does the RPC serve dial_seeds, dial_peers and unsafe_flush_mempool
+unsafe = ${config.rpc.unsafe}
+
 [p2p]
-laddr = ${q(config.p2p.laddr)}
-persistent_peers = ${q(config.p2p.persistentPeers)}
-seeds = ${q(config.p2p.seeds)}
+# Address to listen for incoming connections
+laddr = ${q(p.laddr)}
+# Address to advertise to peers for them to dial ("" = laddr)
+external_address = ${q(p.externalAddress)}
+# Comma separated list of seed nodes to connect to (id@host:port)
+seeds = ${q(p.seeds)}
+# Comma separated list of nodes to keep persistent connections to (id@host:port)
+persistent_peers = ${q(p.persistentPeers)}
+addr_book_file = ${q(p.addrBookFile)}
+# Set true for strict address routability rules; false for private or local networks
+addr_book_strict = ${p.addrBookStrict}
+max_num_inbound_peers = ${p.maxNumInboundPeers}
+# Maximum number of outbound peers to connect to, excluding persistent peers
+max_num_outbound_peers = ${p.maxNumOutboundPeers}
+# Node IDs to (re)connect to regardless of the limits
+unconditional_peer_ids = ${q(p.unconditionalPeerIds)}
+# Maximum pause when redialing a persistent peer (0 = exponential backoff)
+persistent_peers_max_dial_period = ${q(formatDurationMs(p.persistentPeersMaxDialPeriodMs))}
+flush_throttle_timeout = ${q(formatDurationMs(p.flushThrottleTimeoutMs))}
+max_packet_msg_payload_size = ${p.maxPacketMsgPayloadSize}
+# Rate at which packets can be sent / received, in bytes/second
+send_rate = ${p.sendRate}
+recv_rate = ${p.recvRate}
+# Peer exchange
+pex = ${p.pex}
+# Seed mode: crawl the network for peers, answer address requests and disconnect
+seed_mode = ${p.seedMode}
+# Comma separated list of peer IDs to keep private (never gossiped to other peers)
+private_peer_ids = ${q(p.privatePeerIds)}
+allow_duplicate_ip = ${p.allowDuplicateIp}
+handshake_timeout = ${q(formatDurationMs(p.handshakeTimeoutMs))}
+dial_timeout = ${q(formatDurationMs(p.dialTimeoutMs))}
 
 [mempool]
 recheck = ${config.mempool.recheck}
@@ -284,6 +397,24 @@ max_txs_bytes = ${config.mempool.maxTxsBytes}
 max_tx_bytes = ${config.mempool.maxTxBytes}
 cache_size = ${config.mempool.cacheSize}
 keep-invalid-txs-in-cache = ${config.mempool.keepInvalidTxsInCache}
+# Gossip txs to peers
+broadcast = ${config.mempool.broadcast}
+
+[statesync]
+# Restore the app from a peer's snapshot instead of replaying every block (a new node only).
+# rpc_servers (at least two, comma separated) verify trust_height / trust_hash as a light client.
+enable = ${s.enable}
+rpc_servers = ${q(s.rpcServers.join(','))}
+trust_height = ${s.trustHeight}
+trust_hash = ${q(s.trustHash)}
+trust_period = ${q(formatDurationMs(s.trustPeriodMs))}
+discovery_time = ${q(formatDurationMs(s.discoveryTimeMs))}
+chunk_request_timeout = ${q(formatDurationMs(s.chunkRequestTimeoutMs))}
+chunk_fetchers = ${s.chunkFetchers}
+
+[blocksync]
+# Download missing blocks from peers before joining consensus
+enable = ${config.blockSync.enable}
 
 [consensus]
 wal_file = ${q(c.walFile ?? 'data/cs.wal/wal')}
@@ -347,5 +478,11 @@ address = ${q(config.grpc.address)}
 enable = ${config.jsonRpc.enable}
 address = ${q(config.jsonRpc.address)}
 ws-address = ${q(config.jsonRpc.wsAddress)}
+
+[state-sync]
+# Take a state-sync snapshot every snapshot-interval blocks (0 disables snapshots)
+snapshot-interval = ${config.stateSync.snapshotInterval}
+# Number of recent snapshots to keep
+snapshot-keep-recent = ${config.stateSync.snapshotKeepRecent}
 `;
 }

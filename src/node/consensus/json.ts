@@ -5,6 +5,7 @@
  * HexBytes (hashes, addresses) → uppercase hex ("" when empty); times → RFC3339Nano with trailing
  * zeros trimmed. ABCI results (ExecTxResult, events) use protobuf-JSON with defaults emitted.
  */
+import { decodeEvidence } from './evidence/evidence.js';
 import type { AbciEvent, ConsensusParams, ExecTxResult, ResponseFinalizeBlock, ValidatorUpdate } from '../abci/types.js';
 import { BlockIdFlag, type Block, type BlockId, type BlockMeta, type Commit, type CommitSig, type Header } from './types/block.js';
 import { toBase64, toHexUpper } from './types/bytes.js';
@@ -151,9 +152,23 @@ export function renderBlock(b: Block): BlockJson {
   return {
     header: renderHeader(b.header),
     data: { txs: b.data.txs.map(toBase64) },
-    // Evidence is never produced by this engine; foreign evidence is not decoded for display.
-    evidence: { evidence: [] },
+    evidence: { evidence: b.evidence.map(renderEvidence) },
     last_commit: renderCommit(b.lastCommit),
+  };
+}
+
+/** A block's evidence item in CometBFT's amino JSON (DuplicateVoteEvidence has untagged Go fields). */
+export function renderEvidence(bytes: Uint8Array): unknown {
+  const ev = decodeEvidence(bytes);
+  return {
+    type: 'tendermint/DuplicateVoteEvidence',
+    value: {
+      vote_a: renderVote(ev.voteA),
+      vote_b: renderVote(ev.voteB),
+      TotalVotingPower: ev.totalVotingPower.toString(),
+      ValidatorPower: ev.validatorPower.toString(),
+      Timestamp: renderTime(ev.timestamp),
+    },
   };
 }
 

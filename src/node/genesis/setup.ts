@@ -105,6 +105,8 @@ export interface GentxOptions {
   website?: string;
   securityContact?: string;
   ip?: string;
+  /** The node's p2p port in the memo (default 26656). */
+  p2pPort?: number;
   outputDocument?: string;
 }
 
@@ -168,7 +170,7 @@ export async function createGentx(options: GentxOptions): Promise<GentxResult> {
     pubkey: anyPack(Ed25519PubKeySchema, create(Ed25519PubKeySchema, { key: pv.pubKey.bytes })),
     value: create(CoinSchema, { denom: amount.denom, amount: amount.amount.toString() }),
   });
-  const content = { messages: [anyPack(MsgCreateValidatorSchema, msg)], memo: `${nodeKey.id}@${options.ip ?? '127.0.0.1'}:26656`, fee: [], gasLimit: DEFAULT_GAS_LIMIT };
+  const content = { messages: [anyPack(MsgCreateValidatorSchema, msg)], memo: `${nodeKey.id}@${options.ip ?? '127.0.0.1'}:${options.p2pPort ?? 26656}`, fee: [], gasLimit: DEFAULT_GAS_LIMIT };
   const signed = await signTx(options.keyring, key.name, content, { algo: key.algo, pubKey: key.pubKey, accountNumber: 0n, sequence: 0n }, chainId);
   const json = toGatewayJson(TxSchema, txFromParts(signed.parts, [signed.signature]), { registry });
   const file = options.outputDocument ?? join(configDir(home), 'gentx', `gentx-${nodeKey.id}.json`);

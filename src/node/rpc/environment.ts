@@ -18,6 +18,7 @@ import type { MempoolReader } from '../consensus/mempool/mempool.js';
 import type { BlockStoreReader } from '../consensus/store/blockStore.js';
 import type { StateStoreReader } from '../consensus/store/stateStore.js';
 import type { GenesisDoc } from '../consensus/types/genesis.js';
+import type { Block, BlockId } from '../consensus/types/block.js';
 import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
 
 /** The app connections the RPC uses: query (abci_query, abci_info) and mempool (check_tx). */
@@ -42,12 +43,41 @@ export interface NodeInfo {
   moniker: string;
   /** protocol_version; defaults p2p 8, block 11, app 0. */
   protocolVersion?: { p2p?: bigint; block?: bigint; app?: bigint };
+  /** node_info.other as the node announced it (a peer's); our own is filled by the RPC. */
+  other?: { txIndex: string; rpcAddress: string };
+}
+
+/** libs/flowrate Status of one direction of a peer connection. */
+export interface FlowStatusInfo {
+  startMs: number;
+  bytes: number;
+  curRate: number;
+  avgRate: number;
+  peakRate: number;
+  durationMs: number;
+  idleMs: number;
+}
+
+/** p2p.ConnectionStatus of a peer (net_info connection_status). */
+export interface ConnectionStatusInfo {
+  durationMs: number;
+  sendMonitor: FlowStatusInfo;
+  recvMonitor: FlowStatusInfo;
+  channels: { id: number; sendQueueCapacity: number; sendQueueSize: number; priority: number; recentlySent: number }[];
 }
 
 export interface PeerInfo {
   nodeInfo: NodeInfo;
   isOutbound: boolean;
   remoteIp: string;
+  connectionStatus?: ConnectionStatusInfo;
+}
+
+/** The unsafe p2p routes (dial_seeds, dial_peers): served only with [rpc] unsafe = true. */
+export interface P2PControl {
+  /** Dial seeds (`id@host:port` each); throws on a malformed address. */
+  dialSeeds(addresses: string[]): void;
+  dialPeers(addresses: string[], options: { persistent: boolean; unconditional: boolean; private: boolean }): void;
 }
 
 export interface NetInfo {
@@ -69,6 +99,10 @@ export interface RpcEnvironment {
   nodeInfo(): NodeInfo;
   /** Peers; default: listening on nodeInfo().listenAddr with no peers. */
   netInfo?(): NetInfo;
+  /** Dialing for the unsafe routes. */
+  p2p?: P2PControl;
+  /** A block below the local base, fetched from peers and verified against the stored header chain. */
+  fetchBlock?(height: number): Promise<{ block: Block; blockId: BlockId }>;
   /** consensus_state / dump_consensus_state; undefined before consensus starts. */
   roundState?(): RoundStateSummary | undefined;
   txIndexer: TxIndexer;

@@ -11,9 +11,10 @@
  */
 export { RpcServer, type RpcServerConfig, type RpcAddress } from './server.js';
 export { defaultRpcOptions, parseListenAddress, type RpcOptions } from './options.js';
-export type { RpcEnvironment, RpcApp, NodeInfo, NetInfo, PeerInfo } from './environment.js';
+export type { RpcEnvironment, RpcApp, NodeInfo, NetInfo, PeerInfo, P2PControl } from './environment.js';
 export { RpcError, ParamError, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, SERVER_ERROR, type RpcErrorObject } from './errors.js';
 export { ROUTES, routeTable } from './routes.js';
 export { defineRoute, RawJson, type Route, type RouteContext, type JsonRpcId } from './route.js';
 export type { ParamSpec, ParamType } from './params.js';
 export { rpcEnvironment } from './wiring.js';
+export { unsafeNetRoutes } from './core/net.js';

@@ -2,7 +2,7 @@
 import type { Consensus } from '../consensus/index.js';
 import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
 import type { EventBusReader } from '../consensus/events.js';
-import type { NetInfo, NodeInfo, RpcApp, RpcEnvironment } from './environment.js';
+import type { NetInfo, NodeInfo, P2PControl, RpcApp, RpcEnvironment } from './environment.js';
 
 export interface RpcWiring {
   consensus: Pick<Consensus, 'blockStore' | 'stateStore' | 'mempool' | 'genesis' | 'status' | 'roundState'>;
@@ -11,6 +11,8 @@ export interface RpcWiring {
   indexer: { txIndexer: TxIndexer; blockIndexer: BlockIndexer; eventBus: EventBusReader };
   nodeInfo: NodeInfo | (() => NodeInfo);
   netInfo?: () => NetInfo;
+  p2p?: P2PControl;
+  fetchBlock?: RpcEnvironment['fetchBlock'];
 }
 
 export function rpcEnvironment(w: RpcWiring): RpcEnvironment {
@@ -29,5 +31,7 @@ export function rpcEnvironment(w: RpcWiring): RpcEnvironment {
     nodeInfo: typeof nodeInfo === 'function' ? nodeInfo : () => nodeInfo,
   };
   if (w.netInfo) env.netInfo = w.netInfo;
+  if (w.p2p) env.p2p = w.p2p;
+  if (w.fetchBlock) env.fetchBlock = w.fetchBlock;
   return env;
 }

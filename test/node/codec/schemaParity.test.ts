@@ -34,6 +34,13 @@ const FILES_WITHOUT_COSMJS = new Set([
   'grpc/reflection/v1alpha/reflection.proto',
   'tendermint/libs/bits/types.proto',
   'tendermint/types/canonical.proto',
+  // The p2p reactors' messages (cosmjs-types has no p2p connection or reactor protos).
+  'tendermint/p2p/conn.proto',
+  'tendermint/p2p/pex.proto',
+  'tendermint/consensus/types.proto',
+  'tendermint/mempool/types.proto',
+  'tendermint/blocksync/types.proto',
+  'tendermint/statesync/types.proto',
 ]);
 
 function cosmjsCodec(desc: DescMessage): CosmjsCodec | undefined {

@@ -2,26 +2,28 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { BlockIdFlag, hashBlock } from '../../../src/node/consensus/types/block.js';
 import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
-import { MemoryNetwork } from '../../../src/node/consensus/transport.js';
+import { MemoryNetwork } from '../../../src/node/p2p/index.js';
+import { generateNodeKey } from '../../../src/node/consensus/privval.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeGenesis, makeNode, recordingLogger, utf8, waitForHeight, type TestNode } from './helpers.js';
+import { makeGenesis, makeNode, memoryP2P, recordingLogger, utf8, waitForHeight, type TestNode } from './helpers.js';
 
 const running: TestNode[] = [];
 afterEach(async () => {
-  for (const n of running.splice(0)) await n.consensus.stop();
+  for (const n of running.splice(0)) await n.stop();
 });
 
 async function makeNetwork(count: number, started: number): Promise<{ nodes: TestNode[]; network: MemoryNetwork }> {
   const pvs = Array.from({ length: count }, () => FilePV.generate());
   const genesis = makeGenesis(pvs);
   const network = new MemoryNetwork();
+  const keys = pvs.map(() => generateNodeKey());
   const nodes: TestNode[] = [];
-  for (let i = 0; i < count; i++) nodes.push(await makeNode(genesis, pvs[i]!, { transport: network.transport(`node${i}`) }));
+  for (let i = 0; i < count; i++) nodes.push(await makeNode(genesis, pvs[i]!, { p2p: memoryP2P(network, keys, i) }));
   for (let i = 0; i < started; i++) {
     running.push(nodes[i]!);
-    await nodes[i]!.consensus.start();
+    await nodes[i]!.start();
   }
   return { nodes, network };
 }
@@ -84,7 +86,7 @@ describe('four validators over an in-memory transport', () => {
     await Promise.all(nodes.slice(0, 3).map((n) => waitForHeight(n.consensus, 4, 40000)));
     const late = nodes[3]!;
     running.push(late);
-    await late.consensus.start();
+    await late.start();
     const target = nodes[0]!.consensus.blockStore.height() + 3;
     await Promise.all(nodes.map((n) => waitForHeight(n.consensus, target, 40000)));
     assertSameChain(nodes, target);
@@ -105,11 +107,12 @@ describe('four validators over an in-memory transport', () => {
       const pvs = [FilePV.generate({ keyFile, stateFile }), FilePV.generate(), FilePV.generate(), FilePV.generate()];
       const genesis = makeGenesis(pvs);
       const network = new MemoryNetwork();
+      const keys = pvs.map(() => generateNodeKey());
       const walFile = join(dir, 'cs.wal', 'wal');
       const nodes: TestNode[] = [];
-      nodes.push(await makeNode(genesis, pvs[0]!, { transport: network.transport('node0'), options: { walFile } }));
-      for (let i = 1; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { transport: network.transport(`node${i}`) }));
-      for (const n of nodes) await n.consensus.start();
+      nodes.push(await makeNode(genesis, pvs[0]!, { p2p: memoryP2P(network, keys, 0), options: { walFile } }));
+      for (let i = 1; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { p2p: memoryP2P(network, keys, i) }));
+      for (const n of nodes) await n.start();
       running.push(...nodes.slice(1));
       await Promise.all(nodes.map((n) => waitForHeight(n.consensus, 2, 30000)));
       // Three validators reject every proposal: +2/3 prevote nil, rounds pass without a decision
@@ -120,13 +123,13 @@ describe('four validators over an in-memory transport', () => {
       expect(stuckAt.round).toBeGreaterThan(0);
       const signedRound = FilePV.load(keyFile, stateFile).lastSignState.round;
       expect(signedRound).toBeGreaterThan(0);
-      await nodes[0]!.consensus.stop(); // "crash"
+      await nodes[0]!.stop(); // "crash"
 
       const logger = recordingLogger();
       const pv0 = FilePV.load(keyFile, stateFile);
-      const restarted = await makeNode(genesis, pv0, { db: nodes[0]!.db, app: nodes[0]!.app, transport: network.transport('node0'), options: { walFile }, logger });
+      const restarted = await makeNode(genesis, pv0, { db: nodes[0]!.db, app: nodes[0]!.app, p2p: memoryP2P(network, keys, 0), options: { walFile }, logger });
       running.push(restarted);
-      await restarted.consensus.start();
+      await restarted.start();
       // The WAL brought it back to the round it had reached (not round 0).
       expect(restarted.consensus.roundState()!.height).toBe(stuckAt.height);
       expect(restarted.consensus.roundState()!.round).toBeGreaterThanOrEqual(signedRound);
@@ -139,5 +142,55 @@ describe('four validators over an in-memory transport', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 90000);
+
+  it('a validator key run by two nodes at once: duplicate-vote evidence is detected, gossiped, committed and handed to the app', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tokend-twin-'));
+    const keyFile = join(dir, 'priv_validator_key.json');
+    const pvs = [FilePV.generate(), FilePV.generate(), FilePV.generate(), FilePV.generate({ keyFile, stateFile: join(dir, 'state-a.json') })];
+    const genesis = makeGenesis(pvs);
+    const network = new MemoryNetwork();
+    const keys = Array.from({ length: 5 }, () => generateNodeKey());
+    const nodes: TestNode[] = [];
+    for (let i = 0; i < 4; i++) nodes.push(await makeNode(genesis, pvs[i]!, { p2p: memoryP2P(network, keys, i) }));
+    // The twin signs with validator 3's key from its own (fresh) sign state; it gives up on
+    // proposals almost at once, so it prevotes nil where the original prevotes the block.
+    const twinPv = FilePV.load(keyFile, join(dir, 'state-b.json'));
+    const twin = await makeNode(genesis, twinPv, { p2p: memoryP2P(network, keys, 4), options: { timeoutProposeMs: 1, timeoutProposeDeltaMs: 0 } });
+    for (const n of [...nodes, twin]) {
+      running.push(n);
+      await n.start();
+    }
+    const equivocator = toHexUpper(pvs[3]!.address);
+    const deadline = Date.now() + 40000;
+    let evidenceHeight = 0;
+    while (Date.now() < deadline && evidenceHeight === 0) {
+      await new Promise((r) => setTimeout(r, 200));
+      const store = nodes[0]!.consensus.blockStore;
+      for (let h = 1; h <= store.height(); h++) {
+        if (store.loadBlock(h)!.evidence.length > 0) {
+          evidenceHeight = h;
+          break;
+        }
+      }
+    }
+    expect(evidenceHeight).toBeGreaterThan(0);
+    await Promise.all(nodes.map((n) => waitForHeight(n.consensus, evidenceHeight, 30000)));
+    // Every honest app saw the misbehavior of validator 3 in FinalizeBlock of that block.
+    for (const n of nodes) {
+      const seen = n.app.misbehavior.find((m) => m.height === evidenceHeight);
+      expect(seen).toBeDefined();
+      expect(seen!.items[0]!.type).toBe('duplicate_vote');
+      expect(toHexUpper(seen!.items[0]!.validatorAddress)).toBe(equivocator);
+      expect(seen!.items[0]!.power).toBe(10n);
+      expect(seen!.items[0]!.totalVotingPower).toBe(40n);
+    }
+    // Committed evidence is not pending any more (never included twice).
+    await Promise.all(nodes.map((n) => waitForHeight(n.consensus, evidenceHeight + 2, 30000)));
+    const store = nodes[0]!.consensus.blockStore;
+    const included = [];
+    for (let h = 1; h <= store.height(); h++) included.push(...store.loadBlock(h)!.evidence.map((e) => Buffer.from(e).toString('hex')));
+    expect(new Set(included).size).toBe(included.length);
+    rmSync(dir, { recursive: true, force: true });
   }, 90000);
 });

@@ -10,7 +10,7 @@ import type { ChainState } from '../../../src/node/consensus/state/chainState.js
 
 const running: TestNode[] = [];
 afterEach(async () => {
-  for (const n of running.splice(0)) await n.consensus.stop();
+  for (const n of running.splice(0)) await n.stop();
 });
 
 describe('engine with one validator', () => {

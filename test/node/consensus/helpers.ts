@@ -15,7 +15,8 @@ import type {
 import { memoryDatabase, type Database } from '../../../src/node/store/db/database.js';
 import { createConsensus, type Consensus, type ConsensusConfig } from '../../../src/node/consensus/index.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
-import type { Transport } from '../../../src/node/consensus/transport.js';
+import { P2PNode, type MemoryNetwork } from '../../../src/node/p2p/index.js';
+import type { NodeKey } from '../../../src/node/consensus/privval.js';
 import type { ConsensusOptions } from '../../../src/node/consensus/options.js';
 import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
 import { pubKeyAddress } from '../../../src/node/consensus/types/keys.js';
@@ -47,6 +48,8 @@ export class KvApp implements Application {
   rejectProposals = false;
   /** When > 0, Commit asks the engine to keep only this many recent blocks. */
   retainBlocks = 0;
+  /** Misbehavior reported in FinalizeBlock (duplicate-vote evidence), by height. */
+  readonly misbehavior: { height: number; items: RequestFinalizeBlock['misbehavior'] }[] = [];
 
   constructor(snapshot?: KvSnapshot) {
     this.committed = snapshot
@@ -102,6 +105,7 @@ export class KvApp implements Application {
   async finalizeBlock(req: RequestFinalizeBlock): Promise<ResponseFinalizeBlock> {
     this.calls.push(`finalizeBlock:${req.height}`);
     this.finalizeCount++;
+    if (req.misbehavior.length > 0) this.misbehavior.push({ height: req.height, items: req.misbehavior });
     if (req.height !== this.committed.height + 1 && this.committed.height !== 0) {
       throw new Error(`kv app: finalizeBlock ${req.height} after committed height ${this.committed.height}`);
     }
@@ -183,12 +187,36 @@ export interface TestNode {
   app: KvApp;
   db: Database;
   pv: FilePV;
+  p2p?: P2PNode;
+  /** Start p2p (if any), then consensus. */
+  start(): Promise<void>;
+  /** Stop consensus, then p2p. */
+  stop(): Promise<void>;
+}
+
+const MEMORY_BASE_PORT = 20000;
+
+/**
+ * A p2p node on the in-memory network for node `index` of `keys`, with every other node of
+ * `keys` as a persistent peer (the way `testnet init-files` fills persistent_peers).
+ */
+export function memoryP2P(network: MemoryNetwork, keys: NodeKey[], index: number, chainId = 'test-chain', logger?: Logger): P2PNode {
+  const peers = keys.flatMap((k, j) => (j === index ? [] : [`${k.id}@127.0.0.1:${MEMORY_BASE_PORT + j}`])).join(',');
+  return new P2PNode({
+    nodeKey: keys[index]!,
+    network: chainId,
+    moniker: `node${index}`,
+    version: '0.38.17',
+    memoryNetwork: network,
+    logger,
+    options: { laddr: `tcp://127.0.0.1:${MEMORY_BASE_PORT + index}`, pex: false, persistentPeers: peers, allowDuplicateIp: true, addrBookStrict: false },
+  });
 }
 
 export async function makeNode(
   genesis: GenesisDoc,
   pv: FilePV,
-  opts: { app?: KvApp; db?: Database; transport?: Transport; options?: Partial<ConsensusOptions>; wal?: WAL } & Partial<ConsensusConfig> = {},
+  opts: { app?: KvApp; db?: Database; p2p?: P2PNode; options?: Partial<ConsensusOptions>; wal?: WAL } & Partial<Omit<ConsensusConfig, 'p2p'>> = {},
 ): Promise<TestNode> {
   const app = opts.app ?? new KvApp();
   const db = opts.db ?? memoryDatabase();
@@ -198,12 +226,28 @@ export async function makeNode(
     genesis,
     privValidator: pv,
     options: { ...FAST_OPTIONS, ...opts.options },
-    transport: opts.transport,
+    p2p: opts.p2p,
+    blockSync: opts.blockSync ?? false,
     wal: opts.wal,
     logger: opts.logger,
     mempoolOptions: opts.mempoolOptions,
   });
-  return { consensus, app, db, pv };
+  const p2p = opts.p2p;
+  return {
+    consensus,
+    app,
+    db,
+    pv,
+    p2p,
+    async start(): Promise<void> {
+      await p2p?.start();
+      await consensus.start();
+    },
+    async stop(): Promise<void> {
+      await consensus.stop();
+      await p2p?.stop();
+    },
+  };
 }
 
 /** Resolve when the node's block store reaches `height` (rejects after `timeoutMs`). */

@@ -15,13 +15,18 @@ import { defaultMempoolOptions, type MempoolOptions } from '../options.js';
 import { protoSizeOfTx, txHash } from '../types/block.js';
 import { toHexUpper } from '../types/bytes.js';
 
-interface MempoolTx {
+export interface MempoolTx {
   tx: Uint8Array;
   key: string;
   /** Height at which the tx was admitted. */
   height: number;
   gasWanted: bigint;
   sender?: string;
+  /** Admission order (the mempool reactor's cursor). */
+  seq: number;
+  /** Peers that sent us this tx (never sent back to them). */
+  senders: Set<string>;
+  removed: boolean;
 }
 
 /** What the RPC layer reads and calls. */
@@ -33,8 +38,13 @@ export interface MempoolReader {
   /** Up to `limit` txs in FIFO order (all when negative). */
   reapMaxTxs(limit: number): Uint8Array[];
   /** CheckTx-gated insertion; throws the CometBFT refusals (cache, full, too large) as ConsensusError. */
-  checkTx(tx: Uint8Array): Promise<ResponseCheckTx>;
+  checkTx(tx: Uint8Array, options?: CheckTxOptions): Promise<ResponseCheckTx>;
   has(hash: Uint8Array): boolean;
+}
+
+export interface CheckTxOptions {
+  /** The peer the tx came from (it is not gossiped back to it). */
+  sender?: string;
 }
 
 /** A small LRU set of tx keys (mempool.LRUTxCache). */
@@ -93,8 +103,12 @@ export class Mempool implements MempoolReader {
   private height = 0;
   private notifiedTxsAvailable = false;
   private txsAvailableListener: (() => void) | undefined;
-  private txAdmittedListener: ((tx: Uint8Array) => void) | undefined;
   private closed = false;
+  /** Entries in admission order (removed ones are skipped, compacted now and then). */
+  private order: MempoolTx[] = [];
+  private removedInOrder = 0;
+  private nextSeq = 1;
+  private newTxWaiters: (() => void)[] = [];
 
   constructor(
     private readonly app: Pick<Application, 'checkTx'>,
@@ -122,9 +136,44 @@ export class Mempool implements MempoolReader {
     this.txsAvailableListener = listener;
   }
 
-  /** Called for every tx admitted to the pool (the engine gossips it to peers). */
-  onTxAdmitted(listener: (tx: Uint8Array) => void): void {
-    this.txAdmittedListener = listener;
+  /** The first pool entry admitted after `seq` (0 = from the start), for gossip cursors. */
+  nextAfter(seq: number): MempoolTx | undefined {
+    const order = this.order;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (order[mid]!.seq <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < order.length; i++) if (!order[i]!.removed) return order[i];
+    return undefined;
+  }
+
+  /** Resolves when a tx is admitted (or after `timeoutMs`). */
+  waitForNewTx(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.newTxWaiters = this.newTxWaiters.filter((w) => w !== done);
+        resolve();
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.newTxWaiters.push(done);
+    });
+  }
+
+  private removeEntry(entry: MempoolTx): void {
+    this.txs.delete(entry.key);
+    this.totalBytes -= entry.tx.length;
+    entry.removed = true;
+    this.removedInOrder++;
+    if (this.removedInOrder > 64 && this.removedInOrder * 2 > this.order.length) {
+      this.order = this.order.filter((e) => !e.removed);
+      this.removedInOrder = 0;
+    }
   }
 
   setHeight(height: number): void {
@@ -151,7 +200,7 @@ export class Mempool implements MempoolReader {
     return undefined;
   }
 
-  async checkTx(tx: Uint8Array): Promise<ResponseCheckTx> {
+  async checkTx(tx: Uint8Array, options: CheckTxOptions = {}): Promise<ResponseCheckTx> {
     if (this.closed) throw new ConsensusError('MEMPOOL_CLOSED', 'mempool is closed');
     const full = this.fullError(tx.length);
     if (full) throw full;
@@ -159,7 +208,11 @@ export class Mempool implements MempoolReader {
       throw new ConsensusError('MEMPOOL_TX_TOO_LARGE', `Tx too large. Max size is ${this.options.maxTxBytes}, but got ${tx.length}`);
     }
     const key = toHexUpper(txHash(tx));
-    if (!this.cache.push(key)) throw new ConsensusError('MEMPOOL_TX_IN_CACHE', 'tx already exists in cache');
+    if (!this.cache.push(key)) {
+      // Remember every peer that sent it, so that it is not sent back to them.
+      if (options.sender) this.txs.get(key)?.senders.add(options.sender);
+      throw new ConsensusError('MEMPOOL_TX_IN_CACHE', 'tx already exists in cache');
+    }
 
     const release = await this.lock.acquire();
     try {
@@ -178,12 +231,16 @@ export class Mempool implements MempoolReader {
           return res;
         }
         if (!this.txs.has(key)) {
-          const entry: MempoolTx = { tx, key, height: this.height, gasWanted: res.gasWanted };
+          const entry: MempoolTx = { tx, key, height: this.height, gasWanted: res.gasWanted, seq: this.nextSeq++, senders: new Set(), removed: false };
+          if (options.sender) entry.senders.add(options.sender);
           if (res.sender !== undefined) entry.sender = res.sender;
           this.txs.set(key, entry);
+          this.order.push(entry);
           this.totalBytes += tx.length;
           this.notifyTxsAvailable();
-          this.txAdmittedListener?.(tx);
+          const waiters = this.newTxWaiters;
+          this.newTxWaiters = [];
+          for (const w of waiters) w();
         }
       } else if (!this.options.keepInvalidTxsInCache) {
         this.cache.remove(key);
@@ -237,10 +294,7 @@ export class Mempool implements MempoolReader {
       if (results[i]?.code === 0) this.cache.push(key);
       else if (!this.options.keepInvalidTxsInCache) this.cache.remove(key);
       const entry = this.txs.get(key);
-      if (entry) {
-        this.txs.delete(key);
-        this.totalBytes -= entry.tx.length;
-      }
+      if (entry) this.removeEntry(entry);
     });
     if (this.options.recheck && this.txs.size > 0) await this.recheck();
     if (this.txs.size > 0) this.notifyTxsAvailable();
@@ -256,8 +310,7 @@ export class Mempool implements MempoolReader {
         res = { code: 1, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' };
       }
       if (res.code !== 0) {
-        this.txs.delete(entry.key);
-        this.totalBytes -= entry.tx.length;
+        this.removeEntry(entry);
         if (!this.options.keepInvalidTxsInCache) this.cache.remove(entry.key);
       }
     }
@@ -265,7 +318,10 @@ export class Mempool implements MempoolReader {
 
   /** Remove everything (unsafe_flush_mempool). */
   flush(): void {
+    for (const entry of this.txs.values()) entry.removed = true;
     this.txs.clear();
+    this.order = [];
+    this.removedInOrder = 0;
     this.totalBytes = 0;
   }
 }

@@ -21,7 +21,6 @@ import { precommitTimeoutMs, prevoteTimeoutMs, proposeTimeoutMs, waitForTxs, typ
 import type { PrivValidator } from '../privval.js';
 import type { BlockStore } from '../store/blockStore.js';
 import type { StateStore } from '../store/stateStore.js';
-import type { Transport } from '../transport.js';
 import {
   BLOCK_PART_SIZE_BYTES,
   blockHashesTo,
@@ -37,29 +36,60 @@ import {
 import { EMPTY_BYTES, bytesEqual, toHexUpper } from '../types/bytes.js';
 import { PartSet, type Part } from '../types/partset.js';
 import { effectiveMaxBytes } from '../types/params.js';
-import { addMillis, compareTimestamps, diffMillis, timestampNow, type Timestamp } from '../types/time.js';
+import { addMillis, compareTimestamps, diffMillis, timestampNow, timestampToDate, type Timestamp } from '../types/time.js';
 import type { ValidatorSet } from '../types/validator.js';
 import { HeightVoteSet, VoteSet } from '../types/voteSet.js';
 import { SignedMsgType, commitSigToVote, proposalSignBytes, validateProposalBasic, type Proposal, type Vote, type VoteType } from '../types/vote.js';
 import { verifySignature } from '../types/keys.js';
 import { copyChainState, nextHeight, type ChainState } from './chainState.js';
 import { BlockExecutor } from './execution.js';
-import { messageHeight, type ConsensusMessage, type PeerMessage, type SyncMessage } from './messages.js';
+import { messageHeight, type ConsensusMessage } from './messages.js';
 import { ROUND_STEP_NAMES, RoundStep, TimeoutTicker, type TimeoutInfo } from './timeoutTicker.js';
 import type { WAL } from './wal.js';
 
-type LoopItem =
-  | { kind: 'msg'; msg: ConsensusMessage; peerId: string }
-  | { kind: 'timeout'; ti: TimeoutInfo }
-  | { kind: 'txsAvailable' }
-  | { kind: 'sync'; msg: Extract<SyncMessage, { type: 'syncResponse' }>; peerId: string };
+type LoopItem = { kind: 'msg'; msg: ConsensusMessage; peerId: string } | { kind: 'timeout'; ti: TimeoutInfo } | { kind: 'txsAvailable' };
 
 /** Messages for future heights/rounds kept until we get there (bounded). */
 const MAX_BUFFERED_MESSAGES = 20000;
 /** How far ahead (heights) buffered messages may be. */
 const MAX_BUFFERED_HEIGHT_AHEAD = 2;
-/** Minimum interval between catch-up requests for the same height. */
-const SYNC_REQUEST_INTERVAL_MS = 500;
+
+/**
+ * What the consensus reactor hears from the engine (CometBFT's internal event switch): it
+ * broadcasts NewRoundStep / NewValidBlock / HasVote and wakes its gossip routines.
+ */
+export interface EngineListener {
+  /** Height, round or step changed. */
+  onNewRoundStep(): void;
+  /** A block got +2/3 prevotes (or is being committed) and we now track its parts. */
+  onValidBlock(): void;
+  /** A vote was added to one of our vote sets. */
+  onVote(vote: Vote): void;
+  /** Something was added to the round state (proposal, part, vote). */
+  onChange(): void;
+  /** A peer sent something provably wrong (bad signature, bad part proof, oversized block). */
+  onPeerMisbehaviour(peerId: string, err: Error): void;
+  /** Two votes of one validator for the same height, round and type (equivocation). */
+  onConflictingVotes(voteA: Vote, voteB: Vote): void;
+}
+
+/** The live round state the reactor reads (never mutate it outside the engine). */
+export interface RoundStateView {
+  height: number;
+  round: number;
+  step: RoundStep;
+  /** When the current height's round 0 starts (ms since the epoch). */
+  startTimeMs: number;
+  initialHeight: number;
+  validators: ValidatorSet;
+  proposal: Proposal | undefined;
+  proposalBlockParts: PartSet | undefined;
+  votes: HeightVoteSet;
+  lastCommit: VoteSet | undefined;
+  /** Round of the last commit; -1 at the initial height. */
+  lastCommitRound: number;
+  maxBlockBytes: number;
+}
 
 export interface EngineDeps {
   app: Application;
@@ -70,7 +100,6 @@ export interface EngineDeps {
   mempool: Mempool;
   eventBus: EventBus;
   wal: WAL;
-  transport: Transport;
   privValidator?: PrivValidator;
   options: ConsensusOptions;
   logger?: Logger;
@@ -127,8 +156,8 @@ export class ConsensusEngine {
   private replayMode = false;
   private readonly ticker: TimeoutTicker;
   private buffered: { msg: ConsensusMessage; peerId: string }[] = [];
-  private readonly lastSyncRequest = new Map<number, number>();
   private failureError: Error | undefined;
+  private listener: EngineListener | undefined;
 
   private readonly logger: Logger;
 
@@ -152,16 +181,36 @@ export class ConsensusEngine {
   async start(): Promise<void> {
     if (this.running) return;
     this.checkDoubleSigningRisk();
-    this.deps.transport.onMessage((msg, peerId) => this.receivePeerMessage(msg, peerId));
     this.deps.mempool.onTxsAvailable(() => this.enqueue({ kind: 'txsAvailable' }));
-    this.deps.mempool.onTxAdmitted((tx) => {
-      if (!this.stopping) this.deps.transport.broadcast({ type: 'tx', tx });
-    });
     await this.catchupReplay();
     this.running = true;
     this.stopping = false;
     this.loopDone = this.runLoop();
     this.scheduleRound0();
+    this.listener?.onNewRoundStep();
+  }
+
+  /** The consensus reactor (set before start). */
+  setListener(listener: EngineListener | undefined): void {
+    this.listener = listener;
+  }
+
+  /** The live round state (for the reactor's gossip). */
+  roundStateView(): RoundStateView {
+    return {
+      height: this.height,
+      round: this.round,
+      step: this.step,
+      startTimeMs: timestampToDate(this.startTime).getTime(),
+      initialHeight: this.state.initialHeight,
+      validators: this.validators,
+      proposal: this.proposal,
+      proposalBlockParts: this.proposalBlockParts,
+      votes: this.votes,
+      lastCommit: this.lastCommit,
+      lastCommitRound: this.lastCommit ? this.lastCommit.round : -1,
+      maxBlockBytes: effectiveMaxBytes(this.state.consensusParams),
+    };
   }
 
   /** Finish the current step, stop timers and the loop, flush the WAL. */
@@ -215,13 +264,13 @@ export class ConsensusEngine {
     switch (item.kind) {
       case 'msg':
         if (item.peerId === '') {
-          // Own message: fsync before it leaves this node, then gossip it.
+          // Own message: fsync before the reactor can gossip it.
           this.deps.wal.writeSync({ kind: 'msgInfo', msg: item.msg, peerId: '' });
-          this.deps.transport.broadcast(item.msg);
         } else {
           this.deps.wal.write({ kind: 'msgInfo', msg: item.msg, peerId: item.peerId });
         }
         await this.handleMsg(item.msg, item.peerId);
+        this.listener?.onChange();
         return;
       case 'timeout':
         this.deps.wal.write({ kind: 'timeout', durationMs: item.ti.durationMs, height: item.ti.height, round: item.ti.round, step: item.ti.step });
@@ -230,29 +279,18 @@ export class ConsensusEngine {
       case 'txsAvailable':
         await this.handleTxsAvailable();
         return;
-      case 'sync':
-        await this.handleSyncResponse(item.msg, item.peerId);
-        return;
     }
   }
 
-  /** Entry point for the transport (runs outside the loop: only enqueues or answers reads). */
-  private receivePeerMessage(msg: PeerMessage, peerId: string): void {
-    if (this.stopping) return;
-    if (msg.type === 'syncRequest') {
-      this.answerSyncRequest(msg.height, peerId);
-      return;
-    }
-    if (msg.type === 'syncResponse') {
-      this.enqueue({ kind: 'sync', msg, peerId });
-      return;
-    }
-    if (msg.type === 'tx') {
-      // Mempool gossip: CheckTx it like a local submission; the dedup cache stops re-flooding.
-      this.deps.mempool.checkTx(msg.tx).catch(() => undefined);
-      return;
-    }
+  /** Entry point for the reactor (outside the loop: only enqueues). */
+  receivePeerMessage(msg: ConsensusMessage, peerId: string): void {
+    if (this.stopping || !this.running) return;
     this.enqueue({ kind: 'msg', msg, peerId });
+  }
+
+  /** Messages waiting to be handled (the reactor throttles peers when this grows). */
+  get queueLength(): number {
+    return this.externalQueue.length;
   }
 
   // =============================================================================================
@@ -262,7 +300,6 @@ export class ConsensusEngine {
     const height = messageHeight(msg);
     if (height > this.height) {
       this.bufferFuture(msg, peerId);
-      if (peerId) this.maybeRequestSync(peerId);
       return;
     }
     try {
@@ -288,8 +325,15 @@ export class ConsensusEngine {
           return;
       }
     } catch (err) {
-      if (isConsensusError(err) && peerId !== '' && err.reason !== 'APP' && err.reason !== 'STORE' && err.reason !== 'FATAL') {
+      if (isConsensusError(err) && err.reason !== 'APP' && err.reason !== 'STORE' && err.reason !== 'FATAL') {
+        if (peerId === '') {
+          // Our own message refused: e.g. a proposal with our key arrived from elsewhere first
+          // (another node signs with this validator key). Logged, as CometBFT does; not fatal.
+          this.logger.error('failed to process own message', { height: this.height, round: this.round, type: msg.type, err: err.message });
+          return;
+        }
         this.logger.debug('failed to process peer message', { height: this.height, round: this.round, peer: peerId, type: msg.type, err: err.message });
+        if (err.meta?.['misbehaviour'] === true && !this.replayMode) this.listener?.onPeerMisbehaviour(peerId, err);
         return;
       }
       throw err;
@@ -424,6 +468,10 @@ export class ConsensusEngine {
   }
 
   private async decideProposal(height: number, round: number): Promise<void> {
+    if (this.proposal && this.proposal.height === height && this.proposal.round === round) {
+      this.logger.error('a proposal signed with our key for this round arrived from a peer; not proposing (is another node running with this validator key?)', { height, round });
+      return;
+    }
     let block: Block;
     let parts: PartSet;
     if (this.validBlock && this.validBlockParts) {
@@ -600,6 +648,7 @@ export class ConsensusEngine {
       this.proposalBlock = undefined;
       this.proposalBlockParts = PartSet.fromHeader(blockId.partSetHeader);
       this.publishRoundState('ValidBlock');
+      this.listener?.onValidBlock();
     }
     this.updateRoundStep(this.round, RoundStep.Commit);
     this.commitRound = commitRound;
@@ -669,15 +718,15 @@ export class ConsensusEngine {
     if (proposal.height !== this.height || proposal.round !== this.round) return;
     validateProposalBasic(proposal);
     if (proposal.polRound < -1 || (proposal.polRound >= 0 && proposal.polRound >= proposal.round)) {
-      throw new ConsensusError('INVALID_PROPOSAL', 'error invalid proposal POL round');
+      throw new ConsensusError('INVALID_PROPOSAL', 'error invalid proposal POL round', { meta: { misbehaviour: true } });
     }
     const proposer = this.validators.getProposer();
     if (!verifySignature(proposer.pubKey, proposalSignBytes(this.state.chainId, proposal), proposal.signature)) {
-      throw new ConsensusError('INVALID_PROPOSAL', 'error invalid proposal signature');
+      throw new ConsensusError('INVALID_PROPOSAL', 'error invalid proposal signature', { meta: { misbehaviour: true } });
     }
     const maxBytes = effectiveMaxBytes(this.state.consensusParams);
     if (proposal.blockId.partSetHeader.total > Math.floor((maxBytes - 1) / BLOCK_PART_SIZE_BYTES) + 1) {
-      throw new ConsensusError('INVALID_PROPOSAL', 'proposal block has too many parts');
+      throw new ConsensusError('INVALID_PROPOSAL', 'proposal block has too many parts', { meta: { misbehaviour: true } });
     }
     this.proposal = proposal;
     if (!this.proposalBlockParts) this.proposalBlockParts = PartSet.fromHeader(proposal.blockId.partSetHeader);
@@ -692,11 +741,13 @@ export class ConsensusEngine {
       added = this.proposalBlockParts.addPart(part);
     } catch (err) {
       if (round !== this.round) return false; // a part of another round's block
-      throw err;
+      throw new ConsensusError('INVALID_BLOCK', (err as Error).message, { meta: { misbehaviour: true } });
     }
     const maxBytes = effectiveMaxBytes(this.state.consensusParams);
     if (this.proposalBlockParts.byteSize > maxBytes) {
-      throw new ConsensusError('INVALID_BLOCK', `total size of proposal block parts exceeds maximum block bytes (${this.proposalBlockParts.byteSize} > ${maxBytes})`);
+      throw new ConsensusError('INVALID_BLOCK', `total size of proposal block parts exceeds maximum block bytes (${this.proposalBlockParts.byteSize} > ${maxBytes})`, {
+        meta: { misbehaviour: true },
+      });
     }
     if (added && this.proposalBlockParts.isComplete) {
       this.proposalBlock = this.proposalBlockParts.toBlock();
@@ -738,12 +789,15 @@ export class ConsensusEngine {
         if (this.deps.privValidator && bytesEqual(vote.validatorAddress, this.deps.privValidator.address)) {
           this.logger.error('found conflicting vote from ourselves; did you unsafe_reset a validator?', { height: vote.height, round: vote.round, type: vote.type });
         } else {
-          this.logger.warn('conflicting votes (equivocation evidence is not yet reported)', { validator: toHexUpper(vote.validatorAddress), height: vote.height, round: vote.round });
+          this.logger.warn('found conflicting vote; reporting duplicate-vote evidence', { validator: toHexUpper(vote.validatorAddress), height: vote.height, round: vote.round });
         }
+        const existing = err.meta?.['existing'] as Vote | undefined;
+        if (existing && !this.replayMode) this.listener?.onConflictingVotes(existing, vote);
         return false;
       }
       if (isConsensusError(err, 'INVALID_VOTE')) {
         this.logger.debug('failed attempting to add vote', { err: err.message, peer: peerId });
+        if (peerId !== '' && !this.replayMode && /^invalid (signature|validator address)$/.test(err.message)) this.listener?.onPeerMisbehaviour(peerId, err);
         return false;
       }
       throw err;
@@ -757,6 +811,7 @@ export class ConsensusEngine {
       const { added } = this.lastCommit.addVote(vote);
       if (!added) return false;
       this.deps.eventBus.publish('Vote', { vote });
+      this.listener?.onVote(vote);
       if (this.deps.options.skipTimeoutCommit && this.lastCommit.hasAll()) await this.enterNewRound(this.height, 0);
       return true;
     }
@@ -766,6 +821,7 @@ export class ConsensusEngine {
     const { added } = this.votes.addVote(vote, peerId);
     if (!added) return false;
     this.deps.eventBus.publish('Vote', { vote });
+    this.listener?.onVote(vote);
 
     if (vote.type === SignedMsgType.Prevote) {
       const prevotes = this.votes.prevotes(vote.round)!;
@@ -790,6 +846,7 @@ export class ConsensusEngine {
           }
           if (!this.proposalBlockParts?.hasHeader(blockId.partSetHeader)) this.proposalBlockParts = PartSet.fromHeader(blockId.partSetHeader);
           this.publishRoundState('ValidBlock');
+      this.listener?.onValidBlock();
         }
       }
       if (this.round < vote.round && prevotes.hasTwoThirdsAny()) {
@@ -873,6 +930,7 @@ export class ConsensusEngine {
 
   private newStep(): void {
     this.publishRoundState('NewRoundStep');
+    this.listener?.onNewRoundStep();
   }
 
   private publishRoundState(type: 'NewRoundStep' | 'TimeoutPropose' | 'TimeoutWait' | 'Polka' | 'Lock' | 'Unlock' | 'Relock' | 'ValidBlock'): void {
@@ -921,7 +979,6 @@ export class ConsensusEngine {
     this.triggeredTimeoutPrecommit = false;
     this.state = state;
     this.deps.mempool.setHeight(state.lastBlockHeight);
-    for (const h of [...this.lastSyncRequest.keys()]) if (h < height) this.lastSyncRequest.delete(h);
     this.newStep();
     this.releaseBuffered();
   }
@@ -987,67 +1044,6 @@ export class ConsensusEngine {
       this.replayMode = false;
     }
     this.logger.info('replayed consensus WAL', { height: this.height, round: this.round, step: ROUND_STEP_NAMES[this.step], messages: count });
-  }
-
-  // =============================================================================================
-  // Catch-up (minimal block sync between engines)
-
-  private maybeRequestSync(peerId: string): void {
-    const now = Date.now();
-    const last = this.lastSyncRequest.get(this.height) ?? 0;
-    if (now - last < SYNC_REQUEST_INTERVAL_MS) return;
-    this.lastSyncRequest.set(this.height, now);
-    this.deps.transport.send(peerId, { type: 'syncRequest', height: this.height });
-  }
-
-  private answerSyncRequest(height: number, peerId: string): void {
-    if (height < this.deps.blockStore.base() || height > this.deps.blockStore.height()) return;
-    const bytes = this.deps.blockStore.loadBlockBytes(height);
-    const commit = this.deps.blockStore.loadBlockCommit(height) ?? this.deps.blockStore.loadSeenCommit(height);
-    if (!bytes || !commit) return;
-    const parts = PartSet.fromData(bytes);
-    this.deps.transport.send(peerId, {
-      type: 'syncResponse',
-      height,
-      parts: parts.allParts(),
-      partSetTotal: parts.header.total,
-      partSetHash: parts.header.hash,
-      commit,
-    });
-  }
-
-  /**
-   * A decided block from a peer: verify the commit against our validator set, then feed its
-   * precommits and parts through the normal paths (they trigger enterCommit and finalizeCommit).
-   */
-  private async handleSyncResponse(msg: Extract<SyncMessage, { type: 'syncResponse' }>, peerId: string): Promise<void> {
-    if (msg.height !== this.height) return;
-    const commit = msg.commit;
-    try {
-      this.validators.verifyCommit(this.state.chainId, commit.blockId, msg.height, commit);
-    } catch (err) {
-      this.logger.debug('ignoring catch-up block with an invalid commit', { peer: peerId, height: msg.height, err: (err as Error).message });
-      return;
-    }
-    if (commit.blockId.partSetHeader.total !== msg.partSetTotal || !bytesEqual(commit.blockId.partSetHeader.hash, msg.partSetHash)) return;
-    this.logger.info('catching up with a decided block from a peer', { peer: peerId, height: msg.height, round: commit.round, step: ROUND_STEP_NAMES[this.step] });
-    if (this.step !== RoundStep.Commit) {
-      // The precommits drive the normal path to enterCommit, which expects this block's parts.
-      for (let i = 0; i < commit.signatures.length; i++) {
-        const vote = commitSigToVote(commit, i);
-        if (vote) await this.tryAddVote(vote, peerId);
-        if (this.height !== msg.height) return;
-      }
-    }
-    // In the Commit step we may be waiting for exactly these parts (we missed the proposal).
-    if (this.height !== msg.height || !this.proposalBlockParts?.hasHeader(commit.blockId.partSetHeader)) return;
-    for (const part of msg.parts) {
-      const added = this.addProposalBlockPart(msg.height, this.round, part);
-      if (added && this.proposalBlockParts.isComplete) {
-        await this.handleCompleteProposal(msg.height);
-        return;
-      }
-    }
   }
 
   // =============================================================================================

@@ -5,7 +5,7 @@
  * events). The crash-safe order is CometBFT's: the block is saved before execution, the
  * FinalizeBlock response before Commit, and the state only after the app has committed.
  */
-import type { Application, CommitInfo, ExecTxResult, ResponseFinalizeBlock, ValidatorUpdate } from '../../abci/types.js';
+import type { Application, CommitInfo, ExecTxResult, Misbehavior, ResponseFinalizeBlock, ValidatorUpdate } from '../../abci/types.js';
 import { ConsensusError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import { nullLogger, type Logger } from '../logger.js';
@@ -38,6 +38,8 @@ import { hashTxResults } from '../types/results.js';
 import { compareTimestamps, timestampToDate, timestampsEqual, type Timestamp } from '../types/time.js';
 import { newValidator, type Validator, type ValidatorSet } from '../types/validator.js';
 import { copyChainState, type ChainState } from './chainState.js';
+import type { EvidencePool } from '../evidence/pool.js';
+import { decodeEvidence, toMisbehavior } from '../evidence/evidence.js';
 
 /** Bytes available for txs in a block (types.MaxDataBytes with no evidence). */
 export function maxDataBytes(maxBytes: number, evidenceBytes: number, validatorCount: number): number {
@@ -121,6 +123,13 @@ export interface BlockExecutorDeps {
   mempool?: Mempool;
   eventBus?: EventBus;
   logger?: Logger;
+  /** Without a pool, blocks carrying evidence are refused and proposals carry none. */
+  evidencePool?: EvidencePool;
+}
+
+/** The ABCI misbehavior list of a block's evidence. */
+function misbehaviorOf(block: Block): Misbehavior[] {
+  return block.evidence.map((bytes) => toMisbehavior(decodeEvidence(bytes)));
 }
 
 export class BlockExecutor {
@@ -131,7 +140,7 @@ export class BlockExecutor {
   }
 
   /** Assemble a block from fields derived from `state` (state.MakeBlock). */
-  makeBlock(height: number, state: ChainState, txs: Uint8Array[], lastCommit: Commit, proposerAddress: Uint8Array): Block {
+  makeBlock(height: number, state: ChainState, txs: Uint8Array[], lastCommit: Commit, proposerAddress: Uint8Array, evidence: Uint8Array[] = []): Block {
     const time = height === state.initialHeight ? state.lastBlockTime : medianTime(lastCommit, state.lastValidators);
     return {
       header: {
@@ -147,11 +156,11 @@ export class BlockExecutor {
         consensusHash: hashConsensusParams(state.consensusParams),
         appHash: state.appHash,
         lastResultsHash: state.lastResultsHash,
-        evidenceHash: hashEvidence([]),
+        evidenceHash: hashEvidence(evidence),
         proposerAddress,
       },
       data: { txs },
-      evidence: [],
+      evidence,
       lastCommit,
     };
   }
@@ -160,14 +169,15 @@ export class BlockExecutor {
   async createProposalBlock(height: number, state: ChainState, lastCommit: Commit, proposerAddress: Uint8Array): Promise<ProposalBlock> {
     const maxBytes = effectiveMaxBytes(state.consensusParams);
     const unlimited = state.consensusParams.block.maxBytes === -1n;
-    const dataBytes = maxDataBytes(maxBytes, 0, state.validators.size);
+    const pending = this.deps.evidencePool?.pendingEvidence(state.consensusParams.evidence.maxBytes) ?? { evidence: [], bytes: 0 };
+    const dataBytes = maxDataBytes(maxBytes, pending.bytes, state.validators.size);
     const reaped = this.deps.mempool?.reapMaxBytesMaxGas(unlimited ? -1 : dataBytes, state.consensusParams.block.maxGas) ?? [];
-    const draft = this.makeBlock(height, state, reaped, lastCommit, proposerAddress);
+    const draft = this.makeBlock(height, state, reaped, lastCommit, proposerAddress, pending.evidence);
     const prepared = await this.deps.app.prepareProposal({
       maxTxBytes: dataBytes,
       txs: reaped,
       localLastCommit: buildLastCommitInfo(draft, state.lastValidators, state.initialHeight),
-      misbehavior: [],
+      misbehavior: misbehaviorOf(draft),
       height,
       time: timestampToDate(draft.header.time),
       nextValidatorsHash: draft.header.nextValidatorsHash,
@@ -178,7 +188,7 @@ export class BlockExecutor {
       size += protoSizeOfTx(tx);
       if (size > dataBytes) throw new ConsensusError('APP', `transaction data size exceeds maximum ${dataBytes}`);
     }
-    return makePartSet(this.makeBlock(height, state, prepared.txs, lastCommit, proposerAddress));
+    return makePartSet(this.makeBlock(height, state, prepared.txs, lastCommit, proposerAddress, pending.evidence));
   }
 
   /** Blocks already validated against a given state object (prevote, precommit and commit all validate the same block). */
@@ -223,7 +233,14 @@ export class BlockExecutor {
     } else {
       fail(`block height ${h.height} lower than initial height ${state.initialHeight}`);
     }
-    if (block.evidence.length > 0) fail('evidence is not supported by this node');
+    if (block.evidence.length > 0) {
+      const pool = this.deps.evidencePool;
+      if (!pool) fail('evidence is not supported by this node');
+      let size = 0;
+      for (const ev of block.evidence) size += ev.length;
+      if (BigInt(size) > state.consensusParams.evidence.maxBytes) fail(`evidence size ${size} exceeds the maximum ${state.consensusParams.evidence.maxBytes}`);
+      pool!.checkEvidence(state, block.evidence);
+    }
   }
 
   /** Ask the app whether to accept a proposal (ProcessProposal). */
@@ -231,7 +248,7 @@ export class BlockExecutor {
     const res = await this.deps.app.processProposal({
       txs: block.data.txs,
       proposedLastCommit: buildLastCommitInfo(block, this.lastValidatorsFor(block, state), state.initialHeight),
-      misbehavior: [],
+      misbehavior: misbehaviorOf(block),
       hash: hashBlock(block),
       height: block.header.height,
       time: timestampToDate(block.header.time),
@@ -256,7 +273,7 @@ export class BlockExecutor {
     const response = await this.deps.app.finalizeBlock({
       txs: block.data.txs,
       decidedLastCommit: buildLastCommitInfo(block, this.lastValidatorsFor(block, state), state.initialHeight),
-      misbehavior: [],
+      misbehavior: misbehaviorOf(block),
       hash: hashBlock(block),
       height,
       time: timestampToDate(block.header.time),
@@ -280,6 +297,7 @@ export class BlockExecutor {
 
     next.appHash = response.appHash;
     await this.deps.stateStore.save(next);
+    if (this.deps.evidencePool) await this.deps.evidencePool.update(next, block.evidence.map(decodeEvidence));
 
     if (retainHeight > 0) await this.prune(retainHeight);
 
@@ -327,7 +345,7 @@ export class BlockExecutor {
     const response = await this.deps.app.finalizeBlock({
       txs: block.data.txs,
       decidedLastCommit: buildLastCommitInfo(block, lastValidators, initialHeight),
-      misbehavior: [],
+      misbehavior: misbehaviorOf(block),
       hash: hashBlock(block),
       height: block.header.height,
       time: timestampToDate(block.header.time),

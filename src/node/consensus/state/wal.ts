@@ -135,7 +135,10 @@ function decodeWalMessage(bytes: Uint8Array): WalMessage {
       let msg: ConsensusMessage | undefined;
       let peerId = '';
       readMessage(b, (f, wt, rr) => {
-        if (f === 1 && wt === 2) msg = decodeConsensusMessage(rr.bytes());
+        if (f === 1 && wt === 2) {
+          const decoded = decodeConsensusMessage(rr.bytes());
+          if (decoded.type === 'proposal' || decoded.type === 'blockPart' || decoded.type === 'vote') msg = decoded;
+        }
         else if (f === 2 && wt === 2) peerId = rr.string();
         else rr.skip(wt);
       });

@@ -141,6 +141,11 @@ export class BlockStore implements BlockStoreReader {
     this.topHeight = height;
   }
 
+  /** Store the commit of a height whose block we do not have (state sync: the snapshot height). */
+  async saveSeenCommit(height: number, commit: Commit): Promise<void> {
+    await this.db.batch([{ type: 'put', key: heightKey(Bucket.consensusSeenCommit, height), value: encodeCommit(commit) }], { sync: true });
+  }
+
   /** Delete blocks below `retainHeight`; returns how many were pruned (PruneBlocks). */
   async pruneBlocks(retainHeight: number): Promise<number> {
     if (retainHeight <= 0) throw new ConsensusError('STORE', `height must be greater than 0`);

@@ -87,6 +87,22 @@ export class StateStore implements StateStoreReader {
     return ops;
   }
 
+  /**
+   * Store a state that did not come from executing blocks (state sync, bootstrap-state): the
+   * validator sets of the last, current and next heights and the params, then the state itself.
+   */
+  async bootstrap(state: ChainState): Promise<void> {
+    let height = state.lastBlockHeight + 1;
+    if (height === 1) height = state.initialHeight;
+    const ops: BatchOp[] = [];
+    if (height > 1 && !state.lastValidators.isEmpty()) ops.push(this.validatorsInfoOps(height - 1, height - 1, state.lastValidators));
+    ops.push(this.validatorsInfoOps(height, height, state.validators));
+    ops.push(this.validatorsInfoOps(height + 1, height + 1, state.nextValidators));
+    ops.push(this.paramsInfoOp(height, height, state.consensusParams));
+    ops.push({ type: 'put', key: STATE_KEY, value: encodeTagged(serializeChainState({ ...state, lastHeightConsensusParamsChanged: height })) });
+    await this.db.batch(ops, { sync: true });
+  }
+
   async save(state: ChainState): Promise<void> {
     await this.db.batch(this.saveOps(state), { sync: true });
   }

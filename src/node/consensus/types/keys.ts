@@ -85,15 +85,36 @@ function ed25519PublicKeyObject(pub: Uint8Array): KeyObject {
   return key;
 }
 
+/**
+ * Signatures already verified, by signature → sha256(pub ‖ message). The same vote signature is
+ * checked as a vote, then again in the next block's last_commit (and in block sync as the commit
+ * of one block and the last_commit of the next): a hit costs one hash instead of a verification.
+ */
+const VERIFIED_CACHE_SIZE = 20_000;
+const verifiedSignatures = new Map<string, string>();
+
+function verificationKey(pub: Uint8Array, message: Uint8Array): string {
+  return createHash('sha256').update(pub).update(message).digest('base64');
+}
+
 /** Verify a signature by `pubKey` over `message` (CometBFT semantics per key type). */
 export function verifySignature(pubKey: PubKey, message: Uint8Array, signature: Uint8Array): boolean {
   if (pubKey.type === 'ed25519') {
     if (signature.length !== ED25519_SIGNATURE_SIZE || pubKey.bytes.length !== ED25519_PUBKEY_SIZE) return false;
+    const sigKey = Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64');
+    const digest = verificationKey(pubKey.bytes, message);
+    if (verifiedSignatures.get(sigKey) === digest) return true;
+    let ok: boolean;
     try {
-      return nodeVerify(null, message, ed25519PublicKeyObject(pubKey.bytes), signature);
+      ok = nodeVerify(null, message, ed25519PublicKeyObject(pubKey.bytes), signature);
     } catch {
       return false;
     }
+    if (ok) {
+      if (verifiedSignatures.size >= VERIFIED_CACHE_SIZE) verifiedSignatures.delete(verifiedSignatures.keys().next().value!);
+      verifiedSignatures.set(sigKey, digest);
+    }
+    return ok;
   }
   if (signature.length !== 64) return false;
   try {

@@ -3,6 +3,7 @@
  * against the part set hash (types/part_set.go). Blocks are gossiped as parts.
  */
 import { ConsensusError } from '../errors.js';
+import { BitArray } from './bitArray.js';
 import { BLOCK_PART_SIZE_BYTES, decodeBlock, partSetHeadersEqual, type Block, type PartSetHeader } from './block.js';
 import { concatBytes } from './bytes.js';
 import { merkleProofs, verifyMerkleProof, type MerkleProof } from './merkle.js';
@@ -89,6 +90,15 @@ export class PartSet {
   /** Decode the block of a complete set. */
   toBlock(): Block {
     return decodeBlock(this.bytes());
+  }
+
+  /** Which parts we have. */
+  bitArray(): BitArray {
+    const bits = new BitArray(this.header.total);
+    this.parts.forEach((p, i) => {
+      if (p) bits.set(i);
+    });
+    return bits;
   }
 
   allParts(): Part[] {

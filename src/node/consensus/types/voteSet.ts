@@ -4,6 +4,7 @@
  * thirds of the total voting power.
  */
 import { ConsensusError } from '../errors.js';
+import { BitArray } from './bitArray.js';
 import { blockIdIsZero, blockIdKey, blockIdsEqual, type BlockId, type Commit, type CommitSig } from './block.js';
 import { bytesEqual, toHexUpper } from './bytes.js';
 import type { ValidatorSet } from './validator.js';
@@ -63,7 +64,7 @@ export class VoteSet {
     verifyVote(this.chainId, vote, val.pubKey);
     if (existing) {
       throw new ConsensusError('CONFLICTING_VOTE', `conflicting votes from validator ${toHexUpper(vote.validatorAddress)}`, {
-        meta: { height: vote.height, round: vote.round, type: vote.type },
+        meta: { height: vote.height, round: vote.round, type: vote.type, existing, conflicting: vote },
       });
     }
     this.votes[vote.validatorIndex] = vote;
@@ -78,6 +79,31 @@ export class VoteSet {
 
   getByIndex(index: number): Vote | undefined {
     return this.votes[index];
+  }
+
+  /** Number of validators (slots), voted or not. */
+  get size(): number {
+    return this.votes.length;
+  }
+
+  readonly isCommit = false;
+
+  /** Which validators voted (for anything). */
+  bitArray(): BitArray {
+    const bits = new BitArray(this.votes.length);
+    this.votes.forEach((v, i) => {
+      if (v) bits.set(i);
+    });
+    return bits;
+  }
+
+  /** Which validators voted for `blockId` (BitArrayByBlockID). */
+  bitArrayByBlockId(blockId: BlockId): BitArray {
+    const bits = new BitArray(this.votes.length);
+    this.votes.forEach((v, i) => {
+      if (v && blockIdsEqual(v.blockId, blockId)) bits.set(i);
+    });
+    return bits;
   }
 
   getByAddress(address: Uint8Array): Vote | undefined {

@@ -68,7 +68,18 @@ export const blockRoutes: Route[] = [
     name: 'block',
     params: [{ name: 'height', type: 'int64' }],
     cacheable: ['height'],
-    handler: (env, args) => {
+    handler: async (env, args) => {
+      const base = env.blockStore.base();
+      const requested = args.height;
+      // A height this node pruned (or never had, after state sync): fetched from peers and verified.
+      if (env.fetchBlock && requested !== undefined && requested > 0 && base > 0 && requested < base) {
+        try {
+          const { block, blockId } = await env.fetchBlock(requested);
+          return renderBlockResult(blockId, block);
+        } catch (err) {
+          throw new RpcHandlerError(`height ${requested} is not available locally (lowest height is ${base}) and could not be fetched from peers: ${(err as Error).message}`, 'NOT_FOUND');
+        }
+      }
       const h = heightArg(env, args.height);
       return blockResult(env.blockStore.loadBlockMeta(h), env.blockStore.loadBlock(h));
     },

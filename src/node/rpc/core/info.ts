@@ -5,7 +5,7 @@ import { COMPAT_COMETBFT_VERSION } from '../../version/version.js';
 import { defineRoute, RawJson, type Route, type RouteContext } from '../route.js';
 import type { RpcEnvironment } from '../environment.js';
 import { RpcHandlerError } from './common.js';
-import { renderAbciInfo, renderNodeInfo, renderQuery } from './render.js';
+import { renderAbciInfo, renderConnectionStatus, renderNodeInfo, renderQuery } from './render.js';
 
 /** CometBFT genesisChunkSize. */
 const GENESIS_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -51,7 +51,7 @@ export const infoRoutes: Route[] = [
         peers: info.peers.map((p) => ({
           node_info: renderNodeInfo(p.nodeInfo, true, ''),
           is_outbound: p.isOutbound,
-          connection_status: { Duration: '0', SendMonitor: {}, RecvMonitor: {}, Channels: [] },
+          connection_status: renderConnectionStatus(p.connectionStatus),
           remote_ip: p.remoteIp,
         })),
       };

@@ -21,7 +21,7 @@ import { P2P_PROTOCOL, BLOCK_PROTOCOL, txProof, type Block } from '../../consens
 import { toBase64, toHexUpper } from '../../consensus/types/bytes.js';
 import type { IndexedTx } from '../../indexer/types.js';
 import { COMPAT_COMETBFT_VERSION } from '../../version/version.js';
-import type { NodeInfo } from '../environment.js';
+import type { ConnectionStatusInfo, FlowStatusInfo, NodeInfo } from '../environment.js';
 
 /** CometBFT's reactor channel list (node_info.channels). */
 export const DEFAULT_CHANNELS = '40202122233038606100';
@@ -50,7 +50,49 @@ export function renderNodeInfo(info: NodeInfo, txIndex: boolean, rpcAddress: str
     version: info.version ?? COMPAT_COMETBFT_VERSION,
     channels: info.channels ?? DEFAULT_CHANNELS,
     moniker: info.moniker,
-    other: { tx_index: txIndex ? 'on' : 'off', rpc_address: rpcAddress },
+    other: info.other ? { tx_index: info.other.txIndex, rpc_address: info.other.rpcAddress } : { tx_index: txIndex ? 'on' : 'off', rpc_address: rpcAddress },
+  };
+}
+
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+const NS_PER_MS = 1_000_000;
+
+/** flowrate.Status as cmtjson writes it (int64 and durations as strings, times RFC 3339). */
+function renderFlowStatus(f: FlowStatusInfo): Record<string, unknown> {
+  return {
+    Start: rfc3339(f.startMs),
+    Bytes: String(f.bytes),
+    Samples: '0',
+    InstRate: String(f.curRate),
+    CurRate: String(f.curRate),
+    AvgRate: String(f.avgRate),
+    PeakRate: String(f.peakRate),
+    BytesRem: '0',
+    Duration: String(f.durationMs * NS_PER_MS),
+    Idle: String(f.idleMs * NS_PER_MS),
+    TimeRem: '0',
+    Progress: 0,
+    Active: f.idleMs < 2000,
+  };
+}
+
+/** p2p.ConnectionStatus (net_info peers[].connection_status). */
+export function renderConnectionStatus(c: ConnectionStatusInfo | undefined): Record<string, unknown> {
+  if (!c) return { Duration: '0', SendMonitor: {}, RecvMonitor: {}, Channels: [] };
+  return {
+    Duration: String(c.durationMs * NS_PER_MS),
+    SendMonitor: renderFlowStatus(c.sendMonitor),
+    RecvMonitor: renderFlowStatus(c.recvMonitor),
+    Channels: c.channels.map((ch) => ({
+      ID: ch.id,
+      SendQueueCapacity: String(ch.sendQueueCapacity),
+      SendQueueSize: String(ch.sendQueueSize),
+      Priority: String(ch.priority),
+      RecentlySent: String(ch.recentlySent),
+    })),
   };
 }
 

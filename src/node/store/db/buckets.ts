@@ -53,6 +53,8 @@ export enum Bucket {
   consensusFinalizeBlockResponse = 0x2a,
   /** state store: (empty key) → the latest committed chain state (validators, params, app hash, …). */
   consensusChainState = 0x2b,
+  /** evidence pool: 0x00 ‖ height ‖ hash → pending tendermint.types.Evidence; 0x01 ‖ hash → height it was committed at. */
+  consensusEvidence = 0x2c,
 
   // ---- indexers (src/node/indexer) ----
   // attrKey = u16 len ‖ compositeKey utf8 ("transfer.recipient") ‖ u32 len ‖ value utf8; heights u64,
