@@ -101,7 +101,11 @@ export function validateEvidenceBasic(ev: DuplicateVoteEvidence): void {
  * Verify against the validator set and block time of the evidence height (VerifyDuplicateVote plus
  * the pool's time check). Throws with CometBFT's wording.
  */
-export function verifyDuplicateVote(ev: DuplicateVoteEvidence, chainId: string, validators: ValidatorSet, blockTime: Timestamp): void {
+/**
+ * `blockTime` undefined: the header of the evidence height is not stored (below a state-synced
+ * node's first block); the votes, signatures and powers are still checked, the time cannot be.
+ */
+export function verifyDuplicateVote(ev: DuplicateVoteEvidence, chainId: string, validators: ValidatorSet, blockTime: Timestamp | undefined): void {
   validateEvidenceBasic(ev);
   const fail = (msg: string): never => {
     throw new ConsensusError('INVALID_BLOCK', `invalid evidence: ${msg}`);
@@ -114,7 +118,7 @@ export function verifyDuplicateVote(ev: DuplicateVoteEvidence, chainId: string, 
   if (blockIdsEqual(voteA.blockId, voteB.blockId)) fail('block IDs are the same - not a real duplicate vote');
   if (val.votingPower !== ev.validatorPower) fail(`validator power from evidence and our validator set does not match (${ev.validatorPower} != ${val.votingPower})`);
   if (validators.totalVotingPower() !== ev.totalVotingPower) fail(`total voting power from the evidence and our validator set does not match (${ev.totalVotingPower} != ${validators.totalVotingPower()})`);
-  if (ev.timestamp.seconds !== blockTime.seconds || ev.timestamp.nanos !== blockTime.nanos) fail('evidence has a different time to the block it is associated with');
+  if (blockTime !== undefined && (ev.timestamp.seconds !== blockTime.seconds || ev.timestamp.nanos !== blockTime.nanos)) fail('evidence has a different time to the block it is associated with');
   try {
     verifyVote(chainId, voteA, val.pubKey);
     verifyVote(chainId, voteB, val.pubKey);
