@@ -11,7 +11,7 @@ import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
 import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
 import { createLogger, type Logger, type NodeLogLevel, type LogFormat } from './logger.js';
-import { childLogger } from './consensus/logger.js';
+import { childLogger } from './logger.js';
 import { openDatabase, type Database } from './store/db/database.js';
 import { loadGenesisFile } from './consensus/types/genesis.js';
 import { FilePV, loadNodeKey } from './consensus/privval.js';

@@ -25,7 +25,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { JsonValue, Message } from '@bufbuild/protobuf';
 import { fromGatewayJson, isCodecError, toGatewayJson } from '../codec/index.js';
 import type { Logger } from '../logger.js';
-import { nullLogger } from '../consensus/logger.js';
+import { nullLogger } from '../logger.js';
 import { GrpcStatus, QueryError, type QueryRouter } from '../services/types.js';
 import { appVersion } from '../version/version.js';
 import { gatewayErrorBody, gatewayErrorOf } from './errors.js';

@@ -15,20 +15,9 @@ import { availableParallelism } from 'node:os';
 import { pruningFromAppToml, PRUNING_DEFAULT, type PruningOptions } from '../store/index.js';
 import { parseDecCoins, type DecCoin } from '../modules/shared/coins.js';
 import { TokendError } from '../../util/errors.js';
+import { nullLogger, type Logger } from '../logger.js';
 import type { ModuleDeclaration, ModuleOrders } from '../platform/module.js';
 
-export type LogContext = Record<string, unknown>;
-
-/** Any structured logger with these methods fits (the node's, the consensus engine's). */
-export interface AppLogger {
-  debug(msg: string, ctx?: LogContext): void;
-  info(msg: string, ctx?: LogContext): void;
-  warn(msg: string, ctx?: LogContext): void;
-  error(msg: string, ctx?: LogContext): void;
-}
-
-const noop = (): void => {};
-export const nullAppLogger: AppLogger = { debug: noop, info: noop, warn: noop, error: noop };
 
 export interface AppOptions {
   /** Expected chain id; checked against InitChain and the stored one. Empty = take InitChain's. */
@@ -52,7 +41,7 @@ export interface AppOptions {
   appVersion: bigint;
   /** Software version string reported by Info. */
   version: string;
-  logger: AppLogger;
+  logger: Logger;
   /**
    * Another module list than the app's (tests, tools); default src/node/app/modules.ts. The
    * state store must have been opened with these modules' stores.
@@ -76,7 +65,7 @@ export const defaultAppOptions: AppOptions = {
   parallelVerifyThreshold: 256,
   appVersion: 0n,
   version: '0.1.0',
-  logger: nullAppLogger,
+  logger: nullLogger,
 };
 
 export function resolveAppOptions(options: Partial<AppOptions> = {}): AppOptions {

@@ -8,7 +8,7 @@
  */
 import type { AbciEvent, ExecTxResult, ResponseFinalizeBlock } from '../abci/types.js';
 import { ConsensusError } from './errors.js';
-import { nullLogger, type Logger } from './logger.js';
+import { nullLogger, type Logger } from '../logger.js';
 import { txHash, type Block, type BlockId, type Header } from './types/block.js';
 import { toHexUpper } from './types/bytes.js';
 import type { Validator } from './types/validator.js';

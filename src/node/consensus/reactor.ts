@@ -13,8 +13,8 @@
  * messages and messages with bad signatures stop (and ban) the peer; a peer that floods the
  * engine is stopped too.
  */
-import type { Logger } from './logger.js';
-import { nullLogger } from './logger.js';
+import type { Logger } from '../logger.js';
+import { nullLogger } from '../logger.js';
 import { P2PError } from '../p2p/errors.js';
 import type { ChannelDescriptor } from '../p2p/conn/mconnection.js';
 import type { Peer } from '../p2p/peer.js';

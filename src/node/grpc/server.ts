@@ -37,7 +37,7 @@ import {
   type ServerReflectionRequest as ReflectionRequestV1Alpha,
   type ServerReflectionResponse as ReflectionResponseV1Alpha,
 } from '../../gen/grpc/reflection/v1alpha/reflection_pb.js';
-import { nullLogger } from '../consensus/logger.js';
+import { nullLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import { parseApiAddress } from '../api/options.js';
 import { QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';

@@ -13,7 +13,7 @@
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
 import { GrpcStatus, QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';
-import { nullLogger, type Logger } from '../consensus/logger.js';
+import { nullLogger, type Logger } from '../logger.js';
 
 export const GRPC_HEIGHT_HEADER = 'x-cosmos-block-height';
 const FRAME_HEADER_BYTES = 5;

@@ -3,7 +3,7 @@
  * marked index:true → heights, searched by `block_search` (block.height is the reserved height tag).
  */
 import type { AbciEvent } from '../abci/types.js';
-import { nullLogger, type Logger } from '../consensus/logger.js';
+import { nullLogger, type Logger } from '../logger.js';
 import type { Database } from '../store/db/database.js';
 import { Bucket } from '../store/db/buckets.js';
 import { AttributeIndex, attributeId, type StagedCounts } from './attributeIndex.js';

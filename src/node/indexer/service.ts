@@ -15,7 +15,7 @@
  */
 import type { AbciEvent, ExecTxResult } from '../abci/types.js';
 import { TxWaiters, type ConsensusEvent, type EventBusReader, type EventDataTx, type EventListener, type ConsensusEventMap, type ConsensusEventType } from '../consensus/events.js';
-import { nullLogger, type Logger } from '../consensus/logger.js';
+import { nullLogger, type Logger } from '../logger.js';
 import type { BlockStoreReader } from '../consensus/store/blockStore.js';
 import type { StateStoreReader } from '../consensus/store/stateStore.js';
 import type { Database } from '../store/db/database.js';

@@ -6,7 +6,7 @@
  * and block indexes of one height in ONE atomic batch together with the new latest height).
  */
 import type { ExecTxResult } from '../abci/types.js';
-import { nullLogger, type Logger } from '../consensus/logger.js';
+import { nullLogger, type Logger } from '../logger.js';
 import { fromHex, sha256 } from '../consensus/types/bytes.js';
 import type { BatchOp, Database } from '../store/db/database.js';
 import { Bucket } from '../store/db/buckets.js';

@@ -13,8 +13,8 @@
 import { join, isAbsolute } from 'node:path';
 import { BLOCK_PROTOCOL, P2P_PROTOCOL } from '../consensus/types/block.js';
 import type { NodeKey } from '../consensus/privval.js';
-import type { Logger } from '../consensus/logger.js';
-import { childLogger, nullLogger } from '../consensus/logger.js';
+import type { Logger } from '../logger.js';
+import { childLogger, nullLogger } from '../logger.js';
 import { defaultMConnectionOptions, type ConnectionStatus } from './conn/mconnection.js';
 import { P2PError } from './errors.js';
 import type { MemoryNetwork } from './memory.js';

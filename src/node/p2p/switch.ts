@@ -3,8 +3,8 @@
  * registered the channel, dials persistent peers and keeps them connected with back-off, enforces
  * the inbound/outbound limits, refuses banned peers, and stops (and bans) peers that misbehave.
  */
-import type { Logger } from '../consensus/logger.js';
-import { nullLogger } from '../consensus/logger.js';
+import type { Logger } from '../logger.js';
+import { nullLogger } from '../logger.js';
 import type { ChannelDescriptor } from './conn/mconnection.js';
 import { P2PError, banWorthy, isP2PError } from './errors.js';
 import { formatNetAddress, type NetAddress } from './netAddress.js';

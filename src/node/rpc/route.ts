@@ -3,7 +3,7 @@
  * reflection. Handlers return JSON-ready values (or RawJson text) and throw on failure: an RpcError
  * keeps its code, any other error becomes -32603 with the error message as data.
  */
-import type { Logger } from '../consensus/logger.js';
+import type { Logger } from '../logger.js';
 import type { Query } from '../indexer/query.js';
 import type { RpcEnvironment } from './environment.js';
 import type { RpcOptions } from './options.js';

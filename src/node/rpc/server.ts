@@ -21,7 +21,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AbciEvent } from '../abci/types.js';
 import type { ConsensusEvent } from '../consensus/events.js';
-import { nullLogger, type Logger } from '../consensus/logger.js';
+import { nullLogger, type Logger } from '../logger.js';
 import { TokendError } from '../../util/errors.js';
 import { renderEventData } from './core/render.js';
 import type { RpcEnvironment } from './environment.js';

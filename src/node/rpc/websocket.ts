@@ -9,7 +9,7 @@
  * loses events, or — with closeOnSlowClient — its subscriptions, with a -32000 error.
  */
 import type { WebSocket } from 'ws';
-import type { Logger } from '../consensus/logger.js';
+import type { Logger } from '../logger.js';
 import type { Query } from '../indexer/query.js';
 import { PARSE_ERROR, SERVER_ERROR } from './errors.js';
 import type { RpcOptions } from './options.js';

@@ -25,8 +25,8 @@ import type {
   Snapshot,
   SnapshotApplication,
 } from '../abci/types.js';
-import type { Logger } from '../consensus/logger.js';
-import { nullLogger } from '../consensus/logger.js';
+import type { Logger } from '../logger.js';
+import { nullLogger } from '../logger.js';
 import { ProtoWriter, encodeProto, readMessage } from '../consensus/types/proto.js';
 import type { CommitMultiStore } from '../store/interface.js';
 import { exportStoreSnapshot, importStoreSnapshot, type SnapshotItem } from './storeSnapshot.js';

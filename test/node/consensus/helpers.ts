@@ -23,7 +23,7 @@ import { pubKeyAddress } from '../../../src/node/consensus/types/keys.js';
 import { timestampNow } from '../../../src/node/consensus/types/time.js';
 import type { GenesisDoc } from '../../../src/node/consensus/types/genesis.js';
 import type { WAL } from '../../../src/node/consensus/state/wal.js';
-import type { Logger } from '../../../src/node/consensus/logger.js';
+import type { Logger } from '../../../src/node/logger.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { generateNodeKey, type NodeKey } from '../../../src/node/consensus/privval.js';
-import type { Logger } from '../../../src/node/consensus/logger.js';
+import type { Logger } from '../../../src/node/logger.js';
 import { P2PNode, type Peer, type Reactor, type Switchboard, type P2POptions } from '../../../src/node/p2p/index.js';
 import type { ChannelDescriptor } from '../../../src/node/p2p/conn/mconnection.js';
 import { P2PError } from '../../../src/node/p2p/errors.js';

@@ -27,7 +27,7 @@ import { defaultConsensusParams } from '../../../src/node/consensus/types/params
 import { pubKeyAddress } from '../../../src/node/consensus/types/keys.js';
 import { timestampNow } from '../../../src/node/consensus/types/time.js';
 import type { GenesisDoc } from '../../../src/node/consensus/types/genesis.js';
-import type { Logger } from '../../../src/node/consensus/logger.js';
+import type { Logger } from '../../../src/node/logger.js';
 import { memoryDatabase, type Database } from '../../../src/node/store/db/database.js';
 import { IndexerService } from '../../../src/node/indexer/service.js';
 import type { IndexerOptions } from '../../../src/node/indexer/options.js';

@@ -12,8 +12,8 @@
  * within one block of the best peer (IsCaughtUp), or when its own voting power alone can stall
  * the chain.
  */
-import type { Logger } from '../logger.js';
-import { nullLogger } from '../logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import { P2PError } from '../../p2p/errors.js';
 import type { ChannelDescriptor } from '../../p2p/conn/mconnection.js';
 import type { Peer } from '../../p2p/peer.js';

@@ -14,8 +14,8 @@
  */
 import type { BatchOp, Database } from '../../store/db/database.js';
 import { Bucket, bucketKey } from '../../store/db/buckets.js';
-import type { Logger } from '../logger.js';
-import { nullLogger } from '../logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import { ConsensusError } from '../errors.js';
 import type { ChainState } from '../state/chainState.js';
 import type { BlockStore } from '../store/blockStore.js';

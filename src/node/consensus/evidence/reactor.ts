@@ -4,8 +4,8 @@
  * evidence's height; evidence from peers is verified by the pool, and a peer that sends invalid
  * evidence is stopped and banned.
  */
-import type { Logger } from '../logger.js';
-import { nullLogger } from '../logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import { P2PError } from '../../p2p/errors.js';
 import type { ChannelDescriptor } from '../../p2p/conn/mconnection.js';
 import type { Peer } from '../../p2p/peer.js';

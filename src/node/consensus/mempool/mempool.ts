@@ -10,7 +10,7 @@
  */
 import type { Application, ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
 import { ConsensusError } from '../errors.js';
-import { nullLogger, type Logger } from '../logger.js';
+import { nullLogger, type Logger } from '../../logger.js';
 import { defaultMempoolOptions, type MempoolOptions } from '../options.js';
 import { protoSizeOfTx, txHash } from '../types/block.js';
 import { toHexUpper } from '../types/bytes.js';

@@ -5,8 +5,8 @@
  * height is more than one block behind a tx's is skipped until it catches up (it could not
  * include the tx yet). Several ready txs travel in one Txs message (up to 64 KiB).
  */
-import type { Logger } from '../logger.js';
-import { nullLogger } from '../logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import { P2PError } from '../../p2p/errors.js';
 import type { ChannelDescriptor } from '../../p2p/conn/mconnection.js';
 import { FlowLimiter } from '../../p2p/conn/flowrate.js';

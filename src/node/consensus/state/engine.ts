@@ -15,7 +15,7 @@
 import type { Application } from '../../abci/types.js';
 import { ConsensusError, isConsensusError } from '../errors.js';
 import type { EventBus } from '../events.js';
-import { nullLogger, type Logger } from '../logger.js';
+import { nullLogger, type Logger } from '../../logger.js';
 import type { Mempool } from '../mempool/mempool.js';
 import { precommitTimeoutMs, prevoteTimeoutMs, proposeTimeoutMs, waitForTxs, type ConsensusOptions } from '../options.js';
 import type { PrivValidator } from '../privval.js';

@@ -8,7 +8,7 @@
 import type { Application, CommitInfo, ExecTxResult, Misbehavior, ResponseFinalizeBlock, ValidatorUpdate } from '../../abci/types.js';
 import { ConsensusError } from '../errors.js';
 import type { EventBus } from '../events.js';
-import { nullLogger, type Logger } from '../logger.js';
+import { nullLogger, type Logger } from '../../logger.js';
 import type { Mempool } from '../mempool/mempool.js';
 import type { BlockStore } from '../store/blockStore.js';
 import type { StateStore } from '../store/stateStore.js';

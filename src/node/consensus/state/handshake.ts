@@ -6,7 +6,7 @@
 import type { Application, ResponseFinalizeBlock } from '../../abci/types.js';
 import { ConsensusError } from '../errors.js';
 import type { EventBus } from '../events.js';
-import { nullLogger, type Logger } from '../logger.js';
+import { nullLogger, type Logger } from '../../logger.js';
 import type { BlockStore } from '../store/blockStore.js';
 import type { StateStore } from '../store/stateStore.js';
 import { BLOCK_PROTOCOL, P2P_PROTOCOL } from '../types/block.js';

@@ -14,7 +14,7 @@
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConsensusError } from '../errors.js';
-import { nullLogger, type Logger } from '../logger.js';
+import { nullLogger, type Logger } from '../../logger.js';
 import { ProtoWriter, encodeProto, readMessage } from '../types/proto.js';
 import { readTimestamp, timestampNow, writeTimestamp, type Timestamp } from '../types/time.js';
 import { decodeConsensusMessage, writeConsensusMessage, type ConsensusMessage } from './messages.js';

@@ -12,8 +12,8 @@
  * not match the snapshot's metadata) is fetched again from another peer and its sender is banned.
  * The result is the chain state at H built from light blocks H, H+1, H+2, and the commit of H.
  */
-import type { Logger } from '../logger.js';
-import { nullLogger } from '../logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import type { Snapshot, SnapshotApplication } from '../../abci/types.js';
 import { P2PError } from '../../p2p/errors.js';
 import type { ChannelDescriptor } from '../../p2p/conn/mconnection.js';

@@ -6,6 +6,9 @@
  * Proto3 rules followed by the `*Field` helpers: scalar fields equal to their default (0, empty
  * bytes, empty string) are omitted. Messages that gogoproto marks non-nullable are always written,
  * even when empty; callers use `messageAlways` for those.
+ *
+ * The state machine's hot-path records (accounts, TxMsgData) use modules/shared/proto.ts, which
+ * explains why there are two.
  */
 import { ConsensusError } from '../errors.js';
 

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../../consensus/privval.js';
-import type { Logger } from '../../consensus/logger.js';
-import { nullLogger } from '../../consensus/logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import { isRoutableIp, isValidIp, validateNodeId, type NetAddress } from '../netAddress.js';
 import { isIP } from 'node:net';
 

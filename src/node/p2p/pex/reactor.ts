@@ -8,8 +8,8 @@
  * Abuse: a second request sooner than a third of the period, an address list we did not ask for,
  * or one longer than the largest selection stops (and bans) the peer.
  */
-import type { Logger } from '../../consensus/logger.js';
-import { nullLogger } from '../../consensus/logger.js';
+import type { Logger } from '../../logger.js';
+import { nullLogger } from '../../logger.js';
 import { ProtoWriter, encodeProto, readMessage } from '../../consensus/types/proto.js';
 import type { ChannelDescriptor } from '../conn/mconnection.js';
 import { P2PError } from '../errors.js';
