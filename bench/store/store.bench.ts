@@ -1,8 +1,10 @@
 /**
- * State-store benchmark: commit cost per block, point reads (latest and historical), open time,
- * memory, proofs — at 10k, 100k and 1M accounts (3 keys per account: auth account, two bank
- * balances) on a real LevelDB in a temp directory. Plus the commitment candidates' hashing cost
- * measured in the same run (ratios matter more than absolutes on shared machines).
+ * State-store benchmark: IAVL leaf writes/s including the root hash, commit cost per block,
+ * point reads (latest and historical), ICS23 proof latency, open time after kill -9 and after a
+ * clean stop, the first block after an open (tree nodes read on first use), memory — at 10k,
+ * 100k and 1M accounts (3 keys per account: auth account, two bank balances) on a real LevelDB
+ * in a temp directory. A raw sha256 rate is measured in the same run as the yardstick (ratios
+ * matter more than absolutes on shared machines).
  *
  *   npx tsx bench/store/store.bench.ts                      all sizes
  *   STORE_BENCH_ACCOUNTS=10000,100000 npx tsx bench/store/store.bench.ts
@@ -18,6 +20,7 @@ import { openDatabase, type Database } from '../../src/node/store/db/database.js
 import { openCommitMultiStore, type RootMultiStore } from '../../src/node/store/commitmulti.js';
 import { PRUNING_DEFAULT } from '../../src/node/store/options.js';
 import { sha256 } from '../../src/node/store/hash.js';
+import { IavlTree } from '../../src/node/store/iavl/tree.js';
 
 export interface Row {
   name: string;
@@ -159,10 +162,15 @@ function populateInChild(dir: string, accounts: number): Promise<void> {
 
 async function populateMain(dir: string, accounts: number): Promise<void> {
   const db = await openDatabase(dir);
-  const cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: false, treeSnapshot: false });
+  const cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: false });
   await populate(cms, accounts);
-  await cms.close();
-  await db.close();
+  // A few blocks of sends, then exit without closing anything: what kill -9 leaves behind.
+  const random = rng(accounts + 1);
+  for (let block = 0; block < 3; block++) {
+    executeBlock(cms, accounts, 2000, random);
+    await cms.commit();
+  }
+  process.exit(0);
 }
 
 async function benchSize(accounts: number, rows: Row[], log: (line: string) => void): Promise<void> {
@@ -176,16 +184,23 @@ async function benchSize(accounts: number, rows: Row[], log: (line: string) => v
     await populateInChild(dir, accounts);
     log(`  populated ${label} accounts (${accounts * 3} keys) in ${((now() - t) / 1000).toFixed(1)} s`);
 
-    // Open after a crash (no tree snapshot): rebuild the commitment from every bucket record.
+    // Open after kill -9 (the populating process exited without closing): only the roots load.
     db = await openDatabase(dir);
     t = now();
     let cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: true });
-    rows.push({ name: `open, rebuild tree from buckets @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
-    rows.push({ name: `tree memory @${label} accounts`, value: +(cms.stats().treeBytes / MB).toFixed(1), unit: 'MB' });
-    rows.push({ name: `process RSS after open @${label} accounts`, value: Math.round(process.memoryUsage().rss / MB), unit: 'MB' });
+    rows.push({ name: `open after kill -9 @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
 
-    // Warm up: a few blocks, so LevelDB works off part of the bulk load's compaction backlog.
+    // The first block after an open reads the tree nodes it touches from disk (the rest of the
+    // trees load in the background meanwhile); then wait until they are fully in memory.
     const random = rng(accounts);
+    executeBlock(cms, accounts, 2000, random);
+    t = now();
+    await cms.commit();
+    rows.push({ name: `first block of 2,000 sends after open: hash+persist @${label}`, value: +(now() - t).toFixed(1), unit: 'ms' });
+    t = now();
+    await cms.waitForWarmUp();
+    rows.push({ name: `background load of the rest of the trees after open @${label}`, value: Math.round(now() - t), unit: 'ms' });
+
     for (let block = 0; block < WARMUP_BLOCKS; block++) {
       executeBlock(cms, accounts, 2000, random);
       await cms.commit();
@@ -248,23 +263,27 @@ async function benchSize(accounts: number, rows: Row[], log: (line: string) => v
     for (let i = 0; i < 1000; i++) cms.readAt(latest - 10, 'bank', feeCollector);
     rows.push({ name: `hot key (changed every block) 10 versions back @${label}`, value: +(now() - t).toFixed(2), unit: 'µs/read' });
 
-    // Proofs.
-    const proofKey = balanceKey(address(7), DENOM_A);
-    t = now();
-    for (let i = 0; i < 200; i++) await cms.prove(latest, 'bank', proofKey);
-    rows.push({ name: `prove, latest @${label}`, value: +((now() - t) / 200).toFixed(3), unit: 'ms' });
-    t = now();
-    for (let i = 0; i < 20; i++) await cms.prove(latest - 5, 'bank', proofKey);
-    rows.push({ name: `prove, 5 versions back @${label}`, value: +((now() - t) / 20).toFixed(2), unit: 'ms' });
+    // ICS23 proofs (existence and absence), latest (tree in memory) and older (nodes from disk).
+    const proofKeys = Array.from({ length: 200 }, (_, i) => balanceKey(address(i * 7919 % accounts), i % 2 === 0 ? DENOM_A : DENOM_B));
+    const absentKeys = Array.from({ length: 200 }, (_, i) => balanceKey(address(accounts + 10 + i), DENOM_A));
+    for (const [what, keys] of [['existence', proofKeys], ['absence', absentKeys]] as const) {
+      t = now();
+      for (const key of keys) await cms.prove(latest, 'bank', key);
+      rows.push({ name: `prove ${what}, latest @${label}`, value: +((now() - t) / keys.length).toFixed(3), unit: 'ms' });
+      t = now();
+      for (const key of keys.slice(0, 50)) await cms.prove(latest - 5, 'bank', key);
+      rows.push({ name: `prove ${what}, 5 versions back @${label}`, value: +((now() - t) / 50).toFixed(3), unit: 'ms' });
+    }
+    rows.push({ name: `tree memory (arenas) @${label} accounts`, value: +(cms.stats().treeBytes / MB).toFixed(1), unit: 'MB' });
+    rows.push({ name: `process RSS @${label} accounts`, value: Math.round(process.memoryUsage().rss / MB), unit: 'MB' });
 
-    // Clean shutdown saves the tree; the next open loads it instead of scanning.
+    // Clean stop, then open again.
     await cms.close();
     await db.close();
     db = await openDatabase(dir);
     t = now();
     cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT });
-    rows.push({ name: `open, tree from shutdown snapshot @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
-    if (cms.treeSource !== 'snapshot') throw new Error('expected the tree snapshot to be used');
+    rows.push({ name: `open after a clean stop @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
     await cms.close();
   } finally {
     await db.close().catch(() => undefined);
@@ -273,34 +292,42 @@ async function benchSize(accounts: number, rows: Row[], log: (line: string) => v
 }
 
 /**
- * Hashing cost of the two commitment shapes considered, for U dirty keys among N: the 16-ary
- * bucket tree (2^20 buckets of ~N/2^20 (kh‖vh) pairs; chosen) and a binary sparse Merkle tree
- * (one 65-byte inner hash per node on each dirty path, depth ≈ log2 N + 1).
+ * IAVL leaf writes per second including the root hash, tree in memory: a tree of N keys, then
+ * blocks of 5,000 random existing keys updated in key order and the root hashed (what a commit
+ * does before persisting). Plus one sha256 of 75 bytes (an inner node's input) as the yardstick.
  */
-function commitmentCandidates(rows: Row[]): void {
-  const distinct = (ids: number[], bits: number): number => new Set(ids.map((id) => Math.floor(id / 2 ** (30 - bits)))).size;
-  for (const [n, u] of [
-    [300_000, 10_000],
-    [3_000_000, 10_000],
-    [3_000_000, 25_000],
-  ] as const) {
-    const random = rng(n + u);
-    const ids = Array.from({ length: u }, () => Math.floor(random() * 2 ** 30));
-    const bucket = new Uint8Array(1 + Math.max(1, Math.round(n / 2 ** 20)) * 64);
-    const node = new Uint8Array(513);
-    let t = now();
-    for (let i = 0, m = distinct(ids, 20); i < m; i++) sha256(bucket);
-    for (const bits of [16, 12, 8, 4, 0]) for (let i = 0, m = distinct(ids, bits); i < m; i++) sha256(node);
-    const bucketMs = now() - t;
-    const inner = new Uint8Array(65);
-    const depth = Math.ceil(Math.log2(n)) + 1;
+function leafWrites(rows: Row[], sizes: number[]): void {
+  const input = new Uint8Array(75);
+  let t = now();
+  for (let i = 0; i < 200_000; i++) sha256(input);
+  const hashUs = ((now() - t) * 1000) / 200_000;
+  rows.push({ name: 'yardstick: sha256 of 75 bytes', value: +hashUs.toFixed(3), unit: 'µs' });
+  for (const n of sizes) {
+    const tree = new IavlTree(undefined, 1);
+    const keys = Array.from({ length: n }, (_, i) => balanceKey(address(i), DENOM_A)).sort((a, b) => Buffer.compare(a, b));
+    const valueHash = sha256(Uint8Array.of(1));
     t = now();
-    for (let d = 0; d < depth; d++) for (let i = 0, m = distinct(ids, Math.min(d, 30)); i < m; i++) sha256(inner);
-    const smtMs = now() - t;
-    const label = `${u / 1000}k dirty of ${n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`} keys`;
-    // Same run, same machine: the ratio is the point.
-    rows.push({ name: `candidate 16-ary bucket tree hashing, ${label}`, value: +bucketMs.toFixed(1), unit: 'ms' });
-    rows.push({ name: `candidate binary SMT hashing, ${label}`, value: +smtMs.toFixed(1), unit: 'ms' });
+    for (const key of keys) tree.set(key, valueHash);
+    tree.workingHash();
+    const buildMs = now() - t;
+    const commitTree = (): void => {
+      tree.newNodes();
+      tree.commit();
+    };
+    commitTree();
+    const random = rng(n);
+    const batch = 5000;
+    const blocks = 4;
+    t = now();
+    for (let b = 0; b < blocks; b++) {
+      const picked = Array.from({ length: batch }, () => keys[Math.floor(random() * n)]!).sort((a, c) => Buffer.compare(a, c));
+      for (const key of picked) tree.set(key, sha256(key));
+      tree.workingHash();
+      commitTree();
+    }
+    const label = n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`;
+    rows.push({ name: `IAVL leaf writes/s incl. root hash, ${batch} per block, tree of ${label} keys`, value: Math.round((batch * blocks) / ((now() - t) / 1000)), unit: 'writes/s' });
+    rows.push({ name: `IAVL bulk insert of ${label} sorted keys + root hash`, value: Math.round(n / (buildMs / 1000)), unit: 'writes/s' });
   }
 }
 
@@ -337,7 +364,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     .map((part) => Number(part.trim()))
     .filter((n) => Number.isSafeInteger(n) && n > 0);
   const rows: Row[] = [];
-  commitmentCandidates(rows);
+  leafWrites(rows, sizes);
   keyIndexMemory(rows);
   for (const accounts of sizes) {
     log(`store bench: ${accounts} accounts`);

@@ -44,7 +44,7 @@ import type {
   ResponseQuery,
   ValidatorUpdate,
 } from '../abci/types.js';
-import { OutOfGasError, isStoreError, type CacheMultiStore, type CommitMultiStore, type MultiStore } from '../store/index.js';
+import { OutOfGasError, isStoreError, prefixEnd, type CacheMultiStore, type CommitMultiStore, type MultiStore } from '../store/index.js';
 import { pubKeysEqual, type PubKey } from '../modules/auth/account.js';
 import { accString } from '../modules/shared/address.js';
 import { decCoinsToString, type DecCoin } from '../modules/shared/coins.js';
@@ -661,16 +661,29 @@ export class App implements Application {
     return this.appQuery(path, request, height);
   }
 
-  /** "/store/<name>/key": raw value at the height, with proof ops when `prove`. */
+  /**
+   * "/store/<name>/key": the raw value at the height; with `prove`, the two ICS23 proof ops
+   * (`ics23:iavl` keyed by the key, `ics23:simple` keyed by the store name) that verify against
+   * the app hash of that height (the header at height+1). "/store/<name>/subspace": every
+   * (key, value) under the prefix at the height as cosmos.base.kv.v1beta1.Pairs (no proof, as
+   * in the SDK).
+   */
   private async storeQuery(path: string, request: RequestQuery, height: number): Promise<ResponseQuery> {
     const parts = path.replace(/^\//, '').split('/');
     const name = parts[1] ?? '';
     const sub = parts[2] ?? '';
     if (!this.store.storeNames().includes(name)) return queryErrorResponse(SdkErrors.UnknownRequest.wrap(`no such store: ${name}`), height);
-    if (sub !== 'key') return queryErrorResponse(SdkErrors.UnknownRequest.wrap(`unexpected query path: ${path}`), height);
-    if (request.data.length === 0) return queryErrorResponse(SdkErrors.InvalidRequest.wrap('query cannot be zero length'), height);
+    if ((sub !== 'key' && sub !== 'subspace') || parts.length > 3) return queryErrorResponse(SdkErrors.UnknownRequest.wrap(`unexpected query path: ${path}`), height);
+    if (sub === 'key' && request.data.length === 0) return queryErrorResponse(SdkErrors.InvalidRequest.wrap('query cannot be zero length'), height);
+    if (height === 0) return queryErrorResponse(SdkErrors.InvalidRequest.wrap('no version has been committed yet'), height);
     try {
-      if (height === 0) return queryOkResponse(EMPTY, height, { key: request.data });
+      if (sub === 'subspace') {
+        const view = this.store.storeAt(height, name);
+        const pairs: Uint8Array[] = [];
+        const end = request.data.length === 0 ? undefined : prefixEnd(request.data);
+        for await (const [key, value] of view.iterator(request.data.length === 0 ? undefined : request.data, end)) pairs.push(encodeKvPair(key, value));
+        return queryOkResponse(Buffer.concat(pairs), height, { key: request.data });
+      }
       if (request.prove) {
         const proof = await this.store.prove(height, name, request.data);
         return queryOkResponse(proof.value ?? EMPTY, height, { key: request.data, proofOps: { ops: proof.ops } });
@@ -701,6 +714,24 @@ export class App implements Application {
 }
 
 // ==================================================================== helpers
+
+/** One `pairs` entry (field 1) of cosmos.base.kv.v1beta1.Pairs: Pair{key = 1, value = 2}. */
+function encodeKvPair(key: Uint8Array, value: Uint8Array): Uint8Array {
+  const field = (tag: number, bytes: Uint8Array): Buffer => Buffer.concat([Uint8Array.of(tag), uvarintBytes(bytes.length), bytes]);
+  const pair = Buffer.concat([field(0x0a, key), field(0x12, value)]);
+  return field(0x0a, pair);
+}
+
+function uvarintBytes(value: number): Uint8Array {
+  const out: number[] = [];
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+  return Uint8Array.from(out);
+}
 
 /** Genesis validators from the engine must equal the app's (sorted by power then key). */
 function checkGenesisValidators(fromEngine: readonly ValidatorUpdate[], fromApp: readonly ValidatorUpdate[]): void {

@@ -24,6 +24,7 @@ import { file_cosmos_base_tendermint_v1beta1_query } from '../../gen/cosmos/base
 import { file_cosmos_base_tendermint_v1beta1_types } from '../../gen/cosmos/base/tendermint/v1beta1/types_pb.js';
 import { file_cosmos_base_v1beta1_coin } from '../../gen/cosmos/base/v1beta1/coin_pb.js';
 import { file_cosmos_crypto_ed25519_keys } from '../../gen/cosmos/crypto/ed25519/keys_pb.js';
+import { file_cosmos_ics23_v1_proofs } from '../../gen/cosmos/ics23/v1/proofs_pb.js';
 import { file_cosmos_crypto_multisig_keys } from '../../gen/cosmos/crypto/multisig/keys_pb.js';
 import { file_cosmos_crypto_multisig_v1beta1_multisig } from '../../gen/cosmos/crypto/multisig/v1beta1/multisig_pb.js';
 import { file_cosmos_crypto_secp256k1_keys } from '../../gen/cosmos/crypto/secp256k1/keys_pb.js';
@@ -82,6 +83,7 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_base_tendermint_v1beta1_types,
   file_cosmos_base_v1beta1_coin,
   file_cosmos_crypto_ed25519_keys,
+  file_cosmos_ics23_v1_proofs,
   file_cosmos_crypto_multisig_keys,
   file_cosmos_crypto_multisig_v1beta1_multisig,
   file_cosmos_crypto_secp256k1_keys,

@@ -1,21 +1,20 @@
 /**
- * Buckets: the unit of storage and of hashing of the state commitment.
+ * Buckets: the records of the flat index (latest values and their history). Not part of the
+ * commitment — that is the IAVL tree (iavl/); buckets only make point reads cheap.
  *
  * A store's keys are spread over 2^20 buckets by the top 20 bits of sha256(key). One LevelDB
  * record holds a whole bucket (≈3 keys at 3M keys), so a block's writes cost one put per dirty
- * bucket and the bucket's hash input is already contiguous in the record.
+ * bucket and a read is one hash and one get.
  *
  * Bucket blob (integers big-endian):
  *
  *   0   u32 nLive
  *   4   u32 nDead
- *   8   u8  0x00                               domain tag of a bucket hash
+ *   8   u8  0x00                               format tag
  *   9   nLive × (kh[32] ‖ vh[32])              kh = sha256(key), vh = sha256(value), kh ascending
  *   …   nLive × (u64 changedAt ‖ u32 keyLen ‖ key ‖ u32 valueLen ‖ value)      same order
  *   …   nDead × (u64 deletedAt ‖ u32 keyLen ‖ key)                             tombstones
- *
- *   bucketHash = nLive == 0 ? 0^32 : sha256(blob[8 .. 9 + 64·nLive])
- *
+ * *
  * `changedAt` (the version that last wrote the key) and tombstones (deleted keys, kept while a
  * retained version still has them) let a read at an older version walk back through the per-
  * version diffs with synchronous point gets only (see `Diff`).
@@ -29,7 +28,7 @@
  * its deletion, or 0 if it never existed within the retained history).
  */
 import { ByteReader, readU32, readU64, writeU32, writeU64 } from './bytes.js';
-import { HASH_SIZE, ZERO_HASH, sha256 } from './hash.js';
+import { HASH_SIZE, sha256 } from './hash.js';
 
 export const BUCKET_BITS = 20;
 const HEADER_SIZE = 9;
@@ -244,26 +243,6 @@ export class BucketData {
     return out;
   }
 
-  /** The bucket's commitment: sha256(0x00 ‖ kh₁ ‖ vh₁ ‖ …), or zeros when it has no live key. */
-  hash(): Uint8Array {
-    if (this.hashed !== undefined) return this.hashed;
-    const n = this.liveCount;
-    this.hashed = n === 0 ? ZERO_HASH : sha256(this.encode().subarray(8, HEADER_SIZE + n * PAIR_SIZE));
-    return this.hashed;
-  }
-
-  /** The (kh ‖ vh) pairs of the live entries, as they enter the hash. */
-  pairs(): Uint8Array {
-    return this.encode().subarray(HEADER_SIZE, HEADER_SIZE + this.liveCount * PAIR_SIZE);
-  }
-}
-
-/** Hash of a bucket given its (kh ‖ vh) pairs (used by proof verification). */
-export function bucketHashOfPairs(pairs: Uint8Array): Uint8Array {
-  if (pairs.length === 0) return ZERO_HASH;
-  const input = new Uint8Array(pairs.length + 1);
-  input.set(pairs, 1);
-  return sha256(input);
 }
 
 /** Insert into a kh-sorted live list. */
@@ -340,6 +319,8 @@ export interface BucketChange {
   kh: Uint8Array;
   /** undefined = delete */
   value: Uint8Array | undefined;
+  /** sha256(value) when the caller already has it. */
+  vh?: Uint8Array;
 }
 
 export interface BucketUpdate {
@@ -406,7 +387,7 @@ function overwriteInPlace(blob: Uint8Array, change: BucketChange, version: numbe
   const tail = valueLengthAt + 4 + oldLength;
   const out = Buffer.allocUnsafe(blob.length - oldLength + value.length);
   out.set(blob.subarray(0, valueLengthAt), 0);
-  out.set(sha256(value), HEADER_SIZE + index * PAIR_SIZE + HASH_SIZE);
+  out.set(change.vh ?? sha256(value), HEADER_SIZE + index * PAIR_SIZE + HASH_SIZE);
   writeU64(out, recordAt, version);
   writeU32(out, valueLengthAt, value.length);
   out.set(value, valueLengthAt + 4);
@@ -493,7 +474,7 @@ export function applyBucketChanges(old: BucketData, changes: readonly BucketChan
         const prevValue = slotValue(slot);
         if (keysEqual(prevValue, change.value)) continue;
         diff.push({ key: change.key, prevValue, prevChangedAt: slotChangedAt(slot) });
-        slots[lo] = { kh: change.kh, vh: sha256(change.value), key: change.key, value: change.value, changedAt: version };
+        slots[lo] = { kh: change.kh, vh: change.vh ?? sha256(change.value), key: change.key, value: change.value, changedAt: version };
       } else {
         let prevChangedAt = 0;
         for (let k = 0; k < deadSlots.length; k++) {
@@ -504,7 +485,7 @@ export function applyBucketChanges(old: BucketData, changes: readonly BucketChan
           }
         }
         diff.push({ key: change.key, prevValue: undefined, prevChangedAt });
-        slots.splice(lo, 0, { kh: change.kh, vh: sha256(change.value), key: change.key, value: change.value, changedAt: version });
+        slots.splice(lo, 0, { kh: change.kh, vh: change.vh ?? sha256(change.value), key: change.key, value: change.value, changedAt: version });
         created.push(change.key);
       }
       changed = true;

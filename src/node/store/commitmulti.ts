@@ -3,55 +3,53 @@
  *
  * Design (details and measurements in README.md):
  *
- *  - Storage unit = bucket. Each store spreads its keys over 2^20 buckets by the top 20 bits of
- *    sha256(key); one LevelDB record holds a whole bucket (`bucket.ts`). A point read is
- *    sha256(key) + one `getSync` (or a hit in the decoded-bucket cache) — no tree walk.
- *  - Commitment = 16-ary Merkle tree of depth 5 over the bucket hashes, held in memory
- *    (`tree.ts`), rebuilt from the bucket records at open. Per block it rehashes the dirty
- *    buckets and the paths above them (~50k hashes for 25k dirty keys, whatever the store size).
+ *  - Flat index for reads: each store spreads its keys over 2^20 buckets by the top 20 bits of
+ *    sha256(key); one LevelDB record holds a whole bucket (`bucket.ts`). A point read at the
+ *    latest version is sha256(key) + one `getSync` (or a hit in the decoded-bucket cache) —
+ *    never a tree walk.
  *  - History = per (store, bucket, version) a diff of the keys that version changed with their
- *    previous state and the version of that state. Each live entry remembers the version that
- *    last wrote it, so a read at an older version follows diffs backwards with `getSync` only:
- *    historical point reads are synchronous too.
- *  - Every commit is ONE atomic LevelDB batch: buckets, diffs, key index, changeset, the store's
- *    depth-3 tree nodes (for historical proofs), commit info and the `latest` marker. A crash
- *    before the batch lands leaves the previous version; after, the new one. Open verifies the
- *    rebuilt tree against the stored app hash.
+ *    previous state; each live entry remembers the version that last wrote it, so a read at an
+ *    older version follows diffs backwards with `getSync` only.
+ *  - Commitment = one IAVL tree per store (`iavl/tree.ts`, cosmos/iavl's shape and hashes), the
+ *    block's writes applied sorted by key as the SDK's cache store flushes them; app hash = the
+ *    SDK's commitInfo hash over the store roots (`iavl/ics23.ts`). Each commit persists the
+ *    nodes it created (`iavl/nodes.ts`), addressed by (version, index): any retained version's
+ *    tree is walkable from its root address (ICS23 proofs at old heights), and opening a store
+ *    loads only its root — nodes are read on first use, each checked against its children's
+ *    hashes, so a crash costs no rebuild.
+ *  - Every commit is ONE atomic LevelDB batch: buckets, diffs, key index, changeset, tree
+ *    nodes, commit info and the `latest` marker. A crash before the batch lands leaves the
+ *    previous version; after, the new one.
  *  - Iteration goes through an ordered key index (storeId ‖ key), async like LevelDB itself.
  *  - Pruning makes old versions unreadable in the commit batch (`earliest`), then deletes their
- *    diffs, changesets, commit infos and tree records in small background batches, serialized
- *    with commits by a write lock.
+ *    diffs, changesets and commit infos in small background batches, serialized with commits.
  */
 import type { BatchOp, Database } from './db/database.js';
-import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, concatBytes, prefixEnd, readU32, readU64, toHex, u64 } from './bytes.js';
+import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, compareBytes, concatBytes, prefixEnd, readU64, toHex, u64 } from './bytes.js';
 import { BucketData, applyBucketChanges, bucketOf, compareHash, decodeDiff, encodeDiff, findInDiff, insertLive, type BucketChange, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
 import { CacheKVStoreImpl } from './cachekv.js';
 import { CacheMultiStoreImpl } from './cachemulti.js';
 import { StoreError } from './errors.js';
-import { HASH_SIZE, ZERO_HASH, sha256 } from './hash.js';
-import type { CacheKVStore, CacheMultiStore, CommitId, CommitMultiStore, IteratorOptions, KVEntry, KVStore, KVStoreReader, QueryProof } from './interface.js';
+import { HASH_SIZE, sha256 } from './hash.js';
+import type { CacheKVStore, CacheMultiStore, CommitId, CommitMultiStore, IteratorOptions, KVEntry, KVStore, KVStoreReader, QueryProof, SnapshotItem } from './interface.js';
 import {
   META_EARLIEST,
   META_FIRST,
   META_LATEST,
   META_PRUNED_BELOW,
-  META_SNAPSHOT,
   META_STORE_PREFIX,
   bucketKey,
-  bucketNumberOfKey,
-  bucketRangeOfStore,
   changesetKey,
   commitInfoKey,
   historyKey,
   keyIndexKey,
   keyIndexPrefix,
   metaKey,
-  treeLevelKey,
-  treeSnapshotKey,
 } from './layout.js';
 import { defaultCommitMultiStoreOptions, pruneHeightAfterCommit, validatePruning, type CommitMultiStoreOptions } from './options.js';
-import { appHashOf, bucketProofOp, multistoreProofOp, verifyProof } from './proof.js';
-import { BucketTree, NodeHasher, RecordedTop, SNAPSHOT_GROUPS, TREE_DEPTH } from './tree.js';
+import { appHashOf, iavlProofOp, simpleProofOp } from './iavl/ics23.js';
+import { NODES_PER_CHUNK, NodeChunkEncoder, NodeReader, chunkCount, chunkNodeCount, deadCountKey, decodeAddresses, encodeAddresses, nodeChunkKey, orphansKey } from './iavl/nodes.js';
+import { IavlTree, type NodeView } from './iavl/tree.js';
 
 const MAX_STORES = 255;
 const EMPTY_BUCKET = BucketData.empty();
@@ -59,17 +57,29 @@ const EMPTY_BUCKET = BucketData.empty();
 interface StoreState {
   readonly name: string;
   readonly id: number;
-  readonly tree: BucketTree;
+  readonly tree: IavlTree;
+  readonly nodes: NodeReader;
   /** Buckets of the committed state recently read or written. */
   readonly cache: BucketCache;
   readonly committed: CommittedView;
   readonly working: WorkingStore;
 }
 
+/** One store's entry in a version's commit info. */
+interface StoreCommit {
+  name: string;
+  root: Uint8Array;
+  /** Address of the root node; undefined for an empty tree. */
+  rootAddress: { version: number; index: number } | undefined;
+  /** Nodes this version created in the store. */
+  nodes: number;
+}
+
 interface Prepared {
   version: number;
   generation: number;
   roots: [string, Uint8Array][];
+  infos: StoreCommit[];
   appHash: Uint8Array;
   earliest: number;
   ops: BatchOp[];
@@ -85,18 +95,18 @@ export interface CommitMultiStoreStats {
 
 export interface RootMultiStore extends CommitMultiStore {
   stats(): CommitMultiStoreStats;
-  /** How the commitment was loaded at open: the shutdown snapshot, or a scan of every bucket. */
-  readonly treeSource: 'snapshot' | 'scan';
   /** Root of one store at the latest committed version. */
   storeRoot(name: string): Uint8Array;
   /** Resolve once background pruning has caught up; rethrows a pruning failure. */
   waitForPruning(): Promise<void>;
+  /** Resolve once every tree is fully in memory (background warm-up after an open). */
+  waitForWarmUp(): Promise<void>;
 }
 
 /**
  * Open the application state in `db` at its latest committed version (or empty), registering
- * `options.stores`. Rebuilds the in-memory commitment from the bucket records and checks it
- * against the stored app hash.
+ * `options.stores`. Loads each store's tree root and checks it against the stored app hash
+ * (nodes below are read on first use).
  */
 export async function openCommitMultiStore(db: Database, options: Partial<CommitMultiStoreOptions> & Pick<CommitMultiStoreOptions, 'stores'>): Promise<RootMultiStore> {
   const resolved: CommitMultiStoreOptions = { ...defaultCommitMultiStoreOptions, ...options };
@@ -128,8 +138,6 @@ class RootMultiStoreImpl implements RootMultiStore {
   private writeLock: Promise<unknown> = Promise.resolve();
   private pruner: Promise<void> | undefined;
   private prunerError: unknown;
-  /** How the commitment was loaded at open: from the shutdown snapshot or by scanning buckets. */
-  treeSource: 'snapshot' | 'scan' = 'scan';
 
   constructor(
     private readonly db: Database,
@@ -166,7 +174,7 @@ class RootMultiStoreImpl implements RootMultiStore {
 
     if (this.latest > 0) {
       const committedRoots = this.readCommitInfo(this.latest);
-      for (const [name] of committedRoots) {
+      for (const { name } of committedRoots) {
         if (!this.names.includes(name)) {
           throw new StoreError('CORRUPTED', `store "${name}" is part of committed version ${this.latest} but is not registered`, {
             hint: 'register every module store the chain was started with',
@@ -175,76 +183,70 @@ class RootMultiStoreImpl implements RootMultiStore {
       }
     }
 
+    const committed = this.latest > 0 ? new Map(this.readCommitInfo(this.latest).map((info) => [info.name, info])) : new Map<string, StoreCommit>();
     for (const name of this.names) {
       const id = ids.get(name)!;
+      const nodes = new NodeReader(db, name, id);
       const state: StoreState = {
         name,
         id,
-        tree: new BucketTree(),
+        tree: new IavlTree(nodes, this.nextVersion()),
+        nodes,
         cache: new BucketCache(this.options.bucketCacheSize),
         committed: undefined as unknown as CommittedView,
         working: undefined as unknown as WorkingStore,
       };
-      const committed = new CommittedView(this, state);
-      Object.assign(state, { committed, working: new WorkingStore(committed, this) });
+      const view = new CommittedView(this, state);
+      Object.assign(state, { committed: view, working: new WorkingStore(view, this) });
       this.stores.set(name, state);
-    }
-    // The commitment: from the snapshot saved at the last clean shutdown when it is of the latest
-    // version and checks out against the stored app hash, else rebuilt from every bucket record.
-    this.treeSource = 'scan';
-    if (this.latest > 0 && readMetaU64(db, META_SNAPSHOT) === this.latest) {
-      try {
-        for (const state of this.stores.values()) this.loadTreeSnapshot(state);
-        if (this.rootsMatchCommit()) this.treeSource = 'snapshot';
-      } catch {
-        // Fall through to the full rebuild.
+      // The tree: only its root is loaded (and checked against its children's hashes); the
+      // rest is read on first use.
+      const info = committed.get(name);
+      state.tree.reset(info?.rootAddress, this.nextVersion());
+      if (info !== undefined) {
+        state.tree.preload(this.options.preloadNodes);
+        const root = state.tree.committedHash();
+        if (!bytesEqual(root, info.root)) {
+          throw new StoreError('CORRUPTED', `store ${name} at version ${this.latest}: tree root ${toHex(root)} does not match the committed root ${toHex(info.root)}`, {
+            hint: 'the state database is damaged; restore it from a backup or state sync',
+          });
+        }
       }
     }
-    if (this.treeSource === 'scan') {
-      for (const state of this.stores.values()) {
-        state.tree.clear();
-        await this.loadTree(state);
-      }
-    }
-
-    this.lastRoots = this.currentRoots();
-    if (this.latest > 0) {
-      const stored = this.readCommitInfo(this.latest);
-      if (!this.rootsMatchCommit()) {
-        const actual = appHashOf(this.lastRoots.filter(([name]) => stored.some(([n]) => n === name)));
-        throw new StoreError('CORRUPTED', `state at version ${this.latest} does not match its app hash (${toHex(appHashOf(stored))} stored, ${toHex(actual)} rebuilt)`);
-      }
-      // Stores registered since the last commit join the app hash at the next commit.
-      this.lastRoots = this.lastRoots.filter(([name]) => stored.some(([n]) => n === name));
-      this.lastHash = appHashOf(stored);
-    }
+    this.lastRoots = [...committed.values()].map((info) => [info.name, info.root]);
+    this.lastHash = this.latest > 0 ? appHashOf(this.lastRoots) : EMPTY_BYTES;
     if (this.prunedBelow < this.earliest) this.startPruner();
+    this.startWarmUp();
   }
 
-  /** Whether the in-memory roots of the stores in the latest commit info equal the stored ones. */
-  private rootsMatchCommit(): boolean {
-    const stored = this.readCommitInfo(this.latest);
-    for (const [name, root] of stored) {
-      if (!bytesEqual(this.state(name).tree.root(), root)) return false;
-    }
-    return true;
+  private warmer: Promise<void> | undefined;
+
+  /** Load the trees' remaining nodes in the background, a slice per event-loop turn. */
+  private startWarmUp(): void {
+    if (!this.options.warmUp || this.warmer !== undefined || this.closed) return;
+    // Small slices: each turn blocks the event loop for a few ms at most (RPC, consensus timers).
+    const WARM_UP_SLICE_NODES = 512;
+    this.warmer = (async () => {
+      try {
+        let busy = true;
+        while (busy && !this.closed) {
+          busy = false;
+          for (const state of this.stores.values()) {
+            if (this.closed) break;
+            if (state.tree.warmUp(WARM_UP_SLICE_NODES)) busy = true;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        }
+      } catch {
+        // A damaged node: the read that needs it reports it (CORRUPTED); stop warming.
+      } finally {
+        this.warmer = undefined;
+      }
+    })();
   }
 
-  private loadTreeSnapshot(state: StoreState): void {
-    for (let group = 0; group < SNAPSHOT_GROUPS; group++) {
-      const record = this.db.getSync(treeSnapshotKey(state.id, group));
-      if (record !== undefined) state.tree.importBucketGroup(group, record);
-    }
-    state.tree.rebuildAboveBuckets();
-  }
-
-  private async loadTree(state: StoreState): Promise<void> {
-    const tree = state.tree;
-    for await (const [key, blob] of this.db.entries(bucketRangeOfStore(state.id))) {
-      const nLive = readU32(blob, 0);
-      if (nLive > 0) tree.setNode(TREE_DEPTH, bucketNumberOfKey(key), sha256(blob.subarray(8, 9 + nLive * 2 * HASH_SIZE)));
-    }
-    tree.rebuildAboveBuckets();
+  async waitForWarmUp(): Promise<void> {
+    while (this.warmer !== undefined) await this.warmer;
   }
 
   // ---------------------------------------------------------------- MultiStore
@@ -296,7 +298,7 @@ class RootMultiStoreImpl implements RootMultiStore {
   }
 
   storeRoot(name: string): Uint8Array {
-    return this.state(name).tree.root();
+    return this.state(name).tree.committedHash();
   }
 
   stats(): CommitMultiStoreStats {
@@ -316,6 +318,10 @@ class RootMultiStoreImpl implements RootMultiStore {
     if (!Number.isSafeInteger(version) || version < 1) throw new StoreError('INVALID_OPTIONS', `initial version must be a positive integer, got ${version}`);
     this.initialVersion = version;
     this.prepared = undefined;
+    for (const state of this.stores.values()) {
+      state.tree.discardWorking();
+      state.tree.workingVersion = version;
+    }
   }
 
   /** Called by the working stores before every write. */
@@ -416,10 +422,6 @@ class RootMultiStoreImpl implements RootMultiStore {
     return this.latest === 0 ? Math.max(1, this.initialVersion) : this.latest + 1;
   }
 
-  private currentRoots(): [string, Uint8Array][] {
-    return this.names.map((name) => [name, this.state(name).tree.root()]);
-  }
-
   workingHash(): Uint8Array {
     return this.prepare().appHash;
   }
@@ -434,6 +436,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     const version = this.nextVersion();
     const ops: BatchOp[] = [];
     const roots: [string, Uint8Array][] = [];
+    const infos: StoreCommit[] = [];
     const applies: (() => void)[] = [];
     const changeset = new ByteWriter(1024);
     let changedStores = 0;
@@ -441,20 +444,36 @@ class RootMultiStoreImpl implements RootMultiStore {
 
     for (const name of this.names) {
       const state = this.state(name);
+      const tree = state.tree;
+      // Start from the committed tree: a previous workingHash() may have applied older writes.
+      tree.discardWorking();
+      tree.workingVersion = version;
+      // The block's writes, sorted by key, as the SDK's cache store flushes them into IAVL.
+      const writes = [...state.working.entries()].sort((a, b) => compareBytes(a.key, b.key));
       const groups = new Map<number, BucketChange[]>();
-      for (const { key, value } of state.working.entries()) {
+      for (const { key, value } of writes) {
+        let vh: Uint8Array | undefined;
+        if (value === undefined) tree.remove(key);
+        else tree.set(key, (vh = sha256(value)));
         const kh = sha256(key);
         const bucket = bucketOf(kh);
         const list = groups.get(bucket);
-        if (list === undefined) groups.set(bucket, [{ key, kh, value }]);
-        else list.push({ key, kh, value });
+        if (list === undefined) groups.set(bucket, [{ key, kh, value, vh }]);
+        else list.push({ key, kh, value, vh });
       }
-      if (groups.size === 0) {
-        roots.push([name, state.tree.root()]);
-        applies.push(() => state.working.discard());
-        continue;
-      }
-      const dirty = new Map<number, Uint8Array>();
+      const root = tree.workingHash();
+      // Nodes created at this version, post-order; their index is their address.
+      const created = tree.newNodes();
+      const encoder = new NodeChunkEncoder(state.id, version);
+      tree.encodeNodes(created, encoder);
+      for (const op of encoder.finish()) ops.push(op);
+      const rootAddress = tree.workingRootAddress();
+      // Nodes this version replaced: their chunks can go once no retained version uses them.
+      const orphaned = tree.orphanAddresses();
+      if (orphaned.length > 0) ops.push({ type: 'put', key: orphansKey(state.id, version), value: encodeAddresses(orphaned) });
+      roots.push([name, root]);
+      infos.push({ name, root, rootAddress, nodes: created.length });
+
       const updated = new Map<number, BucketData>();
       const changedBuckets: number[] = [];
       const deletedKeys: Uint8Array[] = [];
@@ -472,12 +491,7 @@ class RootMultiStoreImpl implements RootMultiStore {
           ops.push({ type: 'put', key: keyIndexKey(state.id, key), value: u64(version) });
           deletedKeys.push(key);
         }
-        const hash = update.data.hash();
-        if (!state.tree.nodeEquals(TREE_DEPTH, bucket, hash)) dirty.set(bucket, hash);
       }
-      const staged = state.tree.stage(dirty);
-      roots.push([name, staged.root]);
-      if (dirty.size > 0) ops.push({ type: 'put', key: treeLevelKey(state.id, version), value: state.tree.encodeRecordedLevel(staged) });
       if (changedBuckets.length > 0 || deletedKeys.length > 0) {
         changedStores++;
         changesetBody.u8(state.id).u32(changedBuckets.length);
@@ -486,7 +500,7 @@ class RootMultiStoreImpl implements RootMultiStore {
         for (const key of deletedKeys) changesetBody.lengthPrefixed(key);
       }
       applies.push(() => {
-        state.tree.apply(staged);
+        tree.commit();
         for (const [bucket, data] of updated) state.cache.set(bucket, data);
         state.working.discard();
       });
@@ -496,7 +510,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       changeset.u16(changedStores).bytes(changesetBody.finish());
       ops.push({ type: 'put', key: changesetKey(version), value: changeset.finish() });
     }
-    ops.push({ type: 'put', key: commitInfoKey(version), value: encodeCommitInfo(roots) });
+    ops.push({ type: 'put', key: commitInfoKey(version), value: encodeCommitInfo(infos) });
     ops.push({ type: 'put', key: META_LATEST, value: u64(version) });
     let earliest = this.latest === 0 ? version : this.earliest;
     const pruneHeight = pruneHeightAfterCommit(this.options.pruning, version);
@@ -512,6 +526,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       version,
       generation: this.generation,
       roots,
+      infos,
       appHash,
       earliest,
       ops,
@@ -571,12 +586,12 @@ class RootMultiStoreImpl implements RootMultiStore {
       await this.withWriteLock(async () => {
         const ops: BatchOp[] = [];
         const applies: (() => void)[] = [];
-        const roots: [string, Uint8Array][] = [];
         const changes = decodeChangeset(this.db.getSync(changesetKey(from)));
+        const fromInfo = new Map(this.readCommitInfo(from).map((info) => [info.name, info]));
+        const targetInfo = target > 0 && !first ? new Map(this.readCommitInfo(target).map((info) => [info.name, info])) : new Map<string, StoreCommit>();
         for (const name of this.names) {
           const state = this.state(name);
           const change = changes.get(state.id);
-          const dirty = new Map<number, Uint8Array>();
           const updated = new Map<number, BucketData>();
           for (const bucket of change?.buckets ?? []) {
             const diffBytes = this.db.getSync(historyKey(state.id, bucket, from));
@@ -588,25 +603,16 @@ class RootMultiStoreImpl implements RootMultiStore {
             for (const [key, marker] of reverted.index) {
               ops.push(marker === undefined ? { type: 'del', key: keyIndexKey(state.id, key) } : { type: 'put', key: keyIndexKey(state.id, key), value: marker });
             }
-            dirty.set(bucket, reverted.data.hash());
           }
-          const staged = state.tree.stage(dirty);
-          roots.push([name, staged.root]);
-          ops.push({ type: 'del', key: treeLevelKey(state.id, from) });
+          // The tree nodes `from` created go; the tree is the one of `target` again.
+          const created = fromInfo.get(name)?.nodes ?? 0;
+          for (let chunk = 0; chunk < chunkCount(created); chunk++) ops.push({ type: 'del', key: nodeChunkKey(state.id, from, chunk) });
+          ops.push({ type: 'del', key: orphansKey(state.id, from) });
           applies.push(() => {
-            state.tree.apply(staged);
+            state.tree.reset(targetInfo.get(name)?.rootAddress, first ? Math.max(1, this.initialVersion) : from);
+            state.nodes.clearCache();
             for (const [bucket, data] of updated) state.cache.set(bucket, data);
           });
-        }
-        let hash: Uint8Array = EMPTY_BYTES;
-        if (target > 0 && !first) {
-          const stored = this.readCommitInfo(target);
-          hash = appHashOf(roots);
-          const expected = appHashOf(stored);
-          const registered = appHashOf(roots.filter(([name]) => stored.some(([n]) => n === name)));
-          if (!bytesEqual(expected, registered)) {
-            throw new StoreError('CORRUPTED', `rolling back to version ${target} gives app hash ${toHex(registered)}, expected ${toHex(expected)}`);
-          }
         }
         ops.push({ type: 'del', key: commitInfoKey(from) }, { type: 'del', key: changesetKey(from) });
         const newLatest = first ? 0 : target;
@@ -620,14 +626,20 @@ class RootMultiStoreImpl implements RootMultiStore {
           this.prunedBelow = 0;
           this.firstVersion = 0;
         }
-        this.lastRoots = roots;
-        this.lastHash = hash;
+        this.lastRoots = [...targetInfo.values()].map((info) => [info.name, info.root]);
+        this.lastHash = first ? EMPTY_BYTES : appHashOf(this.lastRoots);
+        for (const [name, info] of targetInfo) {
+          if (this.stores.has(name) && !bytesEqual(this.state(name).tree.committedHash(), info.root)) {
+            throw new StoreError('CORRUPTED', `rolling back to version ${target}: the tree of store ${name} does not match its committed root`);
+          }
+        }
       });
     } finally {
       this.committing = false;
     }
     this.prepared = undefined;
     this.generation++;
+    this.startWarmUp();
     return this.lastCommitId();
   }
 
@@ -643,98 +655,186 @@ class RootMultiStoreImpl implements RootMultiStore {
   async prove(version: number, name: string, key: Uint8Array): Promise<QueryProof> {
     this.checkRetained(version);
     const state = this.state(name);
-    const kh = sha256(key);
-    const bucket = bucketOf(kh);
-    const childrenByDepth: Uint8Array[] = [];
-    let pairs: Uint8Array;
-    let value: Uint8Array | undefined;
-    let roots: [string, Uint8Array][];
-    if (version === this.latest && !this.committing) {
-      const data = this.loadBucket(state, bucket);
-      pairs = data.pairs();
-      const i = data.findLive(kh);
-      value = i < 0 ? undefined : data.liveValue(i);
-      for (let d = TREE_DEPTH - 1; d >= 0; d--) childrenByDepth.push(state.tree.children(d, bucket >>> (4 * (TREE_DEPTH - d))).slice());
-      roots = this.lastRoots;
-    } else {
-      roots = this.readCommitInfo(version);
-      const record = await this.recordedLevelAt(state, version);
-      const top = record === undefined ? undefined : new RecordedTop(record);
-      // Depths 4 and 5 under the key's depth-3 node, rebuilt from the buckets at `version`.
-      const depth3 = bucket >>> 8;
-      const bucketHashes = new Uint8Array(256 * HASH_SIZE);
-      pairs = EMPTY_BYTES;
-      for (let b = 0; b < 256; b++) {
-        const number = depth3 * 256 + b;
-        const atVersion = this.bucketPairsAt(state, number, version);
-        bucketHashes.set(atVersion.hash, b * HASH_SIZE);
-        if (number === bucket) pairs = atVersion.pairs;
-      }
-      value = this.readState(state, key, version);
-      const hasher = new NodeHasher();
-      const depth4 = new Uint8Array(16 * HASH_SIZE);
-      for (let q = 0; q < 16; q++) {
-        hasher.children.set(bucketHashes.subarray(q * 16 * HASH_SIZE, (q + 1) * 16 * HASH_SIZE));
-        depth4.set(hasher.hash(), q * HASH_SIZE);
-      }
-      hasher.children.set(depth4);
-      const expected = top === undefined ? ZERO_HASH : top.node(3, depth3);
-      if (!bytesEqual(hasher.hash(), expected)) {
-        throw new StoreError('CORRUPTED', `store ${name} at version ${version}: rebuilt buckets do not match the recorded tree`);
-      }
-      const within = (bucket >>> 4) & 15;
-      childrenByDepth.push(bucketHashes.slice(within * 16 * HASH_SIZE, (within + 1) * 16 * HASH_SIZE));
-      childrenByDepth.push(depth4);
-      for (let d = 2; d >= 0; d--) {
-        childrenByDepth.push(top === undefined ? new Uint8Array(16 * HASH_SIZE) : top.children(d, bucket >>> (4 * (TREE_DEPTH - d))).slice());
-      }
+    if (!(key instanceof Uint8Array) || key.length === 0) throw new StoreError('INVALID_KEY', 'cannot prove an empty key');
+    const infos = this.readCommitInfo(version);
+    const info = infos.find((entry) => entry.name === name);
+    if (info === undefined) throw new StoreError('UNKNOWN_STORE', `store "${name}" is not part of the commit at version ${version}`);
+    const root = this.treeAt(state, version, info);
+    if (root === undefined) {
+      throw new StoreError('INVALID_KEY', `store ${name} is empty at version ${version}: there is nothing to prove membership or absence against`);
     }
-    const ops = [bucketProofOp(key, { bucket, pairs, childrenByDepth }), multistoreProofOp(roots, name)];
-    const appHash = appHashOf(roots);
-    if (!verifyProof(ops, appHash, name, key, value)) {
-      throw new StoreError('CORRUPTED', `proof of ${toHex(key)} in store ${name} at version ${version} does not verify against its app hash`);
+    const value = this.readState(state, key, version);
+    const valueOf = (neighbour: Uint8Array): Uint8Array => {
+      const found = this.readState(state, neighbour, version);
+      if (found === undefined) throw new StoreError('CORRUPTED', `store ${name} at version ${version}: tree key ${toHex(neighbour)} has no value in the index`);
+      return found;
+    };
+    let iavl;
+    try {
+      iavl = iavlProofOp(root, key, value, valueOf);
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      throw new StoreError('CORRUPTED', `store ${name} at version ${version}: the index and the tree disagree on key ${toHex(key)} (${(err as Error).message})`, { cause: err });
     }
-    return { version, store: name, key, value, ops };
+    const roots: [string, Uint8Array][] = infos.map((entry) => [entry.name, entry.root]);
+    return { version, store: name, key, value, ops: [iavl, simpleProofOp(roots, name)] };
   }
 
-  /** The (kh ‖ vh) pairs and hash of one bucket as it was at `version`. */
-  private bucketPairsAt(state: StoreState, bucket: number, version: number): { pairs: Uint8Array; hash: Uint8Array } {
-    const current = this.loadBucket(state, bucket);
-    if (current.isEmpty) return { pairs: EMPTY_BYTES, hash: ZERO_HASH };
-    const entries: { kh: Uint8Array; vh: Uint8Array }[] = [];
-    for (const entry of current.live) {
-      if (entry.changedAt <= version) entries.push(entry);
-      else {
-        const value = this.readState(state, entry.key, version);
-        if (value !== undefined) entries.push({ kh: entry.kh, vh: sha256(value) });
-      }
-    }
-    for (const entry of current.dead) {
-      if (entry.deletedAt <= version) continue;
-      const value = this.readState(state, entry.key, version);
-      if (value !== undefined) entries.push({ kh: sha256(entry.key), vh: sha256(value) });
-    }
-    entries.sort((a, b) => compareHash(a.kh, b.kh));
-    const pairs = new Uint8Array(entries.length * 2 * HASH_SIZE);
-    entries.forEach((entry, i) => {
-      pairs.set(entry.kh, i * 2 * HASH_SIZE);
-      pairs.set(entry.vh, i * 2 * HASH_SIZE + HASH_SIZE);
-    });
-    return { pairs, hash: entries.length === 0 ? ZERO_HASH : sha256(concatBytes(Uint8Array.of(0), pairs)) };
+  /** The tree of a store at a retained version: the live one at the latest, else from disk. */
+  private treeAt(state: StoreState, version: number, info: StoreCommit): NodeView | undefined {
+    if (info.rootAddress === undefined) return undefined;
+    if (version === this.latest && !this.committing) return state.tree.committedView();
+    return state.nodes.view(info.rootAddress.version, info.rootAddress.index);
   }
 
-  /** The newest depth-3 record of `state` at or below `version` (undefined: the store was empty). */
-  private async recordedLevelAt(state: StoreState, version: number): Promise<Uint8Array | undefined> {
-    for await (const [, record] of this.db.entries({ gte: treeLevelKey(state.id, 0), lte: treeLevelKey(state.id, version), reverse: true, limit: 1 })) {
-      return record;
-    }
-    return undefined;
-  }
-
-  private readCommitInfo(version: number): [string, Uint8Array][] {
+  private readCommitInfo(version: number): StoreCommit[] {
     const bytes = this.db.getSync(commitInfoKey(version));
     if (bytes === undefined) throw new StoreError('CORRUPTED', `commit info of version ${version} is missing`);
     return decodeCommitInfo(bytes);
+  }
+
+  // ---------------------------------------------------------------- snapshots (state sync)
+
+  async *exportSnapshot(version: number): AsyncIterable<SnapshotItem> {
+    this.checkRetained(version);
+    const infos = this.readCommitInfo(version);
+    for (const info of [...infos].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const state = this.state(info.name);
+      yield { kind: 'store', name: info.name };
+      if (info.rootAddress === undefined) continue;
+      // Always from disk: the export may outlive the next commit.
+      const root = state.nodes.view(info.rootAddress.version, info.rootAddress.index);
+      const stack: { node: NodeView; expanded: boolean }[] = [{ node: root, expanded: false }];
+      while (stack.length > 0) {
+        const top = stack.pop()!;
+        if (top.node.isLeaf) {
+          const value = this.readState(state, top.node.key, version);
+          if (value === undefined) throw new StoreError('CORRUPTED', `store ${info.name} at version ${version}: tree key ${toHex(top.node.key)} has no value in the index`);
+          yield { kind: 'node', key: top.node.key, value, version: top.node.version, height: 0 };
+        } else if (top.expanded) {
+          yield { kind: 'node', key: top.node.key, value: undefined, version: top.node.version, height: top.node.height };
+        } else {
+          stack.push({ node: top.node, expanded: true }, { node: top.node.right(), expanded: false }, { node: top.node.left(), expanded: false });
+        }
+        if (stack.length % 64 === 0) await Promise.resolve();
+      }
+    }
+  }
+
+  async importSnapshot(version: number, items: AsyncIterable<SnapshotItem>, expectedAppHash?: Uint8Array): Promise<CommitId> {
+    if (this.closed) throw new StoreError('CLOSED', 'the state store is closed');
+    if (this.latest !== 0) throw new StoreError('INVALID_OPTIONS', `cannot import a snapshot: version ${this.latest} is already committed`, { hint: 'state sync needs an empty state store' });
+    if (!Number.isSafeInteger(version) || version < 1) throw new StoreError('INVALID_OPTIONS', `snapshot version must be a positive integer, got ${version}`);
+    for (const state of this.stores.values()) {
+      if (state.working.size > 0) throw new StoreError('PENDING_WRITES', 'cannot import a snapshot with uncommitted writes');
+    }
+    const bad = (message: string): StoreError => new StoreError('INVALID_VALUE', `invalid snapshot: ${message}`);
+    const leaves = new Map<string, Map<string, { key: Uint8Array; value: Uint8Array }>>();
+    const seen = new Set<string>();
+    let current: { state: StoreState; importer: ReturnType<IavlTree['importer']> } | undefined;
+    const finishStore = (): void => {
+      if (current === undefined) return;
+      try {
+        current.importer.finish();
+      } catch (err) {
+        throw bad(`store ${current.state.name}: ${(err as Error).message}`);
+      }
+    };
+    try {
+      for (const state of this.stores.values()) {
+        state.tree.reset(undefined, version);
+      }
+      for await (const item of items) {
+        if (item.kind === 'store') {
+          finishStore();
+          const state = this.stores.get(item.name);
+          if (state === undefined) throw bad(`unknown store "${item.name}"`);
+          if (seen.has(item.name)) throw bad(`store "${item.name}" appears twice`);
+          seen.add(item.name);
+          current = { state, importer: state.tree.importer() };
+          leaves.set(item.name, new Map());
+          continue;
+        }
+        if (current === undefined) throw bad('a node came before any store item');
+        if (!Number.isSafeInteger(item.version) || item.version < 1 || item.version > version) throw bad(`node version ${item.version} is outside 1–${version}`);
+        if (!Number.isInteger(item.height) || item.height < 0 || item.height > 255) throw bad(`node height ${item.height} is invalid`);
+        if (item.height === 0 && item.value === undefined) throw bad(`leaf ${toHex(item.key)} has no value`);
+        try {
+          current.importer.push(item.height, item.key, item.version, item.height === 0 ? sha256(item.value!) : undefined);
+        } catch (err) {
+          throw bad(`store ${current.state.name}: ${(err as Error).message}`);
+        }
+        if (item.height === 0) leaves.get(current.state.name)!.set(toHex(item.key), { key: item.key, value: item.value! });
+      }
+      finishStore();
+      const roots: [string, Uint8Array][] = this.names.map((name) => [name, this.state(name).tree.workingHash()]);
+      const appHash = appHashOf(roots);
+      if (expectedAppHash !== undefined && !bytesEqual(appHash, expectedAppHash)) {
+        throw bad(`the imported state hashes to ${toHex(appHash)}, expected ${toHex(expectedAppHash)} for version ${version}`);
+      }
+      // Everything checks out: write nodes (grouped by the version that created them), the flat
+      // index, commit info and markers in one batch.
+      const ops: BatchOp[] = [];
+      const infos: StoreCommit[] = [];
+      const commits: (() => void)[] = [];
+      for (const name of this.names) {
+        const state = this.state(name);
+        const tree = state.tree;
+        // Imported nodes keep the version that created them: group them by it, so each one's
+        // address is (its version, its position among that version's nodes).
+        const created = tree.newNodes();
+        const byVersion = new Map<number, number[]>();
+        for (const slot of created) {
+          const v = tree.versionOfSlot(slot);
+          const list = byVersion.get(v) ?? [];
+          tree.setIndex(slot, list.length);
+          list.push(slot);
+          byVersion.set(v, list);
+        }
+        for (const [v, slots] of byVersion) {
+          const encoder = new NodeChunkEncoder(state.id, v);
+          tree.encodeNodes(slots, encoder);
+          for (const op of encoder.finish()) ops.push(op);
+        }
+        infos.push({ name, root: tree.workingHash(), rootAddress: tree.workingRootAddress(), nodes: 0 });
+        const groups = new Map<number, BucketChange[]>();
+        for (const { key, value } of leaves.get(name)?.values() ?? []) {
+          const kh = sha256(key);
+          const bucket = bucketOf(kh);
+          const list = groups.get(bucket) ?? [];
+          list.push({ key, kh, value });
+          groups.set(bucket, list);
+        }
+        for (const [bucket, changes] of groups) {
+          const update = applyBucketChanges(BucketData.empty(), changes, version, version);
+          if (update === undefined) continue;
+          ops.push({ type: 'put', key: bucketKey(state.id, bucket), value: update.data.encode() });
+          for (const key of update.created) ops.push({ type: 'put', key: keyIndexKey(state.id, key), value: EMPTY_BYTES });
+        }
+        commits.push(() => {
+          tree.workingVersion = version;
+          tree.commit();
+          state.cache.clear();
+        });
+      }
+      ops.push({ type: 'put', key: commitInfoKey(version), value: encodeCommitInfo(infos) });
+      ops.push({ type: 'put', key: META_LATEST, value: u64(version) }, { type: 'put', key: META_EARLIEST, value: u64(version) });
+      ops.push({ type: 'put', key: META_PRUNED_BELOW, value: u64(version) }, { type: 'put', key: META_FIRST, value: u64(version) });
+      await this.withWriteLock(() => this.db.batch(ops, { sync: this.options.syncCommits }));
+      for (const commit of commits) commit();
+      this.latest = version;
+      this.earliest = version;
+      this.prunedBelow = version;
+      this.firstVersion = version;
+      this.lastRoots = roots;
+      this.lastHash = appHash;
+      this.prepared = undefined;
+      this.generation++;
+      return this.lastCommitId();
+    } catch (err) {
+      for (const state of this.stores.values()) state.tree.reset(undefined, this.nextVersion());
+      throw err;
+    }
   }
 
   // ---------------------------------------------------------------- pruning
@@ -784,13 +884,33 @@ class RootMultiStoreImpl implements RootMultiStore {
         if (ops.length >= this.options.pruneBatchSize) await flush();
       }
     }
+    await flush();
+    // Tree nodes orphaned at version+1 were last part of `version`'s tree: count them dead per
+    // chunk and delete chunks whose nodes are all dead. One batch per store (with the orphan
+    // record's deletion), so a crash never counts a node twice.
     for (const state of this.stores.values()) {
-      const record = treeLevelKey(state.id, version);
-      if (db.getSync(record) === undefined) continue;
-      // Keep it if it is still the newest record at or below the earliest retained version.
-      let newer = false;
-      for await (const _ of db.keys({ gt: record, lte: treeLevelKey(state.id, this.earliest), limit: 1 })) newer = true;
-      if (newer) ops.push({ type: 'del', key: record });
+      const record = db.getSync(orphansKey(state.id, version + 1));
+      if (record === undefined) continue;
+      const perChunk = new Map<string, { version: number; chunk: number; dead: number }>();
+      for (const { version: created, index } of decodeAddresses(record)) {
+        const chunk = Math.floor(index / NODES_PER_CHUNK);
+        const id = `${created}/${chunk}`;
+        const entry = perChunk.get(id);
+        if (entry === undefined) perChunk.set(id, { version: created, chunk, dead: 1 });
+        else entry.dead++;
+      }
+      const nodeOps: BatchOp[] = [{ type: 'del', key: orphansKey(state.id, version + 1) }];
+      for (const { version: created, chunk, dead } of perChunk.values()) {
+        const counterKey = deadCountKey(state.id, created, chunk);
+        const counter = db.getSync(counterKey);
+        const total = dead + (counter === undefined ? 0 : (counter[0]! << 8) | counter[1]!);
+        const stored = db.getSync(nodeChunkKey(state.id, created, chunk));
+        if (stored === undefined) continue;
+        if (total >= chunkNodeCount(stored)) nodeOps.push({ type: 'del', key: nodeChunkKey(state.id, created, chunk) }, { type: 'del', key: counterKey });
+        else nodeOps.push({ type: 'put', key: counterKey, value: Uint8Array.of(total >> 8, total & 0xff) });
+      }
+      await db.batch(nodeOps);
+      state.nodes.clearCache();
     }
     ops.push({ type: 'del', key: commitInfoKey(version) }, { type: 'del', key: changesetKey(version) });
     ops.push({ type: 'put', key: META_PRUNED_BELOW, value: u64(version + 1) });
@@ -802,20 +922,8 @@ class RootMultiStoreImpl implements RootMultiStore {
     if (this.closed) return;
     this.closed = true;
     if (this.pruner !== undefined) await this.pruner;
+    if (this.warmer !== undefined) await this.warmer;
     await this.writeLock;
-    if (this.options.treeSnapshot && this.latest > 0) {
-      // Save the bucket hashes so the next open need not rebuild them from every bucket record.
-      const ops: BatchOp[] = [];
-      for (const state of this.stores.values()) {
-        for (let group = 0; group < SNAPSHOT_GROUPS; group++) {
-          const record = state.tree.exportBucketGroup(group);
-          const key = treeSnapshotKey(state.id, group);
-          ops.push(record === undefined ? { type: 'del', key } : { type: 'put', key, value: record });
-        }
-      }
-      ops.push({ type: 'put', key: META_SNAPSHOT, value: u64(this.latest) });
-      await this.db.batch(ops, { sync: this.options.syncCommits });
-    }
     for (const state of this.stores.values()) state.cache.clear();
   }
 }
@@ -973,24 +1081,29 @@ function revertBucket(current: BucketData, diff: DiffRecord[], from: number): { 
 
 // -------------------------------------------------------------------- records
 
-function encodeCommitInfo(roots: [string, Uint8Array][]): Uint8Array {
+function encodeCommitInfo(infos: readonly StoreCommit[]): Uint8Array {
   const encoder = new TextEncoder();
-  const writer = new ByteWriter(16 + roots.length * 64).u16(roots.length);
-  for (const [name, root] of roots) {
-    const bytes = encoder.encode(name);
-    writer.u8(bytes.length).bytes(bytes).bytes(root);
+  const writer = new ByteWriter(16 + infos.length * 64).u16(infos.length);
+  for (const info of infos) {
+    const bytes = encoder.encode(info.name);
+    writer.u8(bytes.length).bytes(bytes).bytes(info.root);
+    if (info.rootAddress === undefined) writer.u8(0);
+    else writer.u8(1).u64(info.rootAddress.version).u32(info.rootAddress.index);
+    writer.u32(info.nodes);
   }
   return writer.finish();
 }
 
-function decodeCommitInfo(bytes: Uint8Array): [string, Uint8Array][] {
+function decodeCommitInfo(bytes: Uint8Array): StoreCommit[] {
   const decoder = new TextDecoder();
   const reader = new ByteReader(bytes);
   const n = reader.u16();
-  const out: [string, Uint8Array][] = [];
+  const out: StoreCommit[] = [];
   for (let i = 0; i < n; i++) {
     const name = decoder.decode(reader.bytes(reader.u8()));
-    out.push([name, reader.bytes(HASH_SIZE)]);
+    const root = reader.bytes(HASH_SIZE);
+    const rootAddress = reader.u8() === 1 ? { version: reader.u64(), index: reader.u32() } : undefined;
+    out.push({ name, root, rootAddress, nodes: reader.u32() });
   }
   return out;
 }

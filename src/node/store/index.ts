@@ -8,5 +8,5 @@ export { MemKVStore } from './memkv.js';
 export { PrefixStore } from './prefix.js';
 export { BasicGasMeter, InfiniteGasMeter, GasKVStore, KV_GAS_CONFIG, TRANSIENT_GAS_CONFIG, GAS_DESCRIPTOR } from './gas.js';
 export { openCommitMultiStore, type RootMultiStore, type CommitMultiStoreStats } from './commitmulti.js';
-export { verifyProof, appHashOf, PROOF_OP_BUCKET, PROOF_OP_MULTISTORE } from './proof.js';
+export { appHashOf, PROOF_OP_IAVL, PROOF_OP_SIMPLE } from './iavl/ics23.js';
 export { prefixEnd, compareBytes } from './bytes.js';

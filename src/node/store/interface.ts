@@ -81,9 +81,22 @@ export interface QueryProof {
   key: Uint8Array;
   /** The value at `version`, or undefined when the proof shows absence. */
   value: Uint8Array | undefined;
-  /** [store-level op (`tokend:bucket`), multistore op (`tokend:multistore`)]. */
+  /**
+   * [`ics23:iavl` (key = the key; data = a cosmos.ics23.v1.CommitmentProof, existence or
+   * non-existence), `ics23:simple` (key = the store name; existence of store → root)].
+   */
   ops: ProofOp[];
 }
+
+/**
+ * One item of a state-sync snapshot, in export order: a `store` item, then that store's IAVL
+ * nodes in post-order (children before parents), as the SDK's SnapshotStoreItem /
+ * SnapshotIAVLItem. Leaves (height 0) carry their value; inner nodes carry the smallest key of
+ * their right subtree and no value. `version` is the version that created the node.
+ */
+export type SnapshotItem =
+  | { kind: 'store'; name: string }
+  | { kind: 'node'; key: Uint8Array; value: Uint8Array | undefined; version: number; height: number };
 
 /**
  * The application state: versioned, committed, one LevelDB batch per commit.
@@ -114,15 +127,30 @@ export interface CommitMultiStore extends MultiStore {
   storeAt(version: number, store: string): KVStoreReader;
   /** A write cache over every sub-store pinned at a retained version (Simulate at a height). */
   branchAt(version: number): CacheMultiStore;
-  /** Membership or non-membership proof of `key` at a retained version. */
+  /**
+   * ICS23 membership or non-membership proof of `key` at a retained version, verifiable against
+   * the app hash of `version` (the one in the block header at version + 1). Throws
+   * `StoreError` VERSION_PRUNED / VERSION_NOT_FOUND (naming the retained range), UNKNOWN_STORE,
+   * or INVALID_KEY (empty key, or a store whose tree is empty at that version).
+   */
   prove(version: number, store: string, key: Uint8Array): Promise<QueryProof>;
+  /** Every store's tree at a retained version, as snapshot items (state sync). */
+  exportSnapshot(version: number): AsyncIterable<SnapshotItem>;
+  /**
+   * Rebuild the state from snapshot items as version `version` on an empty store (state sync).
+   * Every tree is rebuilt and hashed first; if an item is malformed or `expectedAppHash` is given
+   * and the resulting app hash differs, it throws `StoreError(INVALID_VALUE)` and writes nothing.
+   * Otherwise one batch writes nodes, values and the commit, and `version` becomes the latest
+   * (and earliest) version.
+   */
+  importSnapshot(version: number, items: AsyncIterable<SnapshotItem>, expectedAppHash?: Uint8Array): Promise<CommitId>;
   /** Delete the latest version; the previous one becomes latest. No pending writes allowed. */
   rollback(): Promise<CommitId>;
   /** Make a retained version the latest by rolling back every later version (destructive). */
   loadVersion(version: number): Promise<CommitId>;
   /**
-   * Wait for background pruning, save the tree snapshot (so the next open skips the rebuild),
-   * release memory. Call before closing the database; does not close it.
+   * Wait for background pruning and release memory. Call before closing the database; does not
+   * close it.
    */
   close(): Promise<void>;
 }

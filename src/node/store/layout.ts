@@ -15,11 +15,6 @@ export const META_LATEST = metaKey('latest');
 export const META_EARLIEST = metaKey('earliest');
 export const META_PRUNED_BELOW = metaKey('pruned-below');
 export const META_FIRST = metaKey('first');
-export const META_SNAPSHOT = metaKey('snapshot');
-
-export function treeSnapshotKey(storeId: number, group: number): Uint8Array {
-  return Uint8Array.of(Bucket.stateTreeSnapshot, storeId, group);
-}
 export const META_STORE_PREFIX = metaKey('store:');
 
 function versionKey(bucket: Bucket, version: number): Uint8Array {
@@ -70,13 +65,5 @@ export function keyIndexKey(storeId: number, key: Uint8Array): Uint8Array {
   out[0] = Bucket.stateKeyIndex;
   out[1] = storeId;
   out.set(key, 2);
-  return out;
-}
-
-export function treeLevelKey(storeId: number, version: number): Uint8Array {
-  const out = new Uint8Array(10);
-  out[0] = Bucket.stateTreeLevel;
-  out[1] = storeId;
-  writeU64(out, 2, version);
   return out;
 }

@@ -95,10 +95,15 @@ export interface CommitMultiStoreOptions {
   /** Ops per background pruning batch; keeps a commit from waiting long behind the pruner. */
   pruneBatchSize: number;
   /**
-   * Save the bucket hashes at close() (32 MB per store with ~1M+ keys), so the next open skips
-   * the full rebuild. Ignored at open unless it is of the latest version and matches its app hash.
+   * Tree nodes per store loaded at open, top levels first (the upper levels every write goes
+   * through); the rest is read on first use and by the background warm-up.
    */
-  treeSnapshot: boolean;
+  preloadNodes: number;
+  /**
+   * After an open, load the rest of every tree in the background (a few thousand nodes per
+   * event-loop turn), so blocks stop paying for reading nodes from disk.
+   */
+  warmUp: boolean;
 }
 
 export const defaultCommitMultiStoreOptions: Omit<CommitMultiStoreOptions, 'stores'> = {
@@ -106,5 +111,6 @@ export const defaultCommitMultiStoreOptions: Omit<CommitMultiStoreOptions, 'stor
   syncCommits: true,
   bucketCacheSize: 65_536,
   pruneBatchSize: 5_000,
-  treeSnapshot: true,
+  preloadNodes: 1_024,
+  warmUp: true,
 };

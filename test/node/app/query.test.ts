@@ -16,7 +16,7 @@ import { SignMode } from '../../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.
 import { TxRawSchema } from '../../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
 import type { ResponseQuery } from '../../../src/node/abci/types.js';
 import { addGenesisAccount, collectGentxs, defaultAppState, type App } from '../../../src/node/app/index.js';
-import { verifyProof } from '../../../src/node/store/index.js';
+import { verifyStoreProof } from '../../helpers/ics23.js';
 import { CHAIN_ID, TOKEN, consensusKey, makeGentx, msgSend, signTx, startChain, testKey, txParts, type Chain } from './helpers.js';
 
 const alice = testKey('alice');
@@ -116,9 +116,30 @@ describe('query router', () => {
     expect(raw.value.length).toBeGreaterThan(0);
     expect(raw.proofOps!.ops.length).toBe(2);
     const appHash = (await chain.app.info({ version: '', blockVersion: 11n, p2pVersion: 8n, abciVersion: '' })).lastBlockAppHash;
-    expect(verifyProof(raw.proofOps!.ops, appHash, 'acc', key, raw.value)).toBe(true);
+    expect(verifyStoreProof(raw.proofOps!.ops, appHash, 'acc', key, raw.value)).toBe(true);
+    expect(verifyStoreProof(raw.proofOps!.ops, appHash, 'acc', key, Uint8Array.of(1))).toBe(false);
     const unknownStore = await chain.app.query({ path: '/store/nope/key', data: key, height: 0, prove: false });
     expect(unknownStore.code).toBe(6);
+    expect(unknownStore.log).toMatch(/no such store: nope/);
+    // Absence, with the response height the proof is for.
+    const absentKey = Uint8Array.of(0x01, ...bob.address.map((b) => b ^ 0xff));
+    const absent = await chain.app.query({ path: '/store/acc/key', data: absentKey, height: 0, prove: true });
+    expect(absent.code).toBe(0);
+    expect(absent.height).toBe(chain.height);
+    expect(absent.value.length).toBe(0);
+    expect(verifyStoreProof(absent.proofOps!.ops, appHash, 'acc', absentKey, undefined)).toBe(true);
+    // Bad input: one clear error each.
+    const emptyKey = await chain.app.query({ path: '/store/acc/key', data: new Uint8Array(0), height: 0, prove: true });
+    expect(emptyKey.log).toMatch(/query cannot be zero length/);
+    const badPath = await chain.app.query({ path: '/store/acc/keys', data: key, height: 0, prove: true });
+    expect(badPath.log).toMatch(/unexpected query path: \/store\/acc\/keys/);
+    const pruned = await chain.app.query({ path: '/store/acc/key', data: key, height: 1, prove: true });
+    expect(pruned.code).not.toBe(0);
+    expect(pruned.log).toMatch(/version 1 has been pruned: available versions are \d+–\d+/);
+    // Subspace: every pair under the prefix, as cosmos.base.kv.v1beta1.Pairs.
+    const subspace = await chain.app.query({ path: '/store/acc/subspace', data: Uint8Array.of(0x01), height: 0, prove: false });
+    expect(subspace.code).toBe(0);
+    expect(Buffer.from(subspace.value).includes(Buffer.from(alice.address))).toBe(true);
   });
 
   test('pagination: offset/limit/count_total, next_key, key continuation, reverse, key+offset error, limit 0 → 100', async () => {

@@ -271,56 +271,49 @@ for (const [kind, makeFixture] of DB_KINDS) {
       await empty.close();
     });
 
-    test('clean close saves the tree; reopen uses it only if it is of the latest version and checks out', async () => {
+    test('a reopen after a crash needs no rebuild; a damaged tree node is refused at open, naming the store and version', async () => {
       const cms = await open(fixture.db);
       for (let i = 0; i < 500; i++) cms.getStore('bank').set(s(`k${i}`), s(`v${i}`));
       const v1 = await cms.commit();
-      expect(cms.treeSource).toBe('scan');
-      await cms.close();
-
-      const reopened = await open(await fixture.reopen());
-      expect(reopened.treeSource).toBe('snapshot');
-      expect(reopened.lastCommitId()).toEqual(v1);
-      reopened.getStore('bank').set(s('k1'), s('changed'));
-      const v2 = await reopened.commit();
-      // No close: a crash. The snapshot is of version 1, so it is ignored.
+      cms.getStore('bank').set(s('k1'), s('changed'));
+      const v2 = await cms.commit();
+      // No close: a crash. The reopened store has the same roots without reading every node.
       const afterCrash = await open(await fixture.reopen());
-      expect(afterCrash.treeSource).toBe('scan');
       expect(afterCrash.lastCommitId()).toEqual(v2);
+      expect(afterCrash.stats().treeBytes).toBeGreaterThan(0);
+      expect(hex(afterCrash.getStore('bank').get(s('k1')))).toBe(hex(s('changed')));
+      expect(v1.version).toBe(1);
       await afterCrash.close();
 
-      // A snapshot that does not match the app hash is ignored too.
-      const { Bucket: buckets } = await import('../../../src/node/store/db/buckets.js');
-      let corrupted = 0;
-      for await (const [key, value] of fixture.db.entries({ gte: Uint8Array.of(buckets.stateTreeSnapshot), lt: Uint8Array.of(buckets.stateTreeSnapshot + 1) })) {
+      // Damage the nodes version 2 wrote (only the bank store changed at version 2).
+      let damaged = 0;
+      for await (const [key, value] of fixture.db.entries({ gte: Uint8Array.of(Bucket.stateNode), lt: Uint8Array.of(Bucket.stateNode + 1) })) {
+        if (readU64(key, 2) !== 2) continue;
         const bad = Uint8Array.from(value);
-        bad[40]! ^= 0xff;
+        bad[bad.length - 20]! ^= 0xff;
         await fixture.db.put(key, bad);
-        corrupted++;
+        damaged++;
       }
-      expect(corrupted).toBeGreaterThan(0);
-      const checked = await open(await fixture.reopen());
-      expect(checked.treeSource).toBe('scan');
-      expect(checked.lastCommitId()).toEqual(v2);
-      expect(hex(checked.getStore('bank').get(s('k1')))).toBe(hex(s('changed')));
-      await checked.close();
-    });
-
-    test('a corrupted bucket is detected at open', async () => {
-      const cms = await openCommitMultiStore(fixture.db, { stores: STORES, pruning: PRUNING_NOTHING, treeSnapshot: false });
-      cms.getStore('bank').set(s('a'), s('1'));
-      await cms.commit();
-      await cms.close();
-      const { Bucket: buckets } = await import('../../../src/node/store/db/buckets.js');
-      for await (const [key, value] of fixture.db.entries({ gte: Uint8Array.of(buckets.stateBucket), lt: Uint8Array.of(buckets.stateBucket + 1) })) {
-        const bad = Uint8Array.from(value);
-        bad[bad.length - 1]! ^= 0x01; // the value byte: its hash no longer matches vh... and vh is what is hashed
-        bad[9 + 32]! ^= 0x01; // flip a bit of vh itself
-        await fixture.db.put(key, bad);
-      }
+      expect(damaged).toBeGreaterThan(0);
       const err = await rejectStoreError(open(await fixture.reopen()));
       expect(err.reason).toBe('CORRUPTED');
-      expect(err.message).toMatch(/^state at version 1 does not match its app hash/);
+      expect(err.message).toMatch(/^store bank(:| at version 2)/);
+      expect(err.message).toMatch(/version 2/);
+    });
+
+    test('after an open the trees load in the background; then commits need no node reads', async () => {
+      const cms = await open(fixture.db);
+      for (let i = 0; i < 3000; i++) cms.getStore('bank').set(s(`k${i}`), s(`v${i}`));
+      await cms.commit();
+      await cms.close();
+      const reopened = await openCommitMultiStore(await fixture.reopen(), { stores: STORES, pruning: PRUNING_NOTHING, preloadNodes: 4 });
+      await reopened.waitForWarmUp();
+      // Every node is in memory now: with the node records gone, writes still hash and commit.
+      for await (const key of fixture.db.keys({ gte: Uint8Array.of(Bucket.stateNode), lt: Uint8Array.of(Bucket.stateNode + 1) })) await fixture.db.del(key);
+      for (let i = 0; i < 3000; i += 7) reopened.getStore('bank').set(s(`k${i}`), s(`w${i}`));
+      reopened.getStore('bank').delete(s('k1'));
+      expect((await reopened.commit()).version).toBe(2);
+      await reopened.close();
     });
 
     test('setInitialVersion: the first commit gets it; later it is refused', async () => {

@@ -13,9 +13,9 @@ export enum Bucket {
   // ---- state store (src/node/store; layout in src/node/store/README.md) ----
   // storeId = u8 assigned per module store name (persisted in stateMeta); bucket = u24 (top 20
   // bits of sha256(key)); version = u64. Integers big-endian.
-  /** utf8 name → value: "latest" | "earliest" | "first" | "pruned-below" | "snapshot" → u64; "store:<name>" → u8 storeId. */
+  /** utf8 name → value: "latest" | "earliest" | "first" | "pruned-below" → u64; "store:<name>" → u8 storeId. */
   stateMeta = 0x01,
-  /** version → commit info: u16 count, then per store (sorted by name) u8 nameLen ‖ name ‖ root[32]. */
+  /** version → commit info: u16 count, then per store (sorted by name) u8 nameLen ‖ name ‖ root[32] ‖ u8 hasRoot ‖ [u64 rootVersion ‖ u32 rootIndex] ‖ u32 nodes created. */
   stateCommitInfo = 0x02,
   /** storeId ‖ bucket → bucket blob at the latest version (live entries, tombstones; see bucket.ts). */
   stateBucket = 0x03,
@@ -25,10 +25,19 @@ export enum Bucket {
   stateKeyIndex = 0x05,
   /** version → changeset: per store, the buckets changed and the keys deleted at `version`. */
   stateChangeset = 0x06,
-  /** storeId ‖ version → the store's depth-3 tree nodes at `version` (sparse u16 index ‖ hash[32]). */
+  /** retired (the hash-bucket tree's per-version top levels); never reuse. */
   stateTreeLevel = 0x07,
-  /** storeId ‖ u8 group → bucket hashes saved at clean shutdown: bitmap[32] ‖ present 512-B chunks (valid iff meta "snapshot" = latest). */
+  /** retired (the hash-bucket tree's shutdown snapshot); never reuse. */
   stateTreeSnapshot = 0x08,
+  /**
+   * storeId ‖ version u64 ‖ chunk u32 → the IAVL nodes that `version` created in that store,
+   * post-order, 128 per chunk (format in src/node/store/iavl/nodes.ts).
+   */
+  stateNode = 0x09,
+  /** storeId ‖ version u64 → the addresses (uvarint version ‖ uvarint index)… of the nodes `version` orphaned. */
+  stateNodeOrphans = 0x0a,
+  /** storeId ‖ version u64 ‖ chunk u32 → u16 number of that chunk's nodes no retained version uses any more. */
+  stateNodeDead = 0x0b,
 
   // ---- consensus (src/node/consensus) ----
   // Heights are uint64 big-endian (8 bytes). Block and commit values are tendermint.types protobuf;

@@ -1,0 +1,125 @@
+/**
+ * The IAVL tree against cosmos/iavl's own vectors: TestTreeHash (tree_test.go) replays 4 versions
+ * of 4,096 random creates/updates/deletes from Go's math/rand seeded with 49872768940 and expects
+ * these root hashes; the empty tree hashes to sha256(""). Plus structural invariants under
+ * random operations (AVL balance, sizes, key order) and copy-on-write across versions.
+ */
+import { EMPTY_TREE_HASH, IavlTree, type NodeView } from '../../../src/node/store/iavl/tree.js';
+import { sha256 } from '../../../src/node/store/hash.js';
+import { GoRand } from './gorand.js';
+import { hex, rng } from './helpers.js';
+
+const TREE_HASH_VECTORS = [
+  '58ec30fa27f338057e5964ed9ec3367e59b2b54bec4c194f10fde7fed16c2a1c',
+  '91ad3ace227372f0064b2d63e8493ce8f4bdcbd16c7a8e4f4d54029c9db9570c',
+  '92c25dce822c5968c228cfe7e686129ea281f79273d4a8fcf6f9130a47aa5421',
+  'e44d170925554f42e00263155c19574837a38e3efed8910daccc7fa12f560fa0',
+];
+
+function commit(tree: IavlTree): Uint8Array {
+  const hash = tree.workingHash();
+  tree.newNodes();
+  tree.commit();
+  return hash;
+}
+
+function check(view: NodeView | undefined): { min: Uint8Array; max: Uint8Array; height: number; size: number } | undefined {
+  if (view === undefined) return undefined;
+  if (view.isLeaf) return { min: view.key, max: view.key, height: 0, size: 1 };
+  const left = check(view.left())!;
+  const right = check(view.right())!;
+  expect(Math.abs(left.height - right.height)).toBeLessThanOrEqual(1);
+  expect(view.height).toBe(Math.max(left.height, right.height) + 1);
+  expect(view.size).toBe(left.size + right.size);
+  expect(Buffer.compare(Buffer.from(left.max), Buffer.from(view.key))).toBeLessThan(0);
+  expect(hex(view.key)).toBe(hex(right.min));
+  return { min: left.min, max: right.max, height: view.height, size: view.size };
+}
+
+describe('IAVL tree', () => {
+  test('cosmos/iavl TestTreeHash: the same random operations give the same four root hashes', () => {
+    const r = new GoRand(49872768940n);
+    const tree = new IavlTree(undefined, 1);
+    const keys: Uint8Array[] = [];
+    const hashes: string[] = [];
+    let mismatches = 0;
+    for (let version = 0; version < 4; version++) {
+      for (let op = 0; op < 4096; op++) {
+        if (keys.length > 0 && r.float64() <= 0.2) {
+          const index = r.intn(keys.length);
+          const [key] = keys.splice(index, 1);
+          if (!tree.remove(key!)) mismatches++;
+        } else if (keys.length > 0 && r.float64() <= 0.4) {
+          const key = keys[r.intn(keys.length)]!;
+          const value = new Uint8Array(16);
+          r.read(value);
+          if (!tree.set(key, sha256(value))) mismatches++;
+        } else {
+          const key = new Uint8Array(16);
+          const value = new Uint8Array(16);
+          r.read(key);
+          r.read(value);
+          if (tree.set(key, sha256(value))) mismatches++;
+          keys.push(key);
+        }
+      }
+      hashes.push(hex(commit(tree))!);
+    }
+    expect(mismatches).toBe(0);
+    expect(hashes).toEqual(TREE_HASH_VECTORS);
+  });
+
+  test('the empty tree hashes to sha256("") (cosmos/iavl basic_test)', () => {
+    const tree = new IavlTree(undefined, 1);
+    expect(hex(tree.workingHash())).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(hex(EMPTY_TREE_HASH)).toBe(hex(tree.workingHash()));
+    tree.set(Uint8Array.of(1), sha256(Uint8Array.of(1)));
+    expect(tree.remove(Uint8Array.of(1))).toBe(true);
+    expect(tree.remove(Uint8Array.of(1))).toBe(false);
+    expect(hex(tree.workingHash())).toBe(hex(EMPTY_TREE_HASH));
+  });
+
+  test('random sets and removes keep the AVL invariants; discarding restores the committed root', () => {
+    const random = rng(11);
+    const tree = new IavlTree(undefined, 1);
+    const live = new Map<string, Uint8Array>();
+    for (let version = 1; version <= 8; version++) {
+      for (let op = 0; op < 150; op++) {
+        const key = Uint8Array.of(Math.floor(random() * 40), Math.floor(random() * 40));
+        if (random() < 0.35) {
+          expect(tree.remove(key)).toBe(live.delete(hex(key)!));
+        } else {
+          expect(tree.set(key, sha256(key))).toBe(live.has(hex(key)!));
+          live.set(hex(key)!, key);
+        }
+      }
+      const before = hex(tree.committedHash());
+      const working = hex(tree.workingHash());
+      tree.discardWorking();
+      expect(hex(tree.workingHash())).toBe(before);
+      expect(working).not.toBeUndefined();
+      // Re-apply the same final state differently is not equivalent in IAVL; rebuild the model instead.
+      live.clear();
+      const collect = (view: NodeView | undefined): void => {
+        if (view === undefined) return;
+        if (view.isLeaf) live.set(hex(view.key)!, view.key);
+        else {
+          collect(view.left());
+          collect(view.right());
+        }
+      };
+      collect(tree.committedView());
+      for (let op = 0; op < 150; op++) {
+        const key = Uint8Array.of(Math.floor(random() * 40), Math.floor(random() * 40));
+        if (random() < 0.35) expect(tree.remove(key)).toBe(live.delete(hex(key)!));
+        else {
+          expect(tree.set(key, sha256(key))).toBe(live.has(hex(key)!));
+          live.set(hex(key)!, key);
+        }
+      }
+      commit(tree);
+      const shape = check(tree.committedView());
+      expect(shape?.size ?? 0).toBe(live.size);
+    }
+  });
+});
