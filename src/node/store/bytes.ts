@@ -1,35 +1,14 @@
 /**
- * Byte helpers shared by the store: ordering, string keys for maps, big-endian integers.
+ * The store's own byte helpers (string keys for maps, prefix ends, big-endian integers, record
+ * readers and writers); the general ones are src/util/bytes.ts's, re-exported here.
  *
  * Map keys are latin1 ("binary") strings: one UTF-16 code unit per byte, so JavaScript string
  * comparison orders them exactly like the bytes they stand for.
  */
 
-export const EMPTY_BYTES: Uint8Array = new Uint8Array(0);
+import { asBuffer } from '../../util/bytes.js';
 
-/** Lexicographic byte order (negative, zero, positive). */
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  if (n > 256) return Buffer.compare(asBuffer(a), asBuffer(b));
-  for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  const n = a.length;
-  if (n !== b.length) return false;
-  if (n > 256) return Buffer.compare(asBuffer(a), asBuffer(b)) === 0;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** A Buffer view over the same memory (no copy). */
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
+export { EMPTY_BYTES, asBuffer, bytesEqual, compareBytes, concatBytes, toHexLower as toHex } from '../../util/bytes.js';
 
 /** Order-preserving string form of a key, for Map keys and sorting. */
 export function keyString(key: Uint8Array): string {
@@ -41,18 +20,6 @@ export function keyString(key: Uint8Array): string {
 
 export function keyFromString(s: string): Uint8Array {
   return Buffer.from(s, 'latin1');
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 /** The smallest key greater than every key starting with `prefix`; undefined if none (all 0xff). */
@@ -116,10 +83,6 @@ export function uvarint(value: number): Uint8Array {
   }
   out.push(v);
   return Uint8Array.from(out);
-}
-
-export function toHex(bytes: Uint8Array): string {
-  return asBuffer(bytes).toString('hex');
 }
 
 /** A growable byte writer for the store's small binary records. */
