@@ -189,6 +189,7 @@ async function benchSize(accounts: number, rows: Row[], log: (line: string) => v
     t = now();
     let cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: true });
     rows.push({ name: `open after kill -9 @${label} accounts`, value: Math.round(now() - t), unit: 'ms' });
+    log(`  opened @${label} after kill -9`);
 
     // The first block after an open reads the tree nodes it touches from disk (the rest of the
     // trees load in the background meanwhile); then wait until they are fully in memory.
@@ -197,9 +198,11 @@ async function benchSize(accounts: number, rows: Row[], log: (line: string) => v
     t = now();
     await cms.commit();
     rows.push({ name: `first block of 2,000 sends after open: hash+persist @${label}`, value: +(now() - t).toFixed(1), unit: 'ms' });
+    log(`  first block after open committed @${label}`);
     t = now();
     await cms.waitForWarmUp();
     rows.push({ name: `background load of the rest of the trees after open @${label}`, value: Math.round(now() - t), unit: 'ms' });
+    log(`  trees loaded @${label}`);
 
     for (let block = 0; block < WARMUP_BLOCKS; block++) {
       executeBlock(cms, accounts, 2000, random);

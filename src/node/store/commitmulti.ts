@@ -228,12 +228,13 @@ class RootMultiStoreImpl implements RootMultiStore {
     const WARM_UP_SLICE_NODES = 512;
     this.warmer = (async () => {
       try {
-        let busy = true;
-        while (busy && !this.closed) {
-          busy = false;
-          for (const state of this.stores.values()) {
+        // A store whose pass found nothing left is done: asking it again would start a new pass
+        // over its whole tree, so two stores finishing out of step would keep each other busy.
+        const pending = new Set(this.stores.values());
+        while (pending.size > 0 && !this.closed) {
+          for (const state of [...pending]) {
             if (this.closed) break;
-            if (state.tree.warmUp(WARM_UP_SLICE_NODES)) busy = true;
+            if (!state.tree.warmUp(WARM_UP_SLICE_NODES)) pending.delete(state);
             await new Promise<void>((resolve) => setImmediate(resolve));
           }
         }
