@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Bucket } from '../../src/node/store/db/buckets.js';
 import { openDatabase } from '../../src/node/store/db/database.js';
 import { runCli, tempHome } from '../helpers/cli.js';
-import { verifyStoreProof } from '../helpers/ics23.js';
+import { proofSaysExists, verifyStoreProof } from '../helpers/ics23.js';
 import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(240_000);
@@ -107,7 +107,12 @@ async function checkProofsAt(node: string, height: number, keys: Uint8Array[]): 
     expect(Buffer.from(b64(response.key)).equals(Buffer.from(key))).toBe(true);
     const ops = response.proofOps!.ops.map((op) => ({ type: op.type, key: b64(op.key), data: b64(op.data) }));
     expect(ops.map((op) => op.type)).toEqual(['ics23:iavl', 'ics23:simple']);
-    const value = response.value === null || response.value === '' ? undefined : b64(response.value);
+    // The bank's denom-owner index stores empty values (as the SDK's collections do). ICS23 has
+    // no leaf for an empty value (@confio/ics23 and the Go library both refuse one), so such a
+    // key — present, as its existence proof says — cannot be verified by any client; skip it.
+    const raw = response.value === null || response.value === undefined ? new Uint8Array(0) : b64(response.value);
+    if (raw.length === 0 && proofSaysExists(ops[0]!.data)) continue;
+    const value = raw.length > 0 ? raw : undefined;
     if (!verifyStoreProof(ops, appHash, 'bank', key, value)) throw new Error(`proof of ${Buffer.from(key).toString('hex')} at height ${height} does not verify against the app hash of header ${height + 1}`);
     if (value === undefined) absent++;
     else present++;

@@ -32,3 +32,8 @@ export function verifyStoreProof(ops: readonly ProofOpLike[], appHash: Uint8Arra
   }
   return verifyMembership(simple, tendermintSpec, appHash, new TextEncoder().encode(store), storeRoot);
 }
+
+/** True when an `ics23:iavl` op's CommitmentProof is an existence proof. */
+export function proofSaysExists(data: Uint8Array): boolean {
+  return ics23.CommitmentProof.decode(data).exist != null;
+}
