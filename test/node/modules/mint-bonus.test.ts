@@ -22,7 +22,7 @@ import { MsgUpdateParamsSchema as MintMsgUpdateParamsSchema } from '../../../src
 import { MsgUpdateParamsSchema as BonusMsgUpdateParamsSchema } from '../../../src/gen/aioz/bonus/v1/tx_pb.js';
 import { APP_MODULES, MODULE_ORDERS } from '../../../src/node/app/modules.js';
 import { exportAppState, validateAppState } from '../../../src/node/app/genesis.js';
-import { toGatewayJson } from '../../../src/node/codec/index.js';
+import { fromGatewayJson, toGatewayJson } from '../../../src/node/codec/index.js';
 import { decodeBech32 } from '../../../src/keyring/address.js';
 import { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import { createModuleManager } from '../../../src/node/app/modules.js';
@@ -174,6 +174,9 @@ describe('mint and bonus: supply per block', () => {
     });
     const response = await query(chain, '/aioz.mint.v1.Query/Inflation', QueryInflationRequestSchema, {}, QueryInflationResponseSchema);
     expect(toGatewayJson(QueryInflationResponseSchema, response)).toEqual({ inflation: '0.001000000000000000' });
+    // The bytes-held LegacyDec reads back from gateway JSON to its wire text; a zero prints as 0.
+    expect(new TextDecoder().decode(fromGatewayJson(QueryInflationResponseSchema, { inflation: '0.5' }).inflation)).toBe('500000000000000000');
+    expect(toGatewayJson(QueryAnnualInflationResponseSchema, create(QueryAnnualInflationResponseSchema))).toEqual({ annual_inflation: '0.000000000000000000' });
     const bonus = await query(chain, '/aioz.bonus.v1.Query/Params', BonusParamsRequestSchema, {}, BonusParamsResponseSchema);
     expect(toGatewayJson(BonusParamsResponseSchema, bonus)).toEqual({ params: { bonus_denom: DENOM, bonus_amount: BONUS.toString() } });
   });
