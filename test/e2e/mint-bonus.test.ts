@@ -34,6 +34,33 @@ async function rest(url: string, height?: number): Promise<any> {
   return res.json();
 }
 
+describe('bad mint and bonus genesis, without a node', () => {
+  test('validate-genesis names each problem on one line, exits non-zero, writes nothing', async () => {
+    const home = tempHome('tokend-mint-bad-');
+    await ok(['init', 'bad', '--chain-id', 'testnet', '--home', home]);
+    const path = join(home, 'config', 'genesis.json');
+    const genesis = JSON.parse(readFileSync(path, 'utf8'));
+    const cases: [(state: any) => void, RegExp][] = [
+      [(state) => (state.mint.params.blocks_per_year = '0'), /^Error: .* is invalid: mint: params: blocks per year must be positive: 0/],
+      [(state) => (state.mint.params.inflation = '1.5'), /mint: params: inflation cannot be greater than 1: 1\.500000000000000000/],
+      [(state) => (state.mint.params.additional_allocations = [{ address: ALLOCATION, rate: '0.7' }, { address: BONUS_POOL, rate: '0.7' }]), /module account/],
+      [(state) => (state.bonus.params.bonus_amount = '-3'), /bonus: params: bonus amount cannot be negative: -3/],
+    ];
+    for (const [edit, expected] of cases) {
+      const bad = structuredClone(genesis);
+      edit(bad.app_state);
+      writeFileSync(path, JSON.stringify(bad));
+      const before = snapshotTree(home);
+      const result = await runCli(['validate-genesis', '--home', home]);
+      expect(result.code).not.toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(expected);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(snapshotTree(home)).toEqual(before);
+    }
+  });
+});
+
 describe('mint and bonus queries against a running node', () => {
   let bg: BackgroundNode | undefined;
   let home: string;

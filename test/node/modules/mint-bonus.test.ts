@@ -268,26 +268,26 @@ describe('genesis validation: one line per problem', () => {
 
   test('mint', () => {
     expect(validateMintGenesis(good)).toEqual([]);
-    expect(mint({ mint_denom: '1x' })).toEqual(['mint params: mint denom: invalid denom: 1x']);
-    expect(mint({ blocks_per_year: '0' })).toEqual(['mint params: blocks per year must be positive: 0']);
-    expect(mint({ start_height: '-5' })).toEqual(['mint params: start height cannot be negative: -5']);
-    expect(mint({ inflation: '-0.1' })).toEqual(['mint params: inflation cannot be negative: -0.100000000000000000']);
-    expect(mint({ inflation: '1.5' })).toEqual(['mint params: inflation cannot be greater than 1: 1.500000000000000000']);
+    expect(mint({ mint_denom: '1x' })).toEqual(['params: mint denom: invalid denom: 1x']);
+    expect(mint({ blocks_per_year: '0' })).toEqual(['params: blocks per year must be positive: 0']);
+    expect(mint({ start_height: '-5' })).toEqual(['params: start height cannot be negative: -5']);
+    expect(mint({ inflation: '-0.1' })).toEqual(['params: inflation cannot be negative: -0.100000000000000000']);
+    expect(mint({ inflation: '1.5' })).toEqual(['params: inflation cannot be greater than 1: 1.500000000000000000']);
     expect(mint({ inflation: 'abc' })).toEqual([expect.stringMatching(/^invalid mint genesis: .*inflation/)]);
-    expect(mint({ additional_allocations: [{ address: 'nope', rate: '0.1' }] })).toEqual([expect.stringMatching(/^mint params: additional allocation 0: invalid address "nope": /)]);
-    expect(mint({ additional_allocations: [{ address: carol.bech32, rate: '0.1' }, { address: carol.bech32, rate: '0.1' }] })).toEqual([`mint params: additional allocation 1: duplicate address ${carol.bech32}`]);
-    expect(mint({ additional_allocations: [{ address: carol.bech32, rate: '0.6' }, { address: dave.bech32, rate: '0.5' }] })).toEqual(['mint params: additional allocation rates add up to 1.100000000000000000, more than 1']);
-    expect(mint({ additional_allocations: [{ address: carol.bech32, rate: '-0.1' }] })).toEqual(['mint params: additional allocation 0: rate cannot be negative: -0.100000000000000000']);
-    expect(validateMintGenesis({})).toEqual(['mint params are missing']);
+    expect(mint({ additional_allocations: [{ address: 'nope', rate: '0.1' }] })).toEqual([expect.stringMatching(/^params: additional allocation 0: invalid address "nope": /)]);
+    expect(mint({ additional_allocations: [{ address: carol.bech32, rate: '0.1' }, { address: carol.bech32, rate: '0.1' }] })).toEqual([`params: additional allocation 1: duplicate address ${carol.bech32}`]);
+    expect(mint({ additional_allocations: [{ address: carol.bech32, rate: '0.6' }, { address: dave.bech32, rate: '0.5' }] })).toEqual(['params: additional allocation rates add up to 1.100000000000000000, more than 1']);
+    expect(mint({ additional_allocations: [{ address: carol.bech32, rate: '-0.1' }] })).toEqual(['params: additional allocation 0: rate cannot be negative: -0.100000000000000000']);
+    expect(validateMintGenesis({})).toEqual(['params are missing']);
     expect(validateMintGenesis({ params: good.params, extra: 1 })).toEqual([expect.stringMatching(/^invalid mint genesis: /)]);
   });
 
   test('bonus', () => {
     expect(validateBonusGenesis({ params: { bonus_denom: DENOM, bonus_amount: '1' } })).toEqual([]);
-    expect(validateBonusGenesis({ params: { bonus_denom: '', bonus_amount: '1' } })).toEqual(['bonus params: bonus denom: invalid denom: ']);
-    expect(validateBonusGenesis({ params: { bonus_denom: DENOM, bonus_amount: '-1' } })).toEqual(['bonus params: bonus amount cannot be negative: -1']);
-    expect(validateBonusGenesis({ params: { bonus_denom: DENOM, bonus_amount: '1.5' } })).toEqual(['bonus params: bonus amount is not an integer: 1.5']);
-    expect(validateBonusGenesis({})).toEqual(['bonus params are missing']);
+    expect(validateBonusGenesis({ params: { bonus_denom: '', bonus_amount: '1' } })).toEqual(['params: bonus denom: invalid denom: ']);
+    expect(validateBonusGenesis({ params: { bonus_denom: DENOM, bonus_amount: '-1' } })).toEqual(['params: bonus amount cannot be negative: -1']);
+    expect(validateBonusGenesis({ params: { bonus_denom: DENOM, bonus_amount: '1.5' } })).toEqual(['params: bonus amount is not an integer: 1.5']);
+    expect(validateBonusGenesis({})).toEqual(['params are missing']);
   });
 
   test('the app refuses a chain whose mint genesis is invalid, naming the module', () => {

@@ -25,13 +25,13 @@ export function validateBonusGenesis(json: JsonValue | undefined): string[] {
   } catch (err) {
     return [`invalid bonus genesis: ${(err as Error).message}`];
   }
-  if (state.params === undefined) return ['bonus params are missing'];
-  return validateBonusParams(state.params).map((problem) => `bonus params: ${problem}`);
+  if (state.params === undefined) return ['params are missing'];
+  return validateBonusParams(state.params).map((problem) => `params: ${problem}`);
 }
 
 export function initBonusGenesis(ctx: Context, keeper: BonusKeeper, json: JsonValue | undefined): void {
   const state = parseBonusGenesis(json);
-  if (state.params === undefined) throw new Error('bonus params are missing');
+  if (state.params === undefined) throw new Error('params are missing');
   keeper.setParams(ctx, state.params);
   keeper.ensureModuleAccount(ctx);
 }

@@ -25,13 +25,13 @@ export function validateMintGenesis(json: JsonValue | undefined, blocked?: (addr
   } catch (err) {
     return [`invalid mint genesis: ${(err as Error).message}`];
   }
-  if (state.params === undefined) return ['mint params are missing'];
-  return validateMintParams(state.params, blocked).map((problem) => `mint params: ${problem}`);
+  if (state.params === undefined) return ['params are missing'];
+  return validateMintParams(state.params, blocked).map((problem) => `params: ${problem}`);
 }
 
 export function initMintGenesis(ctx: Context, keeper: MintKeeper, json: JsonValue | undefined): void {
   const state = parseMintGenesis(json);
-  if (state.params === undefined) throw new Error('mint params are missing');
+  if (state.params === undefined) throw new Error('params are missing');
   keeper.setParams(ctx, state.params);
   keeper.ensureModuleAccount(ctx);
 }
