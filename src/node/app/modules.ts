@@ -10,7 +10,9 @@ import type { Registry } from '@bufbuild/protobuf';
 import { registerTypes, registry } from '../codec/registry.js';
 import { authModule } from '../modules/auth/module.js';
 import { bankModule } from '../modules/bank/module.js';
+import { bonusModule } from '../modules/bonus/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
+import { mintModule } from '../modules/mint/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
 import type { ModuleCli } from '../platform/cli.js';
@@ -23,16 +25,18 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   authModule,
   bankModule,
   stakingModule,
+  mintModule,
+  bonusModule,
   genutilModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['staking'],
+  beginBlock: ['mint', 'bonus', 'staking'],
   endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'staking', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'staking', 'genutil'],
+  initGenesis: ['auth', 'bank', 'staking', 'mint', 'bonus', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'staking', 'mint', 'bonus', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -8,6 +8,14 @@
  */
 import type { DescFile, Registry } from '@bufbuild/protobuf';
 import { createRegistry } from '@bufbuild/protobuf';
+import { file_aioz_bonus_v1_genesis } from '../../gen/aioz/bonus/v1/genesis_pb.js';
+import { file_aioz_bonus_v1_params } from '../../gen/aioz/bonus/v1/params_pb.js';
+import { file_aioz_bonus_v1_query } from '../../gen/aioz/bonus/v1/query_pb.js';
+import { file_aioz_bonus_v1_tx } from '../../gen/aioz/bonus/v1/tx_pb.js';
+import { file_aioz_mint_v1_genesis } from '../../gen/aioz/mint/v1/genesis_pb.js';
+import { file_aioz_mint_v1_mint } from '../../gen/aioz/mint/v1/mint_pb.js';
+import { file_aioz_mint_v1_query } from '../../gen/aioz/mint/v1/query_pb.js';
+import { file_aioz_mint_v1_tx } from '../../gen/aioz/mint/v1/tx_pb.js';
 import { file_amino_amino } from '../../gen/amino/amino_pb.js';
 import { file_cosmos_auth_v1beta1_auth } from '../../gen/cosmos/auth/v1beta1/auth_pb.js';
 import { file_cosmos_auth_v1beta1_genesis } from '../../gen/cosmos/auth/v1beta1/genesis_pb.js';
@@ -67,6 +75,14 @@ import { file_tendermint_version_types } from '../../gen/tendermint/version/type
 
 /** All generated files (dependencies are resolved through the descriptors themselves). */
 export const PROTO_FILES: readonly DescFile[] = [
+  file_aioz_bonus_v1_genesis,
+  file_aioz_bonus_v1_params,
+  file_aioz_bonus_v1_query,
+  file_aioz_bonus_v1_tx,
+  file_aioz_mint_v1_genesis,
+  file_aioz_mint_v1_mint,
+  file_aioz_mint_v1_query,
+  file_aioz_mint_v1_tx,
   file_amino_amino,
   file_cosmos_auth_v1beta1_auth,
   file_cosmos_auth_v1beta1_genesis,

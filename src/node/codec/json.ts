@@ -8,8 +8,8 @@
  *   "0001-01-01T00:00:00Z", Go's zero time);
  * - an expanded Any starts with "@type", and an Any of unknown type is an error naming the URL;
  * - an empty singular bytes field is `null` (Go's nil slice); list elements stay "";
- * - a `customtype` LegacyDec string prints as a decimal with 18 digits, and an unset nullable
- *   customtype (Int or Dec) prints as `null`;
+ * - a `customtype` LegacyDec (a string, or bytes holding the wire text) prints as a decimal
+ *   with 18 digits, and an unset nullable customtype (Int or Dec) prints as `null`;
  * - fields come in declaration order, as Go struct fields do; unset oneof members are omitted.
  * Unchanged: proto field names, 64-bit integers as strings, 32-bit as numbers, bytes as padded
  * base64, enums by name, empty lists as [], Timestamp/Duration in their proto3 JSON form.
@@ -186,7 +186,7 @@ function fieldToJson(field: DescField, reflected: ReflectMessage, registry: Regi
 export function mayBeNullInGatewayJson(field: DescField): boolean {
   if (field.fieldKind === 'message') return planOf(field).nullable;
   if (field.fieldKind !== 'scalar') return false;
-  if (field.scalar === ScalarType.BYTES) return planOf(field).customType !== 'int' || planOf(field).nullable;
+  if (field.scalar === ScalarType.BYTES) return planOf(field).customType === undefined || planOf(field).nullable;
   return planOf(field).customType !== undefined && planOf(field).nullable;
 }
 
@@ -203,6 +203,10 @@ function singularScalarToJson(field: DescField, type: ScalarType, value: unknown
     if (plan.customType === 'int') {
       // math.Int in a bytes field (staking genesis last_total_power): its text form.
       return bytes.length === 0 ? (plan.nullable ? null : '0') : new TextDecoder().decode(bytes);
+    }
+    if (plan.customType === 'dec') {
+      // LegacyDec in a bytes field (mint QueryInflationResponse): the wire text, as a decimal.
+      return bytes.length === 0 ? (plan.nullable ? null : legacyDecFromWire('')) : legacyDecFromWire(new TextDecoder().decode(bytes));
     }
     return bytes.length === 0 ? null : base64Encode(bytes);
   }
@@ -360,7 +364,12 @@ function scalarFromGateway(field: DescField, value: JsonValue, path: string): Js
   const plan = planOf(field);
   if (plan.customType === undefined || typeof value !== 'string') return value;
   if (field.scalar === ScalarType.BYTES) {
-    return plan.customType === 'int' ? base64Encode(new TextEncoder().encode(value)) : value;
+    if (plan.customType === 'int') return base64Encode(new TextEncoder().encode(value));
+    try {
+      return base64Encode(new TextEncoder().encode(legacyDecToWire(value)));
+    } catch (err) {
+      throw new CodecError('INVALID_JSON', `${where(path)}: ${errText(err)}`, { path }, err);
+    }
   }
   if (plan.customType === 'dec') {
     try {

@@ -1,7 +1,7 @@
 /**
- * Every endpoint of the spec's four groups — Accounts, Bank, Node and blocks, Transactions
- * (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... path and on the upstream
- * /cosmos/... path, with the same answer, on a full node (app + consensus + indexer) behind the
+ * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, and the
+ * network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
+ * path and on the upstream /cosmos/... (/aioz/...) path, with the same answer, on a full node (app + consensus + indexer) behind the
  * gateway; and the OpenAPI document lists both templates of each. Plus the transaction flow a
  * service provider scripts over REST: broadcast, find by hash, find by event, block with txs.
  */
@@ -66,6 +66,20 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/validatorsets/latest'],
       ['GET', '/validatorsets/{height}'],
     ],
+  },
+  'Minting (network)': {
+    sdk: '/net/mint/v1',
+    cosmos: '/aioz/mint/v1',
+    rows: [
+      ['GET', '/annual_inflation'],
+      ['GET', '/inflation'],
+      ['GET', '/params'],
+    ],
+  },
+  'Network-specific (bonus)': {
+    sdk: '/net/bonus/v1',
+    cosmos: '/aioz/bonus/v1',
+    rows: [['GET', '/params']],
   },
   Transactions: {
     sdk: '/sdk/tx/v1beta1',

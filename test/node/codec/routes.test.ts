@@ -15,6 +15,10 @@ const NODE = 'cosmos.base.node.v1beta1.Service';
 const BLOCKS = 'cosmos.base.tendermint.v1beta1.Service';
 const STAKING = 'cosmos.staking.v1beta1.Query';
 const TX = 'cosmos.tx.v1beta1.Service';
+const MINT = 'aioz.mint.v1.Query';
+const BONUS = 'aioz.bonus.v1.Query';
+/** Upstream prefix → the spec's neutral prefix (SDK modules /cosmos/ → /sdk/, the network's /aioz/ → /net/). */
+const NEUTRAL: Record<string, string> = { '/cosmos/': '/sdk/', '/aioz/': '/net/' };
 
 /** Copied from spec/SERVICE.md "Endpoints", with the group prefixes spelled out. */
 const SPEC_PATHS: SpecRow[] = [
@@ -118,17 +122,18 @@ describe('httpRoutes', () => {
     }
   });
 
-  it('gives every Query/Service method of the served services an /sdk/ alias of its upstream path', () => {
+  it('gives every Query/Service method of the served services an /sdk/ (or /net/) alias of its upstream path', () => {
     for (const route of routes.filter((r) => !r.additional)) {
-      expect(route.pattern.startsWith('/cosmos/')).toBe(true);
+      const upstream = Object.keys(NEUTRAL).find((prefix) => route.pattern.startsWith(prefix));
+      expect(upstream).toBeDefined();
       const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
-      expect(aliases.map((r) => r.pattern)).toContain(route.pattern.replace(/^\/cosmos\//, '/sdk/'));
+      expect(aliases.map((r) => r.pattern)).toContain(NEUTRAL[upstream!] + route.pattern.slice(upstream!.length));
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, MINT, BONUS];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 3 + 1);
   });
 
   it('names the fields bound by path variables', () => {

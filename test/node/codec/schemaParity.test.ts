@@ -41,6 +41,15 @@ const FILES_WITHOUT_COSMJS = new Set([
   'tendermint/mempool/types.proto',
   'tendermint/blocksync/types.proto',
   'tendermint/statesync/types.proto',
+  // The network's own modules (their client types ship in AIOZ's fork of cosmjs-types, not this one).
+  'aioz/mint/v1/genesis.proto',
+  'aioz/mint/v1/mint.proto',
+  'aioz/mint/v1/query.proto',
+  'aioz/mint/v1/tx.proto',
+  'aioz/bonus/v1/genesis.proto',
+  'aioz/bonus/v1/params.proto',
+  'aioz/bonus/v1/query.proto',
+  'aioz/bonus/v1/tx.proto',
 ]);
 
 function cosmjsCodec(desc: DescMessage): CosmjsCodec | undefined {
