@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
-jest.setTimeout(120_000);
+jest.setTimeout(300_000);
 
 const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
