@@ -186,7 +186,7 @@ function fieldToJson(field: DescField, reflected: ReflectMessage, registry: Regi
 export function mayBeNullInGatewayJson(field: DescField): boolean {
   if (field.fieldKind === 'message') return planOf(field).nullable;
   if (field.fieldKind !== 'scalar') return false;
-  if (field.scalar === ScalarType.BYTES) return planOf(field).customType !== 'int' || planOf(field).nullable;
+  if (field.scalar === ScalarType.BYTES) return planOf(field).customType === undefined || planOf(field).nullable;
   return planOf(field).customType !== undefined && planOf(field).nullable;
 }
 
@@ -203,6 +203,10 @@ function singularScalarToJson(field: DescField, type: ScalarType, value: unknown
     if (plan.customType === 'int') {
       // math.Int in a bytes field (staking genesis last_total_power): its text form.
       return bytes.length === 0 ? (plan.nullable ? null : '0') : new TextDecoder().decode(bytes);
+    }
+    if (plan.customType === 'dec') {
+      // sdk.Dec in a bytes field (slashing params): the scaled integer's text on the wire.
+      return bytes.length === 0 ? (plan.nullable ? null : legacyDecFromWire('')) : legacyDecFromWire(new TextDecoder().decode(bytes));
     }
     return bytes.length === 0 ? null : base64Encode(bytes);
   }
@@ -360,7 +364,12 @@ function scalarFromGateway(field: DescField, value: JsonValue, path: string): Js
   const plan = planOf(field);
   if (plan.customType === undefined || typeof value !== 'string') return value;
   if (field.scalar === ScalarType.BYTES) {
-    return plan.customType === 'int' ? base64Encode(new TextEncoder().encode(value)) : value;
+    if (plan.customType === 'int') return base64Encode(new TextEncoder().encode(value));
+    try {
+      return base64Encode(new TextEncoder().encode(legacyDecToWire(value)));
+    } catch (err) {
+      throw new CodecError('INVALID_JSON', `${where(path)}: ${errText(err)}`, { path }, err);
+    }
   }
   if (plan.customType === 'dec') {
     try {

@@ -15,6 +15,10 @@ const NODE = 'cosmos.base.node.v1beta1.Service';
 const BLOCKS = 'cosmos.base.tendermint.v1beta1.Service';
 const STAKING = 'cosmos.staking.v1beta1.Query';
 const TX = 'cosmos.tx.v1beta1.Service';
+const DISTRIBUTION = 'cosmos.distribution.v1beta1.Query';
+const SLASHING = 'cosmos.slashing.v1beta1.Query';
+const EVIDENCE = 'cosmos.evidence.v1beta1.Query';
+const NET_STAKING = 'aioz.staking.v1beta1.Query';
 
 /** Copied from spec/SERVICE.md "Endpoints", with the group prefixes spelled out. */
 const SPEC_PATHS: SpecRow[] = [
@@ -120,15 +124,16 @@ describe('httpRoutes', () => {
 
   it('gives every Query/Service method of the served services an /sdk/ alias of its upstream path', () => {
     for (const route of routes.filter((r) => !r.additional)) {
-      expect(route.pattern.startsWith('/cosmos/')).toBe(true);
+      // Upstream /cosmos/… paths have an /sdk/ alias; the network's /aioz/… paths a /net/ alias.
+      expect(route.pattern.startsWith('/cosmos/') || route.pattern.startsWith('/aioz/')).toBe(true);
       const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
-      expect(aliases.map((r) => r.pattern)).toContain(route.pattern.replace(/^\/cosmos\//, '/sdk/'));
+      expect(aliases.map((r) => r.pattern)).toContain(route.pattern.replace(/^\/cosmos\//, '/sdk/').replace(/^\/aioz\//, '/net/'));
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1);
   });
 
   it('names the fields bound by path variables', () => {
