@@ -39,7 +39,7 @@ describe('defaultAppState', () => {
     expect(state.auth.accounts).toEqual([]);
     expect(state.bank.params).toEqual({ send_enabled: [], default_send_enabled: true });
     expect(state.bank.denom_metadata[0]).toMatchObject({ base: 'attotoken', display: 'token', name: 'Token', symbol: 'TOKEN' });
-    expect(state.staking.params).toEqual({ unbonding_time: '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: 'attotoken', min_commission_rate: '0.000000000000000000' });
+    expect(state.staking.params).toEqual({ unbonding_time: '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: 'attotoken', min_commission_rate: '0.000000000000000000', accept_all_validators: true });
     expect(state.genutil).toEqual({ gen_txs: [] });
     expect(validateAppState(state, CHAIN_ID)).toEqual([]);
   });
