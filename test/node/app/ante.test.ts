@@ -13,7 +13,7 @@ import { accString, moduleAddress } from '../../../src/node/modules/shared/addre
 import { AccountKeeper } from '../../../src/node/modules/auth/keeper.js';
 import { Context, emptyHeader } from '../../../src/node/modules/shared/context.js';
 import { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
-import { CHAIN_ID, TOKEN, buildAppState, coin, msgSend, pack, signTx, startChain, testKey, txParts, type Chain, type TestKey, type TxOptions } from './helpers.js';
+import { CHAIN_ID, TOKEN, buildAppState, msgSend, pack, signTx, startChain, testKey, txParts, type Chain, type TestKey, type TxOptions } from './helpers.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
