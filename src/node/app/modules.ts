@@ -10,6 +10,7 @@ import type { Registry } from '@bufbuild/protobuf';
 import { registerTypes, registry } from '../codec/registry.js';
 import { authModule } from '../modules/auth/module.js';
 import { bankModule } from '../modules/bank/module.js';
+import { distributionModule } from '../modules/distribution/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
@@ -23,16 +24,17 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   authModule,
   bankModule,
   stakingModule,
+  distributionModule,
   genutilModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['staking'],
+  beginBlock: ['distribution', 'staking'],
   endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'staking', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'staking', 'genutil'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

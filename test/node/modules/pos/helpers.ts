@@ -42,7 +42,7 @@ export interface PosChain {
   ctx(): Context;
   keeper<T>(module: string): T;
   /** Signs and delivers one tx in its own block; returns its result. */
-  tx(signer: TestKey, msgs: Any[], options?: { gas?: bigint; extra?: Partial<RequestFinalizeBlock> }): Promise<ExecTxResult>;
+  tx(signer: TestKey, msgs: Any[], options?: { gas?: bigint; fee?: bigint; proposer?: number; extra?: Partial<RequestFinalizeBlock> }): Promise<ExecTxResult>;
   /** A block; every validator signs unless `absent` names some; invariants are checked after it. */
   block(options?: { txs?: Uint8Array[]; absent?: number[]; extra?: Partial<RequestFinalizeBlock>; proposer?: number }): Promise<ResponseFinalizeBlock>;
   /** Last-commit votes of the current bonded validators (power from staking). */
@@ -110,11 +110,11 @@ export async function startPosChain(options: PosChainOptions = {}): Promise<PosC
       if (problems.length > 0) throw new Error(`invariants broken after block ${chain.height}: ${problems.join('; ')}`);
       return response;
     },
-    async tx(signer, msgs, { gas = 1_000_000n, extra } = {}) {
+    async tx(signer, msgs, { gas = 1_000_000n, fee, proposer, extra } = {}) {
       const account = keeper<AuthKeeper>('auth').getAccount(ctx(), signer.address);
       if (account === undefined) throw new Error(`no account for ${signer.bech32}`);
       const sequence = account.sequence;
-      const response = await pos.block({ txs: [signTx({ signer, msgs, sequence, accountNumber: account.accountNumber, gas })], extra });
+      const response = await pos.block({ txs: [signTx({ signer, msgs, sequence, accountNumber: account.accountNumber, gas, fee })], extra, proposer });
       return response.txResults[0]!;
     },
     async invariants() {
