@@ -12,6 +12,7 @@ import { authModule } from '../modules/auth/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
+import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
 import type { ModuleCli } from '../platform/cli.js';
@@ -25,16 +26,17 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   bankModule,
   stakingModule,
   distributionModule,
+  slashingModule,
   genutilModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['distribution', 'staking'],
+  beginBlock: ['distribution', 'slashing', 'staking'],
   endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'genutil'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

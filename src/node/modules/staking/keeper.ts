@@ -147,6 +147,11 @@ export class StakingKeeper {
     Validators.set(ctx, operatorAddress(validator), validator);
   }
 
+  /** The validator's consensus address (CometBFT address of its consensus key). */
+  consAddress(validator: Validator): Uint8Array {
+    return validatorConsAddress(validator);
+  }
+
   getValidatorByConsAddr(ctx: Context, consAddr: Uint8Array): Validator | undefined {
     const valAddr = ValidatorsByConsAddr.get(ctx, consAddr);
     return valAddr === undefined ? undefined : this.getValidator(ctx, valAddr);
