@@ -11,6 +11,7 @@ import { registerTypes, registry } from '../codec/registry.js';
 import { authModule } from '../modules/auth/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
+import { evidenceModule } from '../modules/evidence/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
@@ -27,16 +28,17 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   stakingModule,
   distributionModule,
   slashingModule,
+  evidenceModule,
   genutilModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['distribution', 'slashing', 'staking'],
+  beginBlock: ['distribution', 'slashing', 'evidence', 'staking'],
   endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'genutil'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */
