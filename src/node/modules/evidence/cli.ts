@@ -1,4 +1,4 @@
-/** The evidence module's command line: `query evidence [hash]` (all evidence without a hash), `tx evidence submit-evidence`. */
+/** The evidence module's command line: `query evidence [hash]` (src/commands/query/evidence.ts; all evidence without a hash), `tx evidence submit-evidence`. */
 import { comments } from '../../../gen/cosmos/evidence/v1beta1/comments.js';
 import { Query } from '../../../gen/cosmos/evidence/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/evidence/v1beta1/tx_pb.js';
@@ -12,8 +12,9 @@ export const evidenceCli: ModuleCli = {
   query: {
     service: Query,
     overrides: {
-      Evidence: { examples: ['<%= config.bin %> query evidence evidence DF0C23E8634E480F84B9D5674A7CDC9816466DEC28A3358F73260F68D28D7660'] },
-      AllEvidence: { use: 'list', examples: ['<%= config.bin %> query evidence list'] },
+      // `query evidence [hash]`, as the SDK: one hand-written command for both.
+      Evidence: { handWritten: 'query:evidence' },
+      AllEvidence: { handWritten: 'query:evidence' },
     },
   },
   tx: { service: Msg },
