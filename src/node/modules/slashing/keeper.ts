@@ -38,8 +38,7 @@ export class SlashingKeeper {
   }
 
   /** MinSignedPerWindow in blocks: min_signed_per_window × window, rounded. */
-  minSignedPerWindow(ctx: Context): bigint {
-    const params = this.getParams(ctx);
+  minSignedPerWindow(ctx: Context, params: SlashingParams = this.getParams(ctx)): bigint {
     const product = decOfBytes(params.minSignedPerWindow) * params.signedBlocksWindow;
     const whole = product / DEC_ONE;
     const rest = product % DEC_ONE;
@@ -72,16 +71,16 @@ export class SlashingKeeper {
 
   /** BeginBlocker: every vote of the last commit. */
   async beginBlock(ctx: Context): Promise<void> {
-    for (const vote of ctx.cometInfo.lastCommit.votes) await this.handleValidatorSignature(ctx, vote.validatorAddress, vote.power, vote.blockIdFlag !== 1);
+    const params = this.getParams(ctx);
+    for (const vote of ctx.cometInfo.lastCommit.votes) await this.handleValidatorSignature(ctx, vote.validatorAddress, vote.power, vote.blockIdFlag !== 1, params);
   }
 
   /** HandleValidatorSignature. */
-  async handleValidatorSignature(ctx: Context, consAddr: Uint8Array, power: bigint, signed: boolean): Promise<void> {
+  async handleValidatorSignature(ctx: Context, consAddr: Uint8Array, power: bigint, signed: boolean, params: SlashingParams = this.getParams(ctx)): Promise<void> {
     const height = BigInt(ctx.blockHeight);
     const info = this.getSigningInfo(ctx, consAddr);
     // The SDK panics here; a vote from a validator this state never bonded is skipped instead.
     if (info === undefined) return;
-    const params = this.getParams(ctx);
     const window = params.signedBlocksWindow;
     const index = info.indexOffset % window;
     let indexOffset = info.indexOffset + 1n;
@@ -95,7 +94,7 @@ export class SlashingKeeper {
       MissedBlocks.remove(ctx, [consAddr, index]);
       missedCounter--;
     }
-    const minSigned = this.minSignedPerWindow(ctx);
+    const minSigned = this.minSignedPerWindow(ctx, params);
     if (missed) ctx.events.emit(newEvent('liveness', ['address', consString(consAddr)], ['missed_blocks', missedCounter.toString()], ['height', height.toString()]));
     const minHeight = info.startHeight + window;
     const maxMissed = window - minSigned;
