@@ -29,7 +29,10 @@ import { Context, type BlockHeader } from '../../src/node/modules/shared/context
 import type { StakingKeeper } from '../../src/node/modules/staking/keeper.js';
 import { BondStatus, newValidator, validatorConsAddress } from '../../src/node/modules/staking/validator.js';
 import { sha256 } from '../../src/keyring/hash.js';
-import { memoryDatabase } from '../../src/node/store/db/database.js';
+import { openDatabase } from '../../src/node/store/db/database.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ModuleManager } from '../../src/node/platform/manager.js';
 import type { CacheMultiStore } from '../../src/node/store/index.js';
 
@@ -62,7 +65,9 @@ interface World {
 }
 
 async function world(validators: number): Promise<World> {
-  const opened = await openApp(memoryDatabase(), { chainId: 'bench-1', sigVerifyWorkers: 0 }, { syncCommits: false });
+  // LevelDB in a temp dir, as a node runs (the in-memory database scans on iteration).
+  const dir = mkdtempSync(join(tmpdir(), 'tokend-pos-bench-'));
+  const opened = await openApp(await openDatabase(dir), { chainId: 'bench-1', sigVerifyWorkers: 0 }, { syncCommits: false });
   const manager = createModuleManager();
   const w: World = {
     manager,
@@ -83,7 +88,10 @@ async function world(validators: number): Promise<World> {
     staking: manager.keeper<StakingKeeper>('staking'),
     bank: manager.keeper<BankKeeper>('bank'),
     distribution: manager.keeper<DistributionKeeper>('distribution'),
-    close: opened.close,
+    async close() {
+      await opened.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
   const ctx = w.ctx();
   for (let i = 0; i < validators; i++) {
