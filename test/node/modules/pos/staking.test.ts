@@ -143,6 +143,13 @@ describe('x/staking on a four-validator chain', () => {
     expect([balance(pos, signer.address), staking().getValidator(pos.ctx(), pos.validators[0]!.key.address)!.tokens]).toEqual(before);
   });
 
+  test('an invalid decimal commission rate → sdk 18, nothing changes', async () => {
+    const val = pos.validators[0]!.key;
+    const edit = pack(MsgEditValidatorSchema, { validatorAddress: val.valoper, description: create(DescriptionSchema, { moniker: '[do-not-modify]', identity: '[do-not-modify]', website: '[do-not-modify]', securityContact: '[do-not-modify]', details: '[do-not-modify]' }), commissionRate: '1.5x', minSelfDelegation: '' });
+    expect(failure(await pos.tx(val, [edit]))).toEqual([18, 'sdk', failedLog('invalid commission rate: 1.5x: invalid request')]);
+    expect(staking().getValidator(pos.ctx(), val.address)!.commission!.commissionRates!.rate).toBe(legacyDecToWire('0.1'));
+  });
+
   test('unbonding more than the delegation → sdk 18 invalid shares amount', async () => {
     const val = pos.validators[0]!.key;
     await pos.tx(bob, [delegate(bob.bech32, val.valoper, TOKEN)]);
