@@ -22,6 +22,7 @@ const SUITES: Suite[] = [
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
+  { name: 'pos', load: () => import('./pos/pos.bench.js') },
 ];
 
 function formatValue(value: number): string {

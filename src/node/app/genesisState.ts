@@ -48,7 +48,7 @@ export function validateAppStateStatic(appState: AppStateJson, manager: ModuleMa
   return problems;
 }
 
-/** Staking InitGenesis' rule: pool balances equal the validators' tokens by status. */
+/** Staking InitGenesis' rule: pool balances equal the validators' tokens by status (plus unbonding entries). */
 function poolProblems(appState: AppStateJson): string[] {
   const staking = parseStakingGenesis(appState['staking']);
   const bank = parseBankGenesis(appState['bank']);
@@ -59,6 +59,8 @@ function poolProblems(appState: AppStateJson): string[] {
     if (validator.status === BondStatus.BONDED) bonded += validatorTokens(validator);
     else notBonded += validatorTokens(validator);
   }
+  // Unbonding entries wait in the not-bonded pool.
+  for (const ubd of staking.unbondingDelegations) for (const entry of ubd.entries) notBonded += BigInt(entry.balance || '0');
   const balanceOf = (name: string): Coin[] => {
     const address = accString(moduleAddress(name));
     const entry = bank.balances.find((balance) => balance.address === address);

@@ -11,8 +11,11 @@ import { registerTypes, registry } from '../codec/registry.js';
 import { authModule } from '../modules/auth/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
+import { distributionModule } from '../modules/distribution/module.js';
+import { evidenceModule } from '../modules/evidence/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { mintModule } from '../modules/mint/module.js';
+import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
 import type { ModuleCli } from '../platform/cli.js';
@@ -25,6 +28,9 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   authModule,
   bankModule,
   stakingModule,
+  distributionModule,
+  slashingModule,
+  evidenceModule,
   mintModule,
   bonusModule,
   genutilModule,
@@ -33,10 +39,10 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['mint', 'bonus', 'staking'],
+  beginBlock: ['mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking'],
   endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'staking', 'mint', 'bonus', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'staking', 'mint', 'bonus', 'genutil'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

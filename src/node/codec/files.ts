@@ -16,6 +16,20 @@ import { file_aioz_mint_v1_genesis } from '../../gen/aioz/mint/v1/genesis_pb.js'
 import { file_aioz_mint_v1_mint } from '../../gen/aioz/mint/v1/mint_pb.js';
 import { file_aioz_mint_v1_query } from '../../gen/aioz/mint/v1/query_pb.js';
 import { file_aioz_mint_v1_tx } from '../../gen/aioz/mint/v1/tx_pb.js';
+import { file_aioz_staking_v1beta1_query } from '../../gen/aioz/staking/v1beta1/query_pb.js';
+import { file_aioz_staking_v1beta1_staking } from '../../gen/aioz/staking/v1beta1/staking_pb.js';
+import { file_cosmos_distribution_v1beta1_distribution } from '../../gen/cosmos/distribution/v1beta1/distribution_pb.js';
+import { file_cosmos_distribution_v1beta1_genesis } from '../../gen/cosmos/distribution/v1beta1/genesis_pb.js';
+import { file_cosmos_distribution_v1beta1_query } from '../../gen/cosmos/distribution/v1beta1/query_pb.js';
+import { file_cosmos_distribution_v1beta1_tx } from '../../gen/cosmos/distribution/v1beta1/tx_pb.js';
+import { file_cosmos_evidence_v1beta1_evidence } from '../../gen/cosmos/evidence/v1beta1/evidence_pb.js';
+import { file_cosmos_evidence_v1beta1_genesis } from '../../gen/cosmos/evidence/v1beta1/genesis_pb.js';
+import { file_cosmos_evidence_v1beta1_query } from '../../gen/cosmos/evidence/v1beta1/query_pb.js';
+import { file_cosmos_evidence_v1beta1_tx } from '../../gen/cosmos/evidence/v1beta1/tx_pb.js';
+import { file_cosmos_slashing_v1beta1_genesis } from '../../gen/cosmos/slashing/v1beta1/genesis_pb.js';
+import { file_cosmos_slashing_v1beta1_query } from '../../gen/cosmos/slashing/v1beta1/query_pb.js';
+import { file_cosmos_slashing_v1beta1_slashing } from '../../gen/cosmos/slashing/v1beta1/slashing_pb.js';
+import { file_cosmos_slashing_v1beta1_tx } from '../../gen/cosmos/slashing/v1beta1/tx_pb.js';
 import { file_amino_amino } from '../../gen/amino/amino_pb.js';
 import { file_cosmos_auth_v1beta1_auth } from '../../gen/cosmos/auth/v1beta1/auth_pb.js';
 import { file_cosmos_auth_v1beta1_genesis } from '../../gen/cosmos/auth/v1beta1/genesis_pb.js';
@@ -84,6 +98,20 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_aioz_mint_v1_query,
   file_aioz_mint_v1_tx,
   file_amino_amino,
+  file_aioz_staking_v1beta1_query,
+  file_aioz_staking_v1beta1_staking,
+  file_cosmos_distribution_v1beta1_distribution,
+  file_cosmos_distribution_v1beta1_genesis,
+  file_cosmos_distribution_v1beta1_query,
+  file_cosmos_distribution_v1beta1_tx,
+  file_cosmos_evidence_v1beta1_evidence,
+  file_cosmos_evidence_v1beta1_genesis,
+  file_cosmos_evidence_v1beta1_query,
+  file_cosmos_evidence_v1beta1_tx,
+  file_cosmos_slashing_v1beta1_genesis,
+  file_cosmos_slashing_v1beta1_query,
+  file_cosmos_slashing_v1beta1_slashing,
+  file_cosmos_slashing_v1beta1_tx,
   file_cosmos_auth_v1beta1_auth,
   file_cosmos_auth_v1beta1_genesis,
   file_cosmos_auth_v1beta1_query,

@@ -205,7 +205,8 @@ function singularScalarToJson(field: DescField, type: ScalarType, value: unknown
       return bytes.length === 0 ? (plan.nullable ? null : '0') : new TextDecoder().decode(bytes);
     }
     if (plan.customType === 'dec') {
-      // LegacyDec in a bytes field (mint QueryInflationResponse): the wire text, as a decimal.
+      // LegacyDec in a bytes field (slashing params, mint QueryInflationResponse): the wire text
+      // (the scaled integer), printed as a decimal.
       return bytes.length === 0 ? (plan.nullable ? null : legacyDecFromWire('')) : legacyDecFromWire(new TextDecoder().decode(bytes));
     }
     return bytes.length === 0 ? null : base64Encode(bytes);

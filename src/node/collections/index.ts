@@ -10,6 +10,7 @@ export {
   lengthPrefixedBytesKey,
   pairKey,
   stringKey,
+  timeKey,
   tripleKey,
   u32Key,
   u64Key,

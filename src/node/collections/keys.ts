@@ -346,3 +346,27 @@ function checkPrefixLength(parts: readonly unknown[], min: number, max: number):
     throw new CollectionError('ENCODING', `a key prefix has ${min === max ? min : `${min}–${max}`} part(s), got ${parts.length}`);
   }
 }
+
+const TIME_KEY_WIDTH = 29;
+
+/**
+ * A time as sdk.FormatTimeBytes writes it ("2006-01-02T15:04:05.000000000", UTC, 29 bytes), so
+ * byte order is time order (the SDK's queue keys: unbonding, redelegation, validator queues).
+ * The key is milliseconds since the Unix epoch (the precision block times carry here).
+ */
+export const timeKey: KeyCodec<number> = fixedSize<number>(
+  'time',
+  TIME_KEY_WIDTH,
+  (key, out, offset) => {
+    const text = `${new Date(key).toISOString().slice(0, 23)}000000`;
+    if (text.length !== TIME_KEY_WIDTH) throw new CollectionError('ENCODING', `time key out of range: ${key}`);
+    for (let i = 0; i < TIME_KEY_WIDTH; i++) out[offset + i] = text.charCodeAt(i);
+  },
+  (bytes, offset) => {
+    const text = String.fromCharCode(...bytes.subarray(offset, offset + TIME_KEY_WIDTH));
+    const ms = Date.parse(`${text.slice(0, 23)}Z`);
+    if (Number.isNaN(ms)) throw decodeError('time', `not a time: ${text}`);
+    return ms;
+  },
+  (key) => new Date(key).toISOString(),
+);

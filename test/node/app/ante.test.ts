@@ -5,7 +5,7 @@
  */
 import { createModuleManager } from '../../../src/node/app/modules.js';
 import { create, toBinary } from '@bufbuild/protobuf';
-import { MsgDelegateSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
+import { MsgSendResponseSchema } from '../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { TxRawSchema } from '../../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
 import { SignMode } from '../../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { FEE_COLLECTOR_NAME } from '../../../src/node/modules/auth/keys.js';
@@ -13,7 +13,7 @@ import { accString, moduleAddress } from '../../../src/node/modules/shared/addre
 import { AccountKeeper } from '../../../src/node/modules/auth/keeper.js';
 import { Context, emptyHeader } from '../../../src/node/modules/shared/context.js';
 import { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
-import { CHAIN_ID, TOKEN, buildAppState, coin, msgSend, pack, signTx, startChain, testKey, txParts, type Chain, type TestKey, type TxOptions } from './helpers.js';
+import { CHAIN_ID, TOKEN, buildAppState, msgSend, pack, signTx, startChain, testKey, txParts, type Chain, type TestKey, type TxOptions } from './helpers.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
@@ -146,8 +146,9 @@ describe('ante chain and message failures', () => {
   });
 
   test('a known message without a handler → 6 before anything is charged', async () => {
-    const delegate = pack(MsgDelegateSchema, { delegatorAddress: alice.bech32, validatorAddress: validator.valoper, amount: coin(1n) });
-    await rejected(tx({ msgs: [delegate], fee: 200_000n }), 6, 'no message handler found for /cosmos.staking.v1beta1.MsgDelegate: unknown request');
+    // Every module's Msg has a handler now: a Msg response type is known to the registry but routed nowhere.
+    const response = pack(MsgSendResponseSchema, {});
+    await rejected(tx({ msgs: [response], fee: 200_000n }), 6, 'no message handler found for /cosmos.bank.v1beta1.MsgSendResponse: unknown request');
   });
 
   test('undecodable bytes → 2', async () => {

@@ -34,12 +34,12 @@ function funded(): AppStateJson {
 describe('defaultAppState', () => {
   test('every module with SDK snake_case JSON and this chain’s defaults', () => {
     const state = defaultAppState({ denom: 'attotoken' }) as Json;
-    expect(Object.keys(state).sort()).toEqual(['auth', 'bank', 'bonus', 'genutil', 'mint', 'staking']);
+    expect(Object.keys(state).sort()).toEqual(['auth', 'bank', 'bonus', 'distribution', 'evidence', 'genutil', 'mint', 'slashing', 'staking']);
     expect(state.auth.params).toEqual({ max_memo_characters: '256', tx_sig_limit: '7', tx_size_cost_per_byte: '10', sig_verify_cost_ed25519: '590', sig_verify_cost_secp256k1: '1000' });
     expect(state.auth.accounts).toEqual([]);
     expect(state.bank.params).toEqual({ send_enabled: [], default_send_enabled: true });
     expect(state.bank.denom_metadata[0]).toMatchObject({ base: 'attotoken', display: 'token', name: 'Token', symbol: 'TOKEN' });
-    expect(state.staking.params).toEqual({ unbonding_time: '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: 'attotoken', min_commission_rate: '0.000000000000000000' });
+    expect(state.staking.params).toEqual({ unbonding_time: '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: 'attotoken', min_commission_rate: '0.000000000000000000', accept_all_validators: true });
     expect(state.genutil).toEqual({ gen_txs: [] });
     expect(state.mint).toEqual({ params: { mint_denom: 'attotoken', blocks_per_year: '6311520', start_height: '51840', inflation: '0.000000013654032124', additional_allocations: [] } });
     expect(state.bonus).toEqual({ params: { bonus_denom: 'attotoken', bonus_amount: '4753213172104342535' } });

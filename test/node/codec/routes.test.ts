@@ -17,6 +17,10 @@ const STAKING = 'cosmos.staking.v1beta1.Query';
 const TX = 'cosmos.tx.v1beta1.Service';
 const MINT = 'aioz.mint.v1.Query';
 const BONUS = 'aioz.bonus.v1.Query';
+const DISTRIBUTION = 'cosmos.distribution.v1beta1.Query';
+const SLASHING = 'cosmos.slashing.v1beta1.Query';
+const EVIDENCE = 'cosmos.evidence.v1beta1.Query';
+const NET_STAKING = 'aioz.staking.v1beta1.Query';
 /** Upstream prefix → the spec's neutral prefix (SDK modules /cosmos/ → /sdk/, the network's /aioz/ → /net/). */
 const NEUTRAL: Record<string, string> = { '/cosmos/': '/sdk/', '/aioz/': '/net/' };
 
@@ -131,9 +135,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, MINT, BONUS];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 3 + 1);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1);
   });
 
   it('names the fields bound by path variables', () => {

@@ -21,6 +21,8 @@ interface CosmjsCodec {
 
 /** Files with no cosmjs-types counterpart (checked: cosmjs-types 0.11 ships none of these). */
 const FILES_WITHOUT_COSMJS = new Set([
+  'aioz/staking/v1beta1/query.proto',
+  'aioz/staking/v1beta1/staking.proto',
   'amino/amino.proto',
   'cosmos/evm/crypto/v1/ethsecp256k1/keys.proto',
   'cosmos_proto/cosmos.proto',

@@ -238,6 +238,18 @@ export class BankKeeper {
     this.addCoins(ctx, moduleAccount.address, coins);
   }
 
+  /**
+   * UndelegateCoinsFromModuleToAccount: tokens leaving a staking pool for the delegator (module
+   * account needs the staking permission); emits coin_spent then coin_received.
+   */
+  undelegateCoinsFromModuleToAccount(ctx: Context, module: string, delegator: Uint8Array, coins: readonly Coin[]): void {
+    const moduleAccount = this.moduleAccount(ctx, module);
+    if (!moduleAccount.permissions.includes('staking')) throw SdkErrors.Unauthorized.wrap(`module account ${module} does not have permissions to undelegate coins`);
+    this.subUnlockedCoins(ctx, moduleAccount.address, coins);
+    this.addCoins(ctx, delegator, coins);
+    this.ensureAccount(ctx, delegator);
+  }
+
   /** Mints into a module account (needs the minter permission); emits coin_received + coinbase. */
   mintCoins(ctx: Context, module: string, coins: readonly Coin[]): void {
     const account = this.moduleAccount(ctx, module);

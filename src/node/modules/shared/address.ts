@@ -79,6 +79,10 @@ export function parseValAddress(text: string): AddressResult {
   return parseBech32(text, VALIDATOR_OPERATOR_PREFIX);
 }
 
+export function parseConsAddress(text: string): AddressResult {
+  return parseBech32(text, CONSENSUS_PREFIX);
+}
+
 /** The 20-byte address of a module account: sha256(name)[:20] (address.Module). */
 export function moduleAddress(name: string): Uint8Array {
   return sha256(new TextEncoder().encode(name)).slice(0, 20);

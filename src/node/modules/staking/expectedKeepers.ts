@@ -13,4 +13,6 @@ export interface StakingBankKeeper {
   getAllBalances(ctx: Context, address: Uint8Array): Promise<Coin[]>;
   delegateCoinsFromAccountToModule(ctx: Context, delegator: Uint8Array, module: string, coins: readonly Coin[]): void;
   sendCoinsFromModuleToModule(ctx: Context, fromModule: string, toModule: string, coins: readonly Coin[]): void;
+  undelegateCoinsFromModuleToAccount(ctx: Context, module: string, delegator: Uint8Array, coins: readonly Coin[]): void;
+  burnCoins(ctx: Context, module: string, coins: readonly Coin[]): void;
 }

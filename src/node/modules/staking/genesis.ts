@@ -5,6 +5,7 @@
  * the validators' tokens by status.
  */
 import { create, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { GenesisStateSchema, LastValidatorPowerSchema, type GenesisState } from '../../../gen/cosmos/staking/v1beta1/genesis_pb.js';
 import { BondStatus } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import type { ValidatorUpdate } from '../../abci/types.js';
@@ -20,14 +21,34 @@ import { defaultStakingParams, validateStakingParams } from './params.js';
 import { abciValidatorUpdate, consensusKeyOf, operatorAddress, validatorTokens } from './validator.js';
 
 export function defaultStakingGenesis(defaults: GenesisDefaults): JsonObject {
-  return toGatewayJson(
+  const json = toGatewayJson(
     GenesisStateSchema,
     create(GenesisStateSchema, { params: defaultStakingParams(defaults.denom), lastTotalPower: utf8('0'), lastValidatorPowers: [], validators: [], delegations: [], unbondingDelegations: [], redelegations: [], exported: false }),
   ) as JsonObject;
+  (json.params as JsonObject).accept_all_validators = true;
+  return json;
+}
+
+/**
+ * The network's genesis keeps `accept_all_validators` inside `params` (aioz.staking.v1beta1
+ * Params field 101); the rest is the SDK's staking genesis. Absent means true.
+ */
+export function acceptAllFromGenesis(json: JsonValue | undefined): boolean {
+  const params = (json as JsonObject | undefined)?.params as JsonObject | undefined;
+  const value = params?.accept_all_validators ?? params?.acceptAllValidators;
+  return value === undefined || value === null ? true : value === true;
+}
+
+function withoutAcceptAll(json: JsonValue | undefined): JsonValue {
+  const object = (json ?? {}) as JsonObject;
+  const params = object.params as JsonObject | undefined;
+  if (params === undefined || params === null || typeof params !== 'object') return object;
+  const { accept_all_validators: _a, acceptAllValidators: _b, ...rest } = params;
+  return { ...object, params: rest };
 }
 
 export function parseStakingGenesis(json: JsonValue | undefined): GenesisState {
-  return fromGatewayJson(GenesisStateSchema, json ?? {});
+  return fromGatewayJson(GenesisStateSchema, withoutAcceptAll(json));
 }
 
 export function validateStakingGenesis(json: JsonValue | undefined): string[] {
@@ -38,6 +59,8 @@ export function validateStakingGenesis(json: JsonValue | undefined): string[] {
     return [`invalid staking genesis: ${(err as Error).message}`];
   }
   const problems = validateStakingParams(state.params ?? defaultStakingParams());
+  const rawAccept = ((json as JsonObject | undefined)?.params as JsonObject | undefined)?.accept_all_validators;
+  if (rawAccept !== undefined && typeof rawAccept !== 'boolean') problems.push(`accept_all_validators must be true or false, got ${JSON.stringify(rawAccept)}`);
   const seen = new Set<string>();
   for (const validator of state.validators) {
     const moniker = validator.description?.moniker ?? '';
@@ -64,12 +87,22 @@ export function validateStakingGenesis(json: JsonValue | undefined): string[] {
     const validator = parseValAddress(delegation.validatorAddress);
     if (!validator.ok) problems.push(`delegation to "${delegation.validatorAddress}": ${validator.error}`);
   }
+  for (const ubd of state.unbondingDelegations) {
+    if (!parseAccAddress(ubd.delegatorAddress).ok || !parseValAddress(ubd.validatorAddress).ok) problems.push(`unbonding delegation ${ubd.delegatorAddress} → ${ubd.validatorAddress}: invalid address`);
+    for (const entry of ubd.entries) if (!/^[0-9]+$/.test(entry.balance)) problems.push(`unbonding delegation ${ubd.delegatorAddress} → ${ubd.validatorAddress}: invalid balance ${entry.balance}`);
+  }
+  for (const red of state.redelegations) {
+    if (!parseAccAddress(red.delegatorAddress).ok || !parseValAddress(red.validatorSrcAddress).ok || !parseValAddress(red.validatorDstAddress).ok) {
+      problems.push(`redelegation ${red.delegatorAddress} ${red.validatorSrcAddress} → ${red.validatorDstAddress}: invalid address`);
+    }
+  }
   return problems;
 }
 
 export async function initStakingGenesis(ctx: Context, keeper: StakingKeeper, json: JsonValue | undefined): Promise<ValidatorUpdate[]> {
   const state = parseStakingGenesis(json);
   keeper.setParams(ctx, state.params ?? defaultStakingParams());
+  keeper.setAcceptAllValidators(ctx, acceptAllFromGenesis(json));
   keeper.setLastTotalPower(ctx, state.lastTotalPower.length === 0 ? 0n : BigInt(fromUtf8(state.lastTotalPower)));
   let bonded = 0n;
   let notBonded = 0n;
@@ -80,6 +113,18 @@ export async function initStakingGenesis(ctx: Context, keeper: StakingKeeper, js
     if (validator.status === BondStatus.BONDED) bonded += validatorTokens(validator);
     else if (validator.status === BondStatus.UNBONDING || validator.status === BondStatus.UNBONDED) notBonded += validatorTokens(validator);
     else throw new Error(`invalid validator status of ${validator.operatorAddress}`);
+    if (validator.status === BondStatus.UNBONDING) keeper.insertValidatorQueue(ctx, validator);
+  }
+  for (const ubd of state.unbondingDelegations) {
+    keeper.setUnbondingDelegation(ctx, ubd);
+    for (const entry of ubd.entries) {
+      keeper.insertUbdQueue(ctx, ubd, entry.completionTime === undefined ? 0 : timestampDate(entry.completionTime).getTime());
+      notBonded += BigInt(entry.balance || '0');
+    }
+  }
+  for (const red of state.redelegations) {
+    keeper.setRedelegation(ctx, red);
+    for (const entry of red.entries) keeper.insertRedelegationQueue(ctx, red, entry.completionTime === undefined ? 0 : timestampDate(entry.completionTime).getTime());
   }
   for (const delegation of state.delegations) {
     const delegator = parseAccAddress(delegation.delegatorAddress);
@@ -111,7 +156,7 @@ export async function exportStakingGenesis(ctx: Context, keeper: StakingKeeper):
   const lastValidatorPowers = (await keeper.getLastValidatorPowers(ctx)).map(([address, power]) => create(LastValidatorPowerSchema, { address: valString(address), power }));
   const validators = await keeper.getAllValidators(ctx);
   validators.forEach((validator) => operatorAddress(validator));
-  return toGatewayJson(
+  const json = toGatewayJson(
     GenesisStateSchema,
     create(GenesisStateSchema, {
       params: keeper.getParams(ctx),
@@ -119,9 +164,11 @@ export async function exportStakingGenesis(ctx: Context, keeper: StakingKeeper):
       lastValidatorPowers,
       validators,
       delegations: await keeper.getAllDelegations(ctx),
-      unbondingDelegations: [],
-      redelegations: [],
+      unbondingDelegations: await keeper.getAllUnbondingDelegations(ctx),
+      redelegations: await keeper.getAllRedelegations(ctx),
       exported: true,
     }),
   ) as JsonObject;
+  (json.params as JsonObject).accept_all_validators = keeper.acceptAllValidators(ctx);
+  return json;
 }

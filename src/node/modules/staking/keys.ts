@@ -11,7 +11,19 @@
  *   0x31 ‖ len ‖ delAddr ‖ len ‖ valAddr      Delegations             → Delegation
  *   0x50 ‖ height (u64 BE)                    HistoricalInfoByHeight  → HistoricalInfo
  *   0x51                                      Params                  → Params
+ *   0x32 ‖ len ‖ delAddr ‖ len ‖ valAddr      UnbondingDelegations    → UnbondingDelegation
+ *   0x33 ‖ len ‖ valAddr ‖ len ‖ delAddr      its by-validator index  → (empty)
+ *   0x34 ‖ len ‖ del ‖ len ‖ src ‖ len ‖ dst  Redelegations           → Redelegation
+ *   0x35 ‖ len ‖ src ‖ len ‖ del ‖ len ‖ dst  by source validator     → (empty)
+ *   0x36 ‖ len ‖ dst ‖ len ‖ del ‖ len ‖ src  by destination validator → (empty)
+ *   0x41 ‖ time                               UnbondingQueue          → DVPairs
+ *   0x42 ‖ time                               RedelegationQueue       → DVVTriplets
+ *   0x43 ‖ time ‖ height (u64 BE)             ValidatorQueue          → ValAddresses
  *   0x71 ‖ len ‖ valAddr ‖ len ‖ delAddr      Delegations' by-validator index → (empty)
+ *   0x91                                      AcceptAllValidators     → bool (the network's
+ *                                             aioz.staking.v1beta1 params field 101)
+ *
+ * (time = sdk.FormatTimeBytes, 29 bytes, so the queues iterate in time order.)
  *
  * The power and consensus-address tables are kept by the keeper where the SDK keeps them (they
  * follow status and jailing, not just the stored validator); the by-validator index of
@@ -20,7 +32,20 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { Int64ValueSchema } from '@bufbuild/protobuf/wkt';
 import { IntProtoSchema } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
-import { DelegationSchema, HistoricalInfoSchema, ParamsSchema, ValidatorSchema, type Delegation } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import {
+  DVPairsSchema,
+  DVVTripletsSchema,
+  DelegationSchema,
+  HistoricalInfoSchema,
+  ParamsSchema,
+  RedelegationSchema,
+  UnbondingDelegationSchema,
+  ValAddressesSchema,
+  ValidatorSchema,
+  type Delegation,
+  type Redelegation,
+  type UnbondingDelegation,
+} from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import {
   CollectionError,
   IndexedMap,
@@ -31,7 +56,11 @@ import {
   bytesValue,
   lengthPrefixedBytesKey,
   pairKey,
+  protoBoolValue,
   protoValue,
+  timeKey,
+  tripleKey,
+  KeySet,
   u64Key,
   type KeyCodec,
   type ValueCodec,
@@ -119,5 +148,38 @@ export const Delegations = new IndexedMap(schema, 'delegations', 0x31, pairKey(l
 export const HistoricalInfoByHeight = new StateMap(schema, 'historical_info', 0x50, u64Key, protoValue(HistoricalInfoSchema));
 
 export const Params = new Item(schema, 'params', 0x51, protoValue(ParamsSchema, { shared: true }));
+
+const lp = lengthPrefixedBytesKey;
+
+/** (operator address, delegator address) for every unbonding delegation. */
+export const UnbondingDelegationsByValidator = new ReversePairIndex<Uint8Array, Uint8Array, UnbondingDelegation>(schema, 'unbonding_delegations_by_validator', 0x33, pairKey(lp, lp));
+
+/** (delegator address, operator address) → unbonding delegation. */
+export const UnbondingDelegations = new IndexedMap(schema, 'unbonding_delegations', 0x32, pairKey(lp, lp), protoValue(UnbondingDelegationSchema), {
+  byValidator: UnbondingDelegationsByValidator,
+});
+
+/** (delegator, source, destination) → redelegation. */
+export const Redelegations = new StateMap(schema, 'redelegations', 0x34, tripleKey(lp, lp, lp), protoValue(RedelegationSchema));
+
+/** (source, delegator, destination) for every redelegation. */
+export const RedelegationsBySrc = new KeySet(schema, 'redelegations_by_src', 0x35, tripleKey(lp, lp, lp));
+
+/** (destination, delegator, source) for every redelegation. */
+export const RedelegationsByDst = new KeySet(schema, 'redelegations_by_dst', 0x36, tripleKey(lp, lp, lp));
+
+/** completion time → the (delegator, validator) pairs whose unbonding completes then. */
+export const UnbondingQueue = new StateMap(schema, 'unbonding_queue', 0x41, timeKey, protoValue(DVPairsSchema));
+
+/** completion time → the redelegations that complete then. */
+export const RedelegationQueue = new StateMap(schema, 'redelegation_queue', 0x42, timeKey, protoValue(DVVTripletsSchema));
+
+/** (unbonding time, unbonding height) → validators that finish unbonding then. */
+export const ValidatorQueue = new StateMap(schema, 'validator_queue', 0x43, pairKey(timeKey, u64Key), protoValue(ValAddressesSchema));
+
+/** The network's `accept_all_validators` (false: MsgCreateValidator is refused). */
+export const AcceptAllValidators = new Item(schema, 'accept_all_validators', 0x91, protoBoolValue);
+
+export type { Redelegation };
 
 export const stakingSchema = schema.build();

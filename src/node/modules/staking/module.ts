@@ -1,8 +1,11 @@
 /**
- * The staking module: validators, delegations, the bonded/not-bonded pools, MsgCreateValidator,
- * MsgUpdateParams (gov authority), the begin-block historical info and the end-block
- * validator-set update.
+ * The staking module: validators, delegations, unbonding delegations and redelegations, the
+ * bonded/not-bonded pools, every cosmos.staking.v1beta1 Msg, the network's
+ * aioz.staking.v1beta1 params query, the begin-block historical info, and the end-block
+ * validator-set update and queue maturation. Distribution and slashing observe it through
+ * StakingHooks (hooks.ts).
  */
+import { Query as NetQuery } from '../../../gen/aioz/staking/v1beta1/query_pb.js';
 import { Query } from '../../../gen/cosmos/staking/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/staking/v1beta1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -13,13 +16,14 @@ import { defaultStakingGenesis, exportStakingGenesis, initStakingGenesis, valida
 import { StakingKeeper } from './keeper.js';
 import { BONDED_POOL_NAME, MODULE_NAME, NOT_BONDED_POOL_NAME, stakingStoreKey } from './keys.js';
 import { stakingMsgRoutes } from './msgServer.js';
-import { stakingQueryService } from './queryServer.js';
+import { netStakingQueryService, stakingQueryService } from './queryServer.js';
+import type { StakingHooks } from './hooks.js';
 
 export const stakingModule = defineModule<StakingKeeper>({
   name: MODULE_NAME,
   storeKeys: [stakingStoreKey],
   msgService: Msg,
-  queryServices: [Query],
+  queryServices: [Query, NetQuery],
   errors: StakingErrors,
   moduleAccounts: {
     [BONDED_POOL_NAME]: ['burner', 'staking'],
@@ -30,10 +34,11 @@ export const stakingModule = defineModule<StakingKeeper>({
   requires: ['auth', 'bank'],
   create(deps) {
     const keeper = new StakingKeeper(deps.keeper<StakingAccountKeeper>('auth'), deps.keeper<StakingBankKeeper>('bank'));
+    keeper.setHooks(() => deps.hooks<StakingHooks>());
     return {
       keeper,
       msgRoutes: stakingMsgRoutes(keeper, deps.authority),
-      queryServices: [stakingQueryService(keeper)],
+      queryServices: [stakingQueryService(keeper), netStakingQueryService(keeper)],
       genesis: {
         default: (defaults) => defaultStakingGenesis(defaults),
         validate: (json) => validateStakingGenesis(json),
@@ -44,6 +49,7 @@ export const stakingModule = defineModule<StakingKeeper>({
       endBlock: async (ctx) => {
         const validatorUpdates = await keeper.applyAndReturnValidatorSetUpdates(ctx);
         await keeper.unbondMatureValidators(ctx);
+        await keeper.completeMatureQueues(ctx);
         return { validatorUpdates };
       },
     };

@@ -1,9 +1,10 @@
 /**
- * cosmos.staking.v1beta1.Query (x/staking/keeper/grpc_query.go, SDK 0.50) over what the state
- * holds: validators, delegations, pool, params, historical info. Unbonding delegations and
- * redelegations do not exist yet: those queries answer empty lists / NotFound, never an error
- * about the method.
+ * cosmos.staking.v1beta1.Query (x/staking/keeper/grpc_query.go): validators, delegations,
+ * unbonding delegations, redelegations, pool, params, historical info; and the network's
+ * aioz.staking.v1beta1.Query/Params (the SDK params plus accept_all_validators).
  */
+import { ParamsSchema as NetParamsSchema } from '../../../gen/aioz/staking/v1beta1/staking_pb.js';
+import { Query as NetQuery, QueryParamsResponseSchema as NetQueryParamsResponseSchema } from '../../../gen/aioz/staking/v1beta1/query_pb.js';
 import { create } from '@bufbuild/protobuf';
 import {
   Query,
@@ -20,18 +21,31 @@ import {
   QueryValidatorResponseSchema,
   QueryValidatorsResponseSchema,
   QueryValidatorUnbondingDelegationsResponseSchema,
+  QueryUnbondingDelegationResponseSchema,
 } from '../../../gen/cosmos/staking/v1beta1/query_pb.js';
-import { DelegationResponseSchema, DelegationSchema, PoolSchema, type Delegation, type DelegationResponse, type Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import {
+  DelegationResponseSchema,
+  DelegationSchema,
+  PoolSchema,
+  RedelegationEntryResponseSchema,
+  RedelegationResponseSchema,
+  type Delegation,
+  type DelegationResponse,
+  type Redelegation,
+  type RedelegationResponse,
+  type Validator,
+} from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import { parseAccAddress, parseValAddress } from '../shared/address.js';
 import { coinToProto } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
 import { decFromWire, decTruncate } from '../shared/dec.js';
 import { grpcError } from '../shared/errors.js';
+import { compareBytes } from '../shared/keys.js';
 import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
-import { emptyPage, paginate } from '../../collections/index.js';
+import { paginate } from '../../collections/index.js';
 import { StakingErrors } from './errors.js';
 import type { StakingKeeper } from './keeper.js';
-import { Delegations, DelegationsByValidator, Validators } from './keys.js';
+import { Delegations, DelegationsByValidator, Redelegations, RedelegationsBySrc, UnbondingDelegations, UnbondingDelegationsByValidator, Validators } from './keys.js';
 import { BOND_STATUS_NAMES, tokensFromShares } from './validator.js';
 
 function requireDelegator(text: string): Uint8Array {
@@ -55,6 +69,18 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
     if (validator === undefined) throw StakingErrors.NoValidatorFound.error();
     const amount = decTruncate(tokensFromShares(validator, decFromWire(delegation.shares) ?? 0n));
     return create(DelegationResponseSchema, { delegation, balance: coinToProto({ denom: keeper.bondDenom(ctx), amount }) });
+  };
+
+  const redelegationResponse = (ctx: Context, red: Redelegation): RedelegationResponse => {
+    const parsed = parseValAddress(red.validatorDstAddress);
+    const validator = parsed.ok ? keeper.getValidator(ctx, parsed.bytes) : undefined;
+    if (validator === undefined) throw StakingErrors.NoValidatorFound.error();
+    return create(RedelegationResponseSchema, {
+      redelegation: red,
+      entries: red.entries.map((entry) =>
+        create(RedelegationEntryResponseSchema, { redelegationEntry: entry, balance: decTruncate(tokensFromShares(validator, decFromWire(entry.sharesDst) ?? 0n)).toString() }),
+      ),
+    });
   };
 
   return defineQueryService(Query, {
@@ -83,9 +109,13 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
       return create(QueryValidatorDelegationsResponseSchema, { delegationResponses: page.items, pagination: page.pagination });
     },
 
-    async validatorUnbondingDelegations(request) {
-      requireValidator(request.validatorAddr);
-      return create(QueryValidatorUnbondingDelegationsResponseSchema, { unbondingResponses: [], pagination: emptyPage(request.pagination) });
+    async validatorUnbondingDelegations(request, ctx) {
+      const valAddr = requireValidator(request.validatorAddr);
+      const page = await paginate(ctx, UnbondingDelegationsByValidator.keys, request.pagination, {
+        prefix: [valAddr],
+        map: ([, delAddr]) => keeper.getUnbondingDelegation(ctx, delAddr, valAddr)!,
+      });
+      return create(QueryValidatorUnbondingDelegationsResponseSchema, { unbondingResponses: page.items, pagination: page.pagination });
     },
 
     async delegation(request, ctx) {
@@ -96,10 +126,12 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
       return create(QueryDelegationResponseSchema, { delegationResponse: delegationResponse(ctx, delegation) });
     },
 
-    async unbondingDelegation(request) {
-      requireDelegator(request.delegatorAddr);
-      requireValidator(request.validatorAddr);
-      throw grpcError('NotFound', `unbonding delegation with delegator ${request.delegatorAddr} not found for validator ${request.validatorAddr}`);
+    async unbondingDelegation(request, ctx) {
+      const delAddr = requireDelegator(request.delegatorAddr);
+      const valAddr = requireValidator(request.validatorAddr);
+      const unbond = keeper.getUnbondingDelegation(ctx, delAddr, valAddr);
+      if (unbond === undefined) throw grpcError('NotFound', `unbonding delegation with delegator ${request.delegatorAddr} not found for validator ${request.validatorAddr}`);
+      return create(QueryUnbondingDelegationResponseSchema, { unbond });
     },
 
     async delegatorDelegations(request, ctx) {
@@ -108,14 +140,37 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
       return create(QueryDelegatorDelegationsResponseSchema, { delegationResponses: page.items, pagination: page.pagination });
     },
 
-    async delegatorUnbondingDelegations(request) {
-      requireDelegator(request.delegatorAddr);
-      return create(QueryDelegatorUnbondingDelegationsResponseSchema, { unbondingResponses: [], pagination: emptyPage(request.pagination) });
+    async delegatorUnbondingDelegations(request, ctx) {
+      const delAddr = requireDelegator(request.delegatorAddr);
+      const page = await paginate(ctx, UnbondingDelegations, request.pagination, { prefix: [delAddr], map: (_key, ubd) => ubd });
+      return create(QueryDelegatorUnbondingDelegationsResponseSchema, { unbondingResponses: page.items, pagination: page.pagination });
     },
 
-    async redelegations(request) {
-      requireDelegator(request.delegatorAddr);
-      return create(QueryRedelegationsResponseSchema, { redelegationResponses: [], pagination: emptyPage(request.pagination) });
+    async redelegations(request, ctx) {
+      const delAddr = request.delegatorAddr === '' ? undefined : requireDelegator(request.delegatorAddr);
+      const src = request.srcValidatorAddr === '' ? undefined : requireValidator(request.srcValidatorAddr);
+      const dst = request.dstValidatorAddr === '' ? undefined : requireValidator(request.dstValidatorAddr);
+      if (delAddr !== undefined && src !== undefined && dst !== undefined) {
+        const red = keeper.getRedelegation(ctx, delAddr, src, dst);
+        if (red === undefined) {
+          throw grpcError('NotFound', `redelegation not found for delegator address ${request.delegatorAddr} from validator address ${request.srcValidatorAddr}`);
+        }
+        return create(QueryRedelegationsResponseSchema, { redelegationResponses: [redelegationResponse(ctx, red)] });
+      }
+      if (delAddr === undefined && src !== undefined) {
+        const page = await paginate(ctx, RedelegationsBySrc, request.pagination, {
+          prefix: [src],
+          map: ([, del, to]) => redelegationResponse(ctx, keeper.getRedelegation(ctx, del, src, to)!),
+        });
+        return create(QueryRedelegationsResponseSchema, { redelegationResponses: page.items, pagination: page.pagination });
+      }
+      if (delAddr === undefined) throw grpcError('InvalidArgument', 'delegator address cannot be empty');
+      const page = await paginate(ctx, Redelegations, request.pagination, {
+        prefix: [delAddr],
+        filter: ([, from, to]) => (src === undefined || compareBytes(from, src) === 0) && (dst === undefined || compareBytes(to, dst) === 0),
+        map: (_key, red) => redelegationResponse(ctx, red),
+      });
+      return create(QueryRedelegationsResponseSchema, { redelegationResponses: page.items, pagination: page.pagination });
     },
 
     async delegatorValidators(request, ctx) {
@@ -160,6 +215,26 @@ export function stakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
 
     async params(_request, ctx) {
       return create(QueryParamsResponseSchema, { params: keeper.getParams(ctx) });
+    },
+  });
+}
+
+/** aioz.staking.v1beta1.Query: the SDK params with the network's accept_all_validators. */
+export function netStakingQueryService(keeper: StakingKeeper): QueryServiceImpl {
+  return defineQueryService(NetQuery, {
+    async params(_request, ctx) {
+      const params = keeper.getParams(ctx);
+      return create(NetQueryParamsResponseSchema, {
+        params: create(NetParamsSchema, {
+          unbondingTime: params.unbondingTime,
+          maxValidators: params.maxValidators,
+          maxEntries: params.maxEntries,
+          historicalEntries: params.historicalEntries,
+          bondDenom: params.bondDenom,
+          minCommissionRate: params.minCommissionRate,
+          acceptAllValidators: keeper.acceptAllValidators(ctx),
+        }),
+      });
     },
   });
 }

@@ -1,0 +1,66 @@
+/**
+ * CosmJS against a node started by the test, for proof-of-stake: the stock staking,
+ * distribution and slashing query extensions, and delegate / undelegate / withdraw-rewards signed
+ * by SigningStargateClient with no custom code beyond the EthAccount parser.
+ */
+import { jest } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+
+jest.setTimeout(120_000);
+
+const JUNK = 'test test test test test test test test test test test junk';
+
+async function ok(args: string[], input?: string): Promise<string> {
+  const result = await runCli(args, { input, timeoutMs: 60000 });
+  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+function runNode(script: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [script, ...args], { cwd: REPO_ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${script} failed: ${stderr || err.message}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+describe('CosmJS staking, distribution and slashing', () => {
+  let bg: BackgroundNode | undefined;
+
+  beforeAll(async () => {
+    const home = tempHome('tokend-pos-clients-');
+    const h = ['--home', home];
+    await ok(['init', 'pos', '--chain-id', 'testnet', ...h]);
+    fastBlocks(home);
+    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
+    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
+    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
+    await ok(['collect-gentxs', ...h]);
+    bg = await startBackground(home, await freePort());
+    await waitForHeight(bg.node, 2);
+  });
+
+  afterAll(async () => {
+    if (bg) await stopNode(bg);
+  });
+
+  test('queries and delegate / undelegate / withdraw-rewards', async () => {
+    const url = bg!.node.replace('tcp://', 'http://');
+    const out = JSON.parse(await runNode(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-staking.cjs'), [url, JUNK]));
+    expect(out.validators).toHaveLength(1);
+    expect(out.validators[0].tokens).toBe('1000000000000000000000');
+    expect(out.stakingParams).toBe('attotoken');
+    expect(out.slashingParams).toBe(100);
+    expect(out.signingInfos).toBe(1);
+    expect(out.distributionParams).toBe(true);
+    expect([out.delegateCode, out.undelegateCode, out.withdrawCode]).toEqual([0, 0, 0]);
+    expect(out.delegationBalance).toBe('1005000000000000000000');
+    expect(out.unbonding).toEqual(['1000000000000000000']);
+    expect(out.rewardsDenoms).toEqual(['attotoken']);
+    expect(out.commissionQuery).toBe(true);
+  });
+});
