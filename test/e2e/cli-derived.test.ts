@@ -134,7 +134,7 @@ describe('derived staking commands against a node', () => {
     expect(none.stderr).toBe(`Error: unbonding delegation with delegator ${JUNK_ADDR} not found for validator ${JUNK_VALOPER}\n`);
   });
 
-  test('delegate, redelegate, unbond: the right message is built, signed and broadcast; the node refuses it cleanly', async () => {
+  test('delegate, redelegate, unbond: the right message is built, signed and broadcast; the node executes it, and refuses an unknown validator cleanly', async () => {
     const kb = ['--keyring-backend', 'test', '--home', home, '--node', bg!.node];
     const generated = await inBatches([
       () => ok(['tx', 'staking', 'delegate', JUNK_HEX, '1000attotoken', '--from', 'alice', '--generate-only', ...kb]),
@@ -153,11 +153,19 @@ describe('derived staking commands against a node', () => {
       },
       { '@type': '/cosmos.staking.v1beta1.MsgUndelegate', delegator_address: JUNK_ADDR, validator_address: JUNK_VALOPER, amount: { denom: 'attotoken', amount: '7' } },
     ]);
-    // Signed and broadcast: the node has no delegation handler yet and answers code 6.
+    // Signed, broadcast and executed: JUNK_ADDR is alice (the genesis validator's operator), so
+    // this is a self-delegation that the staking module carries out.
     const sent = await runCli(['tx', 'staking', 'delegate', JUNK_VALOPER, '1000attotoken', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]);
-    expect(sent.code).toBe(1);
-    expect(JSON.parse(sent.stdout)).toMatchObject({ code: 6, codespace: 'sdk', txhash: expect.stringMatching(/^[0-9A-F]{64}$/) });
-    expect(sent.stderr.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(sent.stderr)).toMatchObject({ code: 'TX_FAILED', error: expect.stringMatching(/failed with code 6 \(sdk\): no message handler found for \/cosmos\.staking\.v1beta1\.MsgDelegate/) });
+    expect(sent.code).toBe(0);
+    const result = JSON.parse(sent.stdout);
+    expect(result).toMatchObject({ code: 0, txhash: expect.stringMatching(/^[0-9A-F]{64}$/) });
+    expect(result.events.find((e: { type: string }) => e.type === 'delegate')).toBeDefined();
+    // A second delegation to a validator that does not exist: the SDK's staking error, exit 1.
+    const nobody = 'tokenvaloper1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq48t43p';
+    const refused = await runCli(['tx', 'staking', 'delegate', nobody, '1000attotoken', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: 3, codespace: 'staking' });
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'TX_FAILED', error: expect.stringMatching(/failed with code 3 \(staking\): failed to execute message; message index: 0: validator does not exist/) });
   });
 });
