@@ -153,11 +153,14 @@ describe('derived staking commands against a node', () => {
       },
       { '@type': '/cosmos.staking.v1beta1.MsgUndelegate', delegator_address: JUNK_ADDR, validator_address: JUNK_VALOPER, amount: { denom: 'attotoken', amount: '7' } },
     ]);
-    // Signed and broadcast: the node has no delegation handler yet and answers code 6.
+    // Signed and broadcast: the node delegates; a redelegation to the same validator is refused cleanly.
     const sent = await runCli(['tx', 'staking', 'delegate', JUNK_VALOPER, '1000attotoken', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]);
-    expect(sent.code).toBe(1);
-    expect(JSON.parse(sent.stdout)).toMatchObject({ code: 6, codespace: 'sdk', txhash: expect.stringMatching(/^[0-9A-F]{64}$/) });
-    expect(sent.stderr.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(sent.stderr)).toMatchObject({ code: 'TX_FAILED', error: expect.stringMatching(/failed with code 6 \(sdk\): no message handler found for \/cosmos\.staking\.v1beta1\.MsgDelegate/) });
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ code: 0, txhash: expect.stringMatching(/^[0-9A-F]{64}$/) });
+    const refused = await runCli(['tx', 'staking', 'redelegate', JUNK_VALOPER, JUNK_VALOPER, '5attotoken', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ code: 29, codespace: 'staking', txhash: expect.stringMatching(/^[0-9A-F]{64}$/) });
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'TX_FAILED', error: expect.stringMatching(/failed with code 29 \(staking\): .*cannot redelegate to the same validator/) });
   });
 });
