@@ -167,5 +167,11 @@ describe('derived staking commands against a node', () => {
     expect(JSON.parse(refused.stdout)).toMatchObject({ code: 3, codespace: 'staking' });
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'TX_FAILED', error: expect.stringMatching(/failed with code 3 \(staking\): failed to execute message; message index: 0: validator does not exist/) });
+    // A redelegation to the same validator: refused with staking code 29.
+    const sameValidator = await runCli(['tx', 'staking', 'redelegate', JUNK_VALOPER, JUNK_VALOPER, '5attotoken', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]);
+    expect(sameValidator.code).toBe(1);
+    expect(JSON.parse(sameValidator.stdout)).toMatchObject({ code: 29, codespace: 'staking', txhash: expect.stringMatching(/^[0-9A-F]{64}$/) });
+    expect(sameValidator.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(sameValidator.stderr)).toMatchObject({ code: 'TX_FAILED', error: expect.stringMatching(/failed with code 29 \(staking\): .*cannot redelegate to the same validator/) });
   });
 });

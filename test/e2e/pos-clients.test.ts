@@ -30,9 +30,10 @@ function runNode(script: string, args: string[]): Promise<string> {
 
 describe('CosmJS staking, distribution and slashing', () => {
   let bg: BackgroundNode | undefined;
+  let home: string;
 
   beforeAll(async () => {
-    const home = tempHome('tokend-pos-clients-');
+    home = tempHome('tokend-pos-clients-');
     const h = ['--home', home];
     await ok(['init', 'pos', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
@@ -62,5 +63,26 @@ describe('CosmJS staking, distribution and slashing', () => {
     expect(out.unbonding).toEqual(['1000000000000000000']);
     expect(out.rewardsDenoms).toEqual(['attotoken']);
     expect(out.commissionQuery).toBe(true);
+  });
+
+  test('the CLI: withdraw-rewards --commission, withdraw-all-rewards, q distribution rewards, q slashing signing-infos, q evidence', async () => {
+    const n = ['--node', bg!.node];
+    const kb = ['--keyring-backend', 'test', '--home', home, ...n];
+    const keys = JSON.parse(await ok(['keys', 'show', 'alice', '--bech', 'val', '--keyring-backend', 'test', '--home', home, '-o', 'json']));
+    const valoper: string = keys.address;
+    // Its fee is allocated in the next block: the validator then has commission to withdraw.
+    const all = JSON.parse(await ok(['tx', 'distribution', 'withdraw-all-rewards', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]));
+    expect(all.code).toBe(0);
+    const both = JSON.parse(await ok(['tx', 'distribution', 'withdraw-rewards', valoper, '--commission', '--from', 'alice', '--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json', ...kb]));
+    expect(both.code).toBe(0);
+    const delegator: string = JSON.parse(await ok(['keys', 'show', 'alice', '--keyring-backend', 'test', '--home', home, '-o', 'json'])).address;
+    const rewards = JSON.parse(await ok(['q', 'distribution', 'rewards', delegator, '-o', 'json', ...n]));
+    expect(rewards.rewards.map((r: { validator_address: string }) => r.validator_address)).toEqual([valoper]);
+    const infos = JSON.parse(await ok(['q', 'slashing', 'signing-infos', '-o', 'json', ...n]));
+    expect(infos.info).toHaveLength(1);
+    const evidence = JSON.parse(await ok(['q', 'evidence', '-o', 'json', ...n]));
+    expect(evidence.evidence).toEqual([]);
+    const bad = await runCli(['q', 'evidence', 'not-hex', ...n]);
+    expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
   });
 });

@@ -5,7 +5,7 @@
  * slashing and evidence modules), historical info, and the StakingHooks fan-out distribution and
  * slashing observe.
  */
-import { create } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
   BondStatus,
@@ -14,7 +14,6 @@ import {
   DVVTripletSchema,
   DVVTripletsSchema,
   DelegationSchema,
-  HistoricalInfoSchema,
   RedelegationEntrySchema,
   RedelegationSchema,
   UnbondingDelegationEntrySchema,
@@ -36,6 +35,7 @@ import { DEC_ONE, decFromInt, decFromWire, decMulInt, decQuo, decQuoInt, decToWi
 import { SdkErrors } from '../shared/errors.js';
 import { newEvent } from '../shared/events.js';
 import { compareBytes } from '../shared/keys.js';
+import { ProtoWriter } from '../shared/proto.js';
 import { StakingErrors } from './errors.js';
 import type { StakingAccountKeeper, StakingBankKeeper } from './expectedKeepers.js';
 import { NO_STAKING_HOOKS, type StakingHooks } from './hooks.js';
@@ -60,6 +60,7 @@ import {
   Validators,
   ValidatorsByConsAddr,
   ValidatorsByPower,
+  stakingStoreKey,
 } from './keys.js';
 import { POWER_REDUCTION, defaultStakingParams, unbondingTimeMs, type StakingParams } from './params.js';
 import {
@@ -927,19 +928,28 @@ export class StakingKeeper {
     return HistoricalInfoByHeight.get(ctx, height);
   }
 
-  /** TrackHistoricalInfo: prune entries older than historical_entries, store this block's. */
+  /**
+   * TrackHistoricalInfo: prune entries older than historical_entries, store this block's header
+   * and last validator set (by power, then address). The record is assembled from the stored
+   * validator bytes (HistoricalInfo = header 1, repeated Validator 2) rather than decoding and
+   * re-encoding 100 validators every block; the bytes are the ones protobuf-es would write.
+   */
   async trackHistoricalInfo(ctx: Context): Promise<void> {
-    const entries = BigInt(this.getParams(ctx).historicalEntries);
+    const params = this.getParams(ctx);
+    const entries = BigInt(params.historicalEntries);
     for (let height = BigInt(ctx.blockHeight) - entries; height >= 0n; height--) {
       if (!HistoricalInfoByHeight.has(ctx, height)) break;
       HistoricalInfoByHeight.remove(ctx, height);
     }
     if (entries === 0n) return;
-    const validators = (await this.getLastValidators(ctx)).sort((a, b) => {
-      const byPower = consensusPower(b) - consensusPower(a);
-      if (byPower !== 0n) return byPower > 0n ? 1 : -1;
-      return compareBytes(operatorAddress(a), operatorAddress(b));
-    });
+    const store = ctx.kv(stakingStoreKey);
+    const set: { address: Uint8Array; power: bigint; bytes: Uint8Array }[] = [];
+    for (const [address, power] of await this.getLastValidatorPowers(ctx)) {
+      if (set.length >= params.maxValidators) break;
+      const bytes = store.get(Validators.encodeKey(address));
+      if (bytes !== undefined) set.push({ address, power, bytes });
+    }
+    set.sort((a, b) => (a.power !== b.power ? (b.power > a.power ? 1 : -1) : compareBytes(a.address, b.address)));
     const header = create(HeaderSchema, {
       chainId: ctx.chainId,
       height: BigInt(ctx.blockHeight),
@@ -947,7 +957,10 @@ export class StakingKeeper {
       nextValidatorsHash: ctx.header.nextValidatorsHash,
       proposerAddress: ctx.header.proposerAddress,
     });
-    HistoricalInfoByHeight.set(ctx, BigInt(ctx.blockHeight), create(HistoricalInfoSchema, { header, valset: validators }));
+    const writer = new ProtoWriter(1024 + set.reduce((sum, entry) => sum + entry.bytes.length + 8, 0));
+    writer.messageField(1, toBinary(HeaderSchema, header));
+    for (const entry of set) writer.messageField(2, entry.bytes);
+    store.set(HistoricalInfoByHeight.encodeKey(BigInt(ctx.blockHeight)), writer.finish());
   }
 
   /** Heights with stored historical info (for tests/debug). */

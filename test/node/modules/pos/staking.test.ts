@@ -49,6 +49,19 @@ describe('x/staking on a four-validator chain', () => {
     expect(staking().getLastTotalPower(pos.ctx())).toBe(400n);
   });
 
+  test('historical info holds the header and the bonded set by power, as the stored validators', async () => {
+    await pos.tx(alice, [delegate(alice.bech32, pos.validators[2]!.key.valoper, 5n * TOKEN)]);
+    await pos.block();
+    const hist = staking().getHistoricalInfo(pos.ctx(), BigInt(pos.chain.height))!;
+    expect(hist.header!.height).toBe(BigInt(pos.chain.height));
+    expect(hist.header!.chainId).toBe('testnet_9000-1');
+    // By power (val2 has 105), then by operator address bytes.
+    const expected = [...pos.validators]
+      .sort((x, y) => (x === pos.validators[2] ? -1 : y === pos.validators[2] ? 1 : Buffer.compare(Buffer.from(x.key.address), Buffer.from(y.key.address))))
+      .map((v) => staking().getValidator(pos.ctx(), v.key.address)!);
+    expect(hist.valset).toEqual(expected);
+  });
+
   test('delegate, then unbond: tokens return exactly when the unbonding time has passed', async () => {
     const val = pos.validators[1]!.key;
     const before = balance(pos, alice.address);
