@@ -40,6 +40,7 @@ export default class Start extends BaseCommand<typeof Start, void> {
     node.logger.info('shutting down', { reason });
     await node.stop();
     node.logger.info('stopped');
-    if (reason.startsWith('consensus failure')) process.exitCode = 1;
+    // A supervisor restarts the node after these (see docs/ARCHITECTURE.md, operating under faults).
+    if (reason.startsWith('consensus failure') || reason.startsWith('storage failure')) process.exitCode = 1;
   }
 }

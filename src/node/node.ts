@@ -6,7 +6,10 @@
  * store/db/buckets.ts); opening it takes the lock, so a second node on the same home fails with
  * "a node is already running with home …".
  */
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
+import { NodeHealth, type HealthReport } from './health.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
 import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
@@ -53,6 +56,8 @@ export interface NodeOverrides {
   persistentPeers?: string;
   /** --p2p.seeds */
   seeds?: string;
+  /** Wrap the opened database (tests inject storage faults here). */
+  wrapDatabase?: (db: Database) => Database;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
   nodeConfig?: (config: NodeConfig) => void;
   appConfig?: (config: AppConfig) => void;
@@ -67,8 +72,13 @@ export interface RunningNode {
   /** Undefined when [grpc] enable = false. */
   readonly grpcAddress: GrpcAddress | undefined;
   readonly logger: Logger;
-  /** Resolves (with the reason) when the node stops by itself: halt height, consensus failure. */
+  /**
+   * Resolves (with the reason) when the node stops by itself: halt height, consensus failure
+   * ("consensus failure: …"), storage fault ("storage failure: …").
+   */
   readonly stopped: Promise<string>;
+  /** healthy / ready and why (the RPC's /health and /ready answer from this). */
+  health(): HealthReport;
   stop(): Promise<void>;
 }
 
@@ -127,7 +137,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     rpcAddress: nodeConfig.rpc.laddr,
     logger: childLogger(logger, { module: 'p2p' }),
   });
-  const db = await openNodeDatabase(home);
+  probeWritable(dataDir(home));
+  const opened0 = await openNodeDatabase(home);
+  const db = overrides.wrapDatabase ? overrides.wrapDatabase(opened0) : opened0;
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   const cleanup = async (): Promise<void> => {
     for (const fn of cleanups.reverse()) await fn().catch((err: Error) => logger.error('shutdown step failed', { err: err.message }));
@@ -135,6 +147,25 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   try {
     let resolveStopped!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (resolveStopped = resolve));
+    // A storage fault anywhere (database, WAL, signer state) is fatal: unhealthy at once, new txs
+    // refused, one fatal line, and the process stops with a non-zero exit for its supervisor.
+    const ref: { consensus?: Consensus } = {};
+    const health = new NodeHealth(() => {
+      const status = ref.consensus?.status();
+      const failure = ref.consensus?.failure;
+      return { height: status?.latestBlockHeight ?? 0, catchingUp: status?.catchingUp ?? false, ...(failure ? { consensusFailure: `consensus failure: ${failure.message}` } : {}) };
+    });
+    let fatalReason: string | undefined;
+    const fatal = (reason: string): void => {
+      if (fatalReason !== undefined) return;
+      fatalReason = reason;
+      health.fail(reason);
+      ref.consensus?.refuseNewTxs(reason);
+      logger.error('FATAL: the node cannot commit; stopping (restart it once the cause is fixed)', { reason });
+      resolveStopped(`storage failure: ${reason}`);
+    };
+    const offFault = db.onStorageFault?.((source, fault) => fatal(`${source}: ${describeStorageFault(fault)}`));
+    if (offFault) cleanups.push(async () => offFault());
     const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
     const opened: OpenedApp = await openApp(db, appOptions);
     // Everyone holds the app through this reference: after a state-sync restore the app is
@@ -175,10 +206,18 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       mempoolBroadcast: nodeConfig.mempool.broadcast,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
+        const fault = storageFaultOf(err);
+        if (fault) {
+          fatal(`consensus: ${describeStorageFault(fault)}`);
+          return;
+        }
+        health.fail(`consensus failure: ${err.message}`);
+        ref.consensus?.refuseNewTxs(`consensus failure: ${err.message}`);
         logger.error('consensus failed', { err: err.message });
         resolveStopped(`consensus failure: ${err.message}`);
       },
     });
+    ref.consensus = consensus;
     const indexer = new IndexerService({
       db,
       blockStore: consensus.blockStore,
@@ -205,6 +244,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         };
       },
       fetchBlock: (height) => consensus.fetchBlock!(height),
+      health: () => health.report(),
       p2p: {
         dialSeeds: (addresses) => p2p.dial(addresses, { persistent: false, seeds: true }),
         dialPeers: (addresses, opts) => p2p.dial(addresses, { persistent: opts.persistent, seeds: false }),
@@ -253,6 +293,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     });
     await consensus.start();
     cleanups.push(() => consensus.stop());
+    health.markStarted();
     logger.info('node started', {
       chain_id: genesis.chainId,
       moniker: nodeConfig.moniker,
@@ -272,6 +313,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       grpcAddress,
       logger,
       stopped,
+      health: () => health.report(),
       stop(): Promise<void> {
         stopping ??= cleanup().then(() => resolveStopped('stopped'));
         return stopping;
@@ -282,6 +324,34 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     throw err;
   }
 }
+
+/**
+ * Refuse to start on a home that cannot take writes (disk full, read-only): write, sync and
+ * remove 1 MiB in the data directory, so the node never reports healthy while it cannot commit.
+ */
+export function probeWritable(dir: string): void {
+  const probe = join(dir, '.write-probe');
+  try {
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(probe, 'w');
+    try {
+      writeSync(fd, Buffer.alloc(WRITE_PROBE_BYTES));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+      rmSync(probe, { force: true });
+    }
+  } catch (err) {
+    rmSync(probe, { force: true });
+    const fault = storageFaultOf(err);
+    throw new TokendError('HOME_UNWRITABLE', `cannot write to ${dir}: ${fault ? describeStorageFault(fault) : (err as Error).message}`, {
+      hint: fault?.code === 'EROFS' ? 'remount the home read-write or use another --home' : 'free space on the disk holding the home (the node keeps at least 1 MiB of headroom), then start again',
+      cause: err,
+    });
+  }
+}
+
+const WRITE_PROBE_BYTES = 1 << 20;
 
 /**
  * `tendermint bootstrap-state`: consensus state at `height` (default: the app's latest version)

@@ -127,6 +127,8 @@ export interface Consensus {
   syncInfo(): { syncing: boolean; maxPeerHeight: number };
   /** Set when consensus halted on an unrecoverable error. */
   readonly failure: Error | undefined;
+  /** The node cannot commit (storage fault): the mempool refuses new txs with `reason`. */
+  refuseNewTxs(reason: string): void;
 }
 
 class ConsensusNode implements Consensus {
@@ -215,6 +217,10 @@ class ConsensusNode implements Consensus {
     this.config.onFailure?.(err);
   }
 
+  refuseNewTxs(reason: string): void {
+    this.mempool.refuseNewTxs(reason);
+  }
+
   fetchBlock(height: number): Promise<{ block: Block; blockId: BlockId }> {
     if (!this.fetcher) return Promise.reject(new ConsensusError('STORE', `height ${height} is not available and this node has no peers`));
     return this.fetcher.fetch(height);
@@ -263,7 +269,7 @@ class ConsensusNode implements Consensus {
     this.wal =
       this.config.wal ??
       (this.options.walFile
-        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
+        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs, onFault: (err) => this.fail(err) }, childLogger(this.logger, { module: 'wal' }))
         : new NullWAL());
     this.executor = new BlockExecutor({
       app: this.config.app,
@@ -308,7 +314,7 @@ class ConsensusNode implements Consensus {
     this.wal =
       this.config.wal ??
       (this.options.walFile
-        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
+        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs, onFault: (err) => this.fail(err) }, childLogger(this.logger, { module: 'wal' }))
         : new NullWAL());
     this.executor = new BlockExecutor({
       app: this.config.app,

@@ -291,6 +291,17 @@ export class RpcServer implements WsHost {
     }
   }
 
+  /**
+   * GET /ready (not a CometBFT method; for load balancers): 200 when the node commits and is not
+   * catching up, else 503, with the reason either way.
+   */
+  private writeReady(res: ServerResponse): void {
+    const report = this.env.health?.() ?? { healthy: true, ready: true, height: this.env.blockStore.height(), catchingUp: false };
+    const body = JSON.stringify({ ready: report.ready, healthy: report.healthy, height: String(report.height), catching_up: report.catchingUp, ...(report.reason ? { reason: report.reason } : {}) });
+    res.writeHead(report.ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(body);
+  }
+
   private route(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -309,6 +320,10 @@ export class RpcServer implements WsHost {
     if (path === '/websocket') {
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Bad Request: /websocket needs a websocket upgrade\n');
+      return;
+    }
+    if (path === '/ready') {
+      this.writeReady(res);
       return;
     }
     const route = this.routes.get(path.slice(1));

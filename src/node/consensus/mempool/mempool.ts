@@ -104,6 +104,7 @@ export class Mempool implements MempoolReader {
   private notifiedTxsAvailable = false;
   private txsAvailableListener: (() => void) | undefined;
   private closed = false;
+  private refusal: string | undefined;
   /** Entries in admission order (removed ones are skipped, compacted now and then). */
   private order: MempoolTx[] = [];
   private removedInOrder = 0;
@@ -184,6 +185,19 @@ export class Mempool implements MempoolReader {
     this.closed = true;
   }
 
+  /**
+   * Refuse every new tx with `reason` (the node cannot commit: a storage fault). Txs already in
+   * the pool stay; nothing accepted now could be committed.
+   */
+  refuseNewTxs(reason: string): void {
+    this.refusal ??= reason;
+  }
+
+  /** Why new txs are refused, if they are. */
+  get refusedBecause(): string | undefined {
+    return this.refusal;
+  }
+
   private notifyTxsAvailable(): void {
     if (this.txs.size === 0 || this.notifiedTxsAvailable || !this.txsAvailableListener) return;
     this.notifiedTxsAvailable = true;
@@ -202,6 +216,7 @@ export class Mempool implements MempoolReader {
 
   async checkTx(tx: Uint8Array, options: CheckTxOptions = {}): Promise<ResponseCheckTx> {
     if (this.closed) throw new ConsensusError('MEMPOOL_CLOSED', 'mempool is closed');
+    if (this.refusal !== undefined) throw new ConsensusError('MEMPOOL_CLOSED', `node cannot commit blocks, not accepting txs: ${this.refusal}`);
     const full = this.fullError(tx.length);
     if (full) throw full;
     if (tx.length > this.options.maxTxBytes) {

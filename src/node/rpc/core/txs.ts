@@ -24,6 +24,16 @@ function txNotFound(env: RpcEnvironment, hash: Uint8Array): RpcHandlerError {
   return new RpcHandlerError(message, 'NOT_FOUND', { meta: { indexedFrom: range.earliest, indexedTo: range.latest } });
 }
 
+/**
+ * Stored blocks the indexer has not indexed yet (its write failed, or it is still catching up at
+ * start) are indexed before a lookup may answer "not found"; undefined when nothing lags.
+ */
+export function indexLagging(env: Pick<RpcEnvironment, 'txIndexer' | 'blockStore' | 'catchUpIndex'>): Promise<void> | undefined {
+  if (!env.catchUpIndex || !env.txIndexer.enabled) return undefined;
+  if (env.txIndexer.indexedRange().latest >= env.blockStore.height()) return undefined;
+  return env.catchUpIndex();
+}
+
 function broadcastResult(res: ResponseCheckTx, hash: Uint8Array): Record<string, unknown> {
   return { code: res.code, data: toHexUpper(res.data), log: res.log, codespace: res.codespace, hash: toHexUpper(hash) };
 }
@@ -40,8 +50,14 @@ export const txRoutes: Route[] = [
       if (!env.txIndexer.enabled) throw new RpcHandlerError('transaction indexing is disabled', 'NOT_FOUND');
       const hash = args.hash ?? EMPTY;
       const found = env.txIndexer.get(hash);
-      if (!found) throw txNotFound(env, hash);
-      return renderResultTx(found, args.prove ? env.blockStore.loadBlock(found.height) : undefined);
+      if (found) return renderResultTx(found, args.prove ? env.blockStore.loadBlock(found.height) : undefined);
+      const lagging = indexLagging(env);
+      if (!lagging) throw txNotFound(env, hash);
+      return lagging.then(() => {
+        const again = env.txIndexer.get(hash);
+        if (!again) throw txNotFound(env, hash);
+        return renderResultTx(again, args.prove ? env.blockStore.loadBlock(again.height) : undefined);
+      });
     },
   }),
 
@@ -59,6 +75,7 @@ export const txRoutes: Route[] = [
       const query = Query.parseLimited(args.query ?? '');
       const orderBy = parseOrderBy(args.order_by, 'asc');
       const perPage = validatePerPage(args.per_page);
+      await indexLagging(env);
       const { total, items } = await env.txIndexer.search(query, { page: args.page, perPage, orderBy });
       const blocks = new Map<number, Block | undefined>();
       const blockAt = (height: number): Block | undefined => {
