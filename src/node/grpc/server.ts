@@ -180,6 +180,8 @@ export class GrpcServer {
         const connectErr = connectErrorOf(err);
         if (connectErr.code === Code.Internal || connectErr.code === Code.Unknown) {
           this.logger.error('gRPC query failed', { method: entry.path, err: connectErr.rawMessage });
+        } else {
+          this.logger.debug('gRPC query refused', { method: entry.path, code: connectErr.code, err: connectErr.rawMessage });
         }
         ctx.responseHeader.set(GRPC_HEIGHT_HEADER, String(height > 0 ? height : this.router.latestHeight()));
         throw connectErr;

@@ -6,33 +6,18 @@
  * Started again on the same home with the cause gone, it commits again from where it was.
  */
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ensureDevnet } from '../../../src/node/genesis/devnet.js';
-import { startNode, type RunningNode } from '../../../src/node/node.js';
-import { nullLogger } from '../../../src/node/logger.js';
+import type { RunningNode } from '../../../src/node/node.js';
 import type { StorageFaultCode } from '../../../src/util/storageFault.js';
 import { FaultyDatabase } from '../../helpers/faultyDb.js';
+import { devnetHome, removeHomes, startFast, waitFor } from './helpers.js';
 
 jest.setTimeout(120_000);
 
 const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+afterAll(() => removeHomes(homes));
 
 async function start(home: string, faulty?: (db: FaultyDatabase) => void): Promise<RunningNode> {
-  return startNode(home, {
-    logger: nullLogger,
-    rpcLaddr: 'tcp://127.0.0.1:0',
-    apiAddress: 'tcp://127.0.0.1:0',
-    grpcAddress: '127.0.0.1:0',
-    p2pLaddr: 'tcp://127.0.0.1:0',
-    nodeConfig: (c) => {
-      c.consensus.timeoutCommitMs = 100;
-      c.consensus.timeoutProposeMs = 1000;
-    },
+  return startFast(home, {
     ...(faulty
       ? {
           wrapDatabase: (db) => {
@@ -45,14 +30,6 @@ async function start(home: string, faulty?: (db: FaultyDatabase) => void): Promi
   });
 }
 
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function rpc(node: RunningNode, method: string, params: Record<string, unknown> = {}): Promise<{ result?: unknown; error?: { data?: string } }> {
   const res = await fetch(node.rpcAddress.url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   return (await res.json()) as { result?: unknown; error?: { data?: string } };
@@ -60,9 +37,7 @@ async function rpc(node: RunningNode, method: string, params: Record<string, unk
 
 describe.each<StorageFaultCode>(['ENOSPC', 'EROFS', 'EMFILE'])('a %s write failure', (code) => {
   it('makes the node unhealthy at once, refuses txs, stops it for a restart; restarted, it commits again', async () => {
-    const home = mkdtempSync(join(tmpdir(), `tokend-fault-${code}-`));
-    homes.push(home);
-    await ensureDevnet(home);
+    const home = await devnetHome(`fault-${code}`, homes);
     let db!: FaultyDatabase;
     const node = await start(home, (f) => (db = f));
     await waitFor(() => node.consensus.status().latestBlockHeight >= 3, 'height 3');
