@@ -10,6 +10,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'no
 import { join } from 'node:path';
 import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
 import { NodeHealth, type HealthReport } from './health.js';
+import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
 import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
@@ -56,6 +57,8 @@ export interface NodeOverrides {
   persistentPeers?: string;
   /** --p2p.seeds */
   seeds?: string;
+  /** The descriptor limit to plan with (default: this process's, from /proc/self/limits). */
+  descriptorLimit?: number;
   /** Wrap the opened database (tests inject storage faults here). */
   wrapDatabase?: (db: Database) => Database;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
@@ -86,8 +89,8 @@ export function databasePath(home: string): string {
   return join(dataDir(home), DATABASE_DIRNAME);
 }
 
-export async function openNodeDatabase(home: string): Promise<Database> {
-  return openDatabase(databasePath(home), { ownerHint: home });
+export async function openNodeDatabase(home: string, maxOpenFiles?: number): Promise<Database> {
+  return openDatabase(databasePath(home), { ownerHint: home, ...(maxOpenFiles !== undefined ? { maxOpenFiles } : {}) });
 }
 
 function appOptionsFrom(appConfig: AppConfig, chainId: string, logger: Logger): Parameters<typeof openApp>[1] {
@@ -138,7 +141,22 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     logger: childLogger(logger, { module: 'p2p' }),
   });
   probeWritable(dataDir(home));
-  const opened0 = await openNodeDatabase(home);
+  // Descriptor budget: the database, files and peers first; the servers' caps fit in the rest.
+  const fdLimit = overrides.descriptorLimit ?? descriptorLimit();
+  const serverCaps: Record<string, number> = { rpc: nodeConfig.rpc.maxOpenConnections };
+  if (appConfig.api.enable) serverCaps['api'] = appConfig.api.maxOpenConnections;
+  if (appConfig.grpc.enable) serverCaps['grpc'] = appConfig.grpc.maxOpenConnections;
+  const fdPlan = planDescriptors(fdLimit, serverCaps, nodeConfig.p2p.maxNumInboundPeers + nodeConfig.p2p.maxNumOutboundPeers + 10);
+  for (const warning of fdPlan.warnings) logger.warn(warning);
+  const maxTxJson = Math.ceil(nodeConfig.mempool.maxTxBytes / 3) * 4 + 200;
+  if (nodeConfig.rpc.maxBodyBytes > 0 && nodeConfig.rpc.maxBodyBytes < maxTxJson) {
+    logger.warn('config.toml rpc.max_body_bytes is below what broadcast_tx_* needs for the largest tx the mempool takes', {
+      max_body_bytes: nodeConfig.rpc.maxBodyBytes,
+      max_tx_bytes: nodeConfig.mempool.maxTxBytes,
+      needed: maxTxJson,
+    });
+  }
+  const opened0 = await openNodeDatabase(home, fdPlan.databaseFiles);
   const db = overrides.wrapDatabase ? overrides.wrapDatabase(opened0) : opened0;
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   const cleanup = async (): Promise<void> => {
@@ -204,6 +222,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       p2p,
       blockSync: nodeConfig.blockSync.enable,
       mempoolBroadcast: nodeConfig.mempool.broadcast,
+      durableMempool: nodeConfig.mempool.durable,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
         const fault = storageFaultOf(err);
@@ -254,8 +273,19 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       env,
       options: {
         laddr: nodeConfig.rpc.laddr,
+        corsAllowedOrigins: nodeConfig.rpc.corsAllowedOrigins,
+        corsAllowedMethods: nodeConfig.rpc.corsAllowedMethods,
+        corsAllowedHeaders: nodeConfig.rpc.corsAllowedHeaders,
+        maxOpenConnections: fdPlan.caps['rpc'] ?? nodeConfig.rpc.maxOpenConnections,
+        maxBodyBytes: nodeConfig.rpc.maxBodyBytes,
+        maxHeaderBytes: nodeConfig.rpc.maxHeaderBytes,
+        maxRequestBatchSize: nodeConfig.rpc.maxRequestBatchSize,
+        readTimeoutMs: nodeConfig.rpc.timeoutReadMs,
+        keepAliveTimeoutMs: nodeConfig.rpc.timeoutIdleMs,
         maxSubscriptionClients: nodeConfig.rpc.maxSubscriptionClients,
         maxSubscriptionsPerClient: nodeConfig.rpc.maxSubscriptionsPerClient,
+        subscriptionBufferSize: nodeConfig.rpc.subscriptionBufferSize,
+        closeOnSlowClient: nodeConfig.rpc.closeOnSlowClient,
         timeoutBroadcastTxCommitMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs,
       },
       routes: nodeConfig.rpc.unsafe ? unsafeNetRoutes : [],
@@ -273,13 +303,37 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     routerRef.current = router;
     let apiAddress: ApiAddress | undefined;
     if (appConfig.api.enable) {
-      const api = new ApiServer({ router, options: { address: appConfig.api.address, maxOpenConnections: appConfig.api.maxOpenConnections }, logger: childLogger(logger, { module: 'api' }) });
+      const a = appConfig.api;
+      const api = new ApiServer({
+        router,
+        options: {
+          address: a.address,
+          maxOpenConnections: fdPlan.caps['api'] ?? a.maxOpenConnections,
+          enableUnsafeCors: a.enabledUnsafeCors,
+          requestTimeoutMs: a.rpcReadTimeoutS * 1000,
+          writeTimeoutMs: a.rpcWriteTimeoutS * 1000,
+          maxBodyBytes: a.rpcMaxBodyBytes,
+          keepAliveTimeoutMs: a.idleTimeoutS * 1000,
+        },
+        logger: childLogger(logger, { module: 'api' }),
+      });
       apiAddress = await api.start();
       cleanups.push(() => api.stop());
     }
     let grpcAddress: GrpcAddress | undefined;
     if (appConfig.grpc.enable) {
-      const grpc = new GrpcServer({ router, options: { address: appConfig.grpc.address }, logger: childLogger(logger, { module: 'grpc' }) });
+      const g = appConfig.grpc;
+      const grpc = new GrpcServer({
+        router,
+        options: {
+          address: g.address,
+          maxRecvMsgBytes: g.maxRecvMsgSize,
+          maxSendMsgBytes: g.maxSendMsgSize,
+          maxOpenConnections: fdPlan.caps['grpc'] ?? g.maxOpenConnections,
+          idleTimeoutMs: g.idleTimeoutS * 1000,
+        },
+        logger: childLogger(logger, { module: 'grpc' }),
+      });
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }

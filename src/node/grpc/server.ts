@@ -18,7 +18,8 @@
  * header, as the SDK's gRPC server does. Failures are gRPC statuses with the QueryError's code
  * and message.
  */
-import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream } from 'node:http2';
+import { ConnectionGuard } from '../limits/connections.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +56,10 @@ export interface GrpcOptions {
   maxSendMsgBytes: number;
   /** Serve grpc.reflection.v1alpha / v1 ServerReflection. */
   reflection: boolean;
+  /** Connections (HTTP/2 sessions) open at once (grpc max-open-connections; 0 = unlimited). */
+  maxOpenConnections: number;
+  /** A session without streams for this long is closed (grpc idle-timeout). */
+  idleTimeoutMs: number;
 }
 
 export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
@@ -62,6 +67,8 @@ export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
   maxRecvMsgBytes: 10 * 1024 * 1024,
   maxSendMsgBytes: 2 ** 31 - 1,
   reflection: true,
+  maxOpenConnections: 1000,
+  idleTimeoutMs: 120_000,
 });
 
 export interface GrpcServerConfig {
@@ -207,13 +214,27 @@ export class GrpcServer {
     });
   }
 
+  private guard: ConnectionGuard | undefined;
+
   async start(): Promise<GrpcAddress> {
     if (this.server !== undefined) throw new Error('gRPC server already started');
     const { host, port } = parseApiAddress(this.options.address, 'gRPC');
     const server = createServer(this.handler());
+    // Connection cap with idle eviction (limits/connections.ts); a session is busy while it has streams.
+    const guard = new ConnectionGuard('grpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.idleTimeoutMs }, this.logger);
+    this.guard = guard;
     server.on('session', (session: Http2Session) => {
+      const tracked = guard.admit(() => session.destroy());
+      if (!tracked) return;
       this.sessions.add(session);
-      session.once('close', () => this.sessions.delete(session));
+      session.on('stream', (stream: Http2Stream) => {
+        tracked.busy();
+        stream.once('close', () => tracked.idle());
+      });
+      session.once('close', () => {
+        tracked.release();
+        this.sessions.delete(session);
+      });
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -222,6 +243,8 @@ export class GrpcServer {
         resolve();
       });
     });
+    // After listening, errors (EMFILE on accept under a descriptor flood, …) are logged, never thrown.
+    server.on('error', (err: Error) => this.logger.warn('gRPC server error', { err: err.message }));
     this.server = server;
     const address = server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -233,6 +256,7 @@ export class GrpcServer {
     const server = this.server;
     if (server === undefined) return;
     this.server = undefined;
+    this.guard?.close();
     this.shutdown.abort(new ConnectError('server is shutting down', Code.Unavailable));
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const session of this.sessions) session.close();

@@ -16,7 +16,8 @@
  *   await server.stop();
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { ConnectionGuard, type TrackedConnection } from '../limits/connections.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AbciEvent } from '../abci/types.js';
@@ -147,6 +148,8 @@ export class RpcServer implements WsHost {
   private bound: RpcAddress | undefined;
   private listenAddress = '';
   private busUnsubscribe: (() => void) | undefined;
+  private guard: ConnectionGuard | undefined;
+  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
 
   constructor(config: RpcServerConfig) {
     this.env = config.env;
@@ -170,12 +173,31 @@ export class RpcServer implements WsHost {
         keepAliveTimeout: this.options.keepAliveTimeoutMs,
         requestTimeout: this.options.readTimeoutMs,
         headersTimeout: Math.min(this.options.readTimeoutMs, 60_000),
+        // How often node:http enforces the header/request timeouts (default 30 s).
+        connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(this.options.readTimeoutMs / 4))),
       },
-      (req, res) => this.onRequest(req, res),
+      (req, res) => {
+        const tracked = this.tracked.get(req.socket);
+        if (tracked) {
+          tracked.busy();
+          res.once('close', () => tracked.idle());
+        }
+        this.onRequest(req, res);
+      },
     );
-    if (this.options.maxOpenConnections > 0) server.maxConnections = this.options.maxOpenConnections;
+    // max_open_connections with idle eviction (limits/connections.ts), not server.maxConnections:
+    // a flood of idle sockets must not lock out a new client.
+    const guard = new ConnectionGuard('rpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
+    this.guard = guard;
+    server.on('connection', (socket: Socket) => {
+      const tracked = guard.admit(() => socket.destroy(), socket);
+      if (tracked) this.tracked.set(socket, tracked);
+    });
     const wss = new WebSocketServer({ noServer: true, maxPayload: this.options.maxBodyBytes, perMessageDeflate: false });
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(wss, req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.tracked.get(req.socket)?.pin();
+      this.onUpgrade(wss, req, socket, head);
+    });
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException): void => {
         reject(
@@ -207,6 +229,7 @@ export class RpcServer implements WsHost {
     if (!server) return;
     this.server = undefined;
     this.bound = undefined;
+    this.guard?.close();
     this.shutdown.abort();
     for (const session of [...this.sessions]) session.close();
     this.busUnsubscribe?.();

@@ -214,7 +214,10 @@ export function txServiceEntries(env: NodeServicesEnv, options: TxServiceOptions
             found = env.txIndexer.get(fromHex(text));
           }
         }
-        if (found === undefined) throw queryError('NotFound', `tx not found: ${request.hash}`);
+        if (found === undefined) {
+          const eviction = env.mempool.evictionOf?.(fromHex(text));
+          throw queryError('NotFound', `tx not found: ${request.hash}${eviction ? `; it was evicted from the mempool at height ${eviction.height}: ${eviction.reason}` : ''}`);
+        }
         const { tx, response } = indexedTxResponse(env, found);
         return create(GetTxResponseSchema, { tx, txResponse: response });
       },

@@ -21,6 +21,8 @@ function txNotFound(env: RpcEnvironment, hash: Uint8Array): RpcHandlerError {
   let message = `tx (${toHexUpper(hash)}) not found`;
   // Say so when this node's index does not start at the chain's first height (indexer enabled late, pruned store).
   if (range.earliest > Math.max(1, env.genesis.initialHeight)) message += `; this node indexed heights ${range.earliest} to ${range.latest} only`;
+  const eviction = env.mempool.evictionOf?.(hash);
+  if (eviction) message += `; it was evicted from the mempool at height ${eviction.height}: ${eviction.reason}`;
   return new RpcHandlerError(message, 'NOT_FOUND', { meta: { indexedFrom: range.earliest, indexedTo: range.latest } });
 }
 

@@ -46,6 +46,8 @@ export interface OpenDatabaseOptions {
   /** Shown in the "already in use" error, e.g. the node home. */
   ownerHint?: string;
   createIfMissing?: boolean;
+  /** LevelDB's table-file cache (max_open_files; default 1000); sized to the descriptor limit by the node. */
+  maxOpenFiles?: number;
 }
 
 function toView(buf: Uint8Array): Uint8Array {
@@ -138,6 +140,7 @@ export async function openDatabase(location: string, options: OpenDatabaseOption
     keyEncoding: 'view',
     valueEncoding: 'view',
     createIfMissing: options.createIfMissing ?? true,
+    ...(options.maxOpenFiles !== undefined ? { maxOpenFiles: options.maxOpenFiles } : {}),
   });
   try {
     await db.open();
