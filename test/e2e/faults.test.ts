@@ -314,3 +314,40 @@ function watchReady(bg: BackgroundNode & { rpc: string }, armed: () => boolean):
     expect(await bg.exited).toBe(0);
   });
 });
+
+describe('durable mempool', () => {
+  it('20 kill -9 under load: every tx that got code 0 is committed or reported evicted', async () => {
+    const home = tempHome('kill9');
+    await ensureDevnet(home);
+    fastBlocks(home);
+    let bg = await startNode(home);
+    await waitForHeight(bg.rpc, 2);
+    const load = await TxLoad.open(home);
+    await load.sync(bg.rpc);
+    let rpc = bg.rpc;
+    const loop = runLoad(load, () => rpc);
+    for (let kill = 0; kill < 20; kill++) {
+      const target = load.accepted.length + 5;
+      await waitFor(async () => load.accepted.length >= target || undefined, `5 more accepted txs (kill ${kill})`);
+      bg.child.kill('SIGKILL');
+      await bg.exited;
+      bg = await startNode(home);
+      rpc = bg.rpc;
+      await waitFor(() => height(bg.rpc), `the node after kill ${kill + 1}`);
+    }
+    const target = load.accepted.length + 5;
+    await waitFor(async () => load.accepted.length >= target || undefined, '5 more accepted txs after the last restart');
+    await loop.stop();
+    await waitFor(async () => {
+      const pending = await rpcCall<{ n_txs: string }>(bg.rpc, 'num_unconfirmed_txs', {});
+      return pending.result?.n_txs === '0' || undefined;
+    }, 'an empty mempool');
+    await waitForHeight(bg.rpc, (await height(bg.rpc))! + 1);
+    const account = await accountFor(bg.rpc, load);
+    expect(account.lost).toEqual([]);
+    expect(account.committed + account.evicted.length).toBe(load.accepted.length);
+    expect(load.accepted.length).toBeGreaterThanOrEqual(105);
+    bg.child.kill('SIGTERM');
+    expect(await bg.exited).toBe(0);
+  });
+});
