@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
 import { NodeHealth, type HealthReport } from './health.js';
 import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
+import { NodeMetrics } from './metrics/index.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
 import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
@@ -74,6 +75,8 @@ export interface RunningNode {
   readonly apiAddress: ApiAddress | undefined;
   /** Undefined when [grpc] enable = false. */
   readonly grpcAddress: GrpcAddress | undefined;
+  /** The Prometheus endpoint (…/metrics); undefined when [instrumentation] prometheus = false. */
+  readonly metricsAddress: { url: string } | undefined;
   readonly logger: Logger;
   /**
    * Resolves (with the reason) when the node stops by itself: halt height, consensus failure
@@ -189,10 +192,15 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).
     let currentApp: App = opened.app;
+    // [instrumentation] prometheus: the app's calls are timed/counted at this one seam.
+    const metricsRef: { current?: NodeMetrics } = {};
     const app = new Proxy(opened.app, {
       get(_target, prop): unknown {
         const value: unknown = Reflect.get(currentApp, prop, currentApp);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(currentApp) : value;
+        if (typeof value !== 'function') return value;
+        const fn = (value as (...a: unknown[]) => unknown).bind(currentApp);
+        const metrics = metricsRef.current;
+        return metrics ? instrumentAppCall(metrics, prop, fn) : fn;
       },
     });
     cleanups.push(async () => {
@@ -237,6 +245,32 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       },
     });
     ref.consensus = consensus;
+    if (nodeConfig.instrumentation.prometheus) {
+      const metrics = new NodeMetrics(
+        {
+          chainId: genesis.chainId,
+          height: () => consensus.status().latestBlockHeight,
+          round: () => consensus.roundState()?.round ?? 0,
+          validators: () => {
+            const set = consensus.chainState().validators;
+            return { count: set.size, power: set.totalVotingPower() };
+          },
+          mempool: () => ({ size: consensus.mempool.size(), bytes: consensus.mempool.sizeBytes() }),
+          peers: () => p2p.peerIds().length,
+          syncing: () => consensus.syncInfo().syncing,
+          health: () => health.report(),
+          storeDir: databasePath(home),
+        },
+        childLogger(logger, { module: 'metrics' }),
+      );
+      metricsRef.current = metrics;
+      const offMetrics = consensus.eventBus.on('NewBlock', (data) => {
+        const height = data.block.header.height;
+        const previous = height > 1 ? consensus.stateStore.loadValidators(height - 1) : undefined;
+        metrics.observeBlock(data.block, data.resultFinalizeBlock, consensus.blockStore.loadBlockMeta(height)?.blockSize ?? 0, previous?.validators.map((v) => v.votingPower) ?? []);
+      });
+      cleanups.push(async () => offMetrics());
+    }
     const indexer = new IndexerService({
       db,
       blockStore: consensus.blockStore,
@@ -301,11 +335,13 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
     });
     routerRef.current = router;
+    // REST and gRPC query latency by route (the ABCI path is timed at the app seam).
+    const servedRouter = metricsRef.current ? metricsRef.current.instrumentRouter(router) : router;
     let apiAddress: ApiAddress | undefined;
     if (appConfig.api.enable) {
       const a = appConfig.api;
       const api = new ApiServer({
-        router,
+        router: servedRouter,
         options: {
           address: a.address,
           maxOpenConnections: fdPlan.caps['api'] ?? a.maxOpenConnections,
@@ -321,10 +357,16 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       cleanups.push(() => api.stop());
     }
     let grpcAddress: GrpcAddress | undefined;
+    let metricsAddress: { url: string } | undefined;
+    if (metricsRef.current) {
+      const metrics = metricsRef.current;
+      metricsAddress = await metrics.listen(nodeConfig.instrumentation.prometheusListenAddr);
+      cleanups.push(() => metrics.close());
+    }
     if (appConfig.grpc.enable) {
       const g = appConfig.grpc;
       const grpc = new GrpcServer({
-        router,
+        router: servedRouter,
         options: {
           address: g.address,
           maxRecvMsgBytes: g.maxRecvMsgSize,
@@ -365,6 +407,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       rpcAddress,
       apiAddress,
       grpcAddress,
+      metricsAddress,
       logger,
       stopped,
       health: () => health.report(),
@@ -406,6 +449,43 @@ export function probeWritable(dir: string): void {
 }
 
 const WRITE_PROBE_BYTES = 1 << 20;
+
+/** Time / count one app call for the metrics (the others pass through). */
+function instrumentAppCall(metrics: NodeMetrics, prop: string | symbol, fn: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {
+  const timed = (observe: (ms: number) => void) => async (...args: unknown[]): Promise<unknown> => {
+    const started = performance.now();
+    try {
+      return await fn(...args);
+    } finally {
+      observe(performance.now() - started);
+    }
+  };
+  switch (prop) {
+    case 'finalizeBlock':
+      return timed((ms) => metrics.blockProcessingTime.observe(ms));
+    case 'commit':
+      return timed((ms) => metrics.commitDuration.observe(ms / 1000));
+    case 'query':
+      return async (...args: unknown[]): Promise<unknown> => {
+        const started = performance.now();
+        try {
+          return await fn(...args);
+        } finally {
+          metrics.observeQuery((args[0] as { path?: string } | undefined)?.path ?? '', (performance.now() - started) / 1000);
+        }
+      };
+    case 'checkTx':
+      return async (...args: unknown[]): Promise<unknown> => {
+        const request = args[0] as { type?: string } | undefined;
+        if (request?.type === 'recheck') metrics.recheckTimes.inc();
+        const res = (await fn(...args)) as { code: number };
+        if (res.code !== 0 && request?.type !== 'recheck') metrics.failedTxs.inc();
+        return res;
+      };
+    default:
+      return fn;
+  }
+}
 
 /**
  * `tendermint bootstrap-state`: consensus state at `height` (default: the app's latest version)
