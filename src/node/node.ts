@@ -12,6 +12,7 @@ import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
 import { NodeHealth, type HealthReport } from './health.js';
 import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
 import { NodeMetrics } from './metrics/index.js';
+import type { ConnectionStats } from './limits/connections.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
 import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
@@ -85,6 +86,8 @@ export interface RunningNode {
   readonly stopped: Promise<string>;
   /** healthy / ready and why (the RPC's /health and /ready answer from this). */
   health(): HealthReport;
+  /** Each server's open connections against its cap (after fitting the descriptor limit). */
+  connections(): Record<string, ConnectionStats>;
   stop(): Promise<void>;
 }
 
@@ -260,6 +263,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           syncing: () => consensus.syncInfo().syncing,
           health: () => health.report(),
           storeDir: databasePath(home),
+          connections: () => connectionsOf(servers),
         },
         childLogger(logger, { module: 'metrics' }),
       );
@@ -326,6 +330,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       logger: childLogger(logger, { module: 'rpc' }),
     });
     // Bind every port first: a busy port must fail before consensus makes any block.
+    const servers: Record<string, { connectionStats(): ConnectionStats | undefined }> = { rpc };
     const rpcAddress = await rpc.start();
     cleanups.push(() => rpc.stop());
     // One query table for REST and gRPC: the app's Query services plus the node-level services.
@@ -353,6 +358,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         },
         logger: childLogger(logger, { module: 'api' }),
       });
+      servers['api'] = api;
       apiAddress = await api.start();
       cleanups.push(() => api.stop());
     }
@@ -376,6 +382,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         },
         logger: childLogger(logger, { module: 'grpc' }),
       });
+      servers['grpc'] = grpc;
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }
@@ -411,6 +418,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       logger,
       stopped,
       health: () => health.report(),
+      connections: () => connectionsOf(servers),
       stop(): Promise<void> {
         stopping ??= cleanup().then(() => resolveStopped('stopped'));
         return stopping;
@@ -449,6 +457,15 @@ export function probeWritable(dir: string): void {
 }
 
 const WRITE_PROBE_BYTES = 1 << 20;
+
+function connectionsOf(servers: Record<string, { connectionStats(): ConnectionStats | undefined }>): Record<string, ConnectionStats> {
+  const out: Record<string, ConnectionStats> = {};
+  for (const [name, server] of Object.entries(servers)) {
+    const stats = server.connectionStats();
+    if (stats) out[name] = stats;
+  }
+  return out;
+}
 
 /** Time / count one app call for the metrics (the others pass through). */
 function instrumentAppCall(metrics: NodeMetrics, prop: string | symbol, fn: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {

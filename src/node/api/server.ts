@@ -21,7 +21,7 @@
  *   GET /swagger/               an HTML index of it
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ConnectionGuard, type TrackedConnection } from '../limits/connections.js';
+import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JsonValue, Message } from '@bufbuild/protobuf';
 import { fromGatewayJson, isCodecError, toGatewayJson } from '../codec/index.js';
@@ -123,6 +123,11 @@ export class ApiServer {
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.logger.info('REST gateway listening', { address: `${shownHost}:${address.port}`, routes: this.table.routes.length });
     return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
+  }
+
+  /** Open connections against the cap, and how many were evicted or refused. */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
   }
 
   async stop(): Promise<void> {

@@ -19,10 +19,10 @@
  * and message.
  */
 import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream } from 'node:http2';
-import { ConnectionGuard } from '../limits/connections.js';
+import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setMaxListeners } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { create, type DescMessage, type DescMethod, type DescMethodUnary, type Message } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -223,18 +223,23 @@ export class GrpcServer {
     // Connection cap with idle eviction (limits/connections.ts); a session is busy while it has streams.
     const guard = new ConnectionGuard('grpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.idleTimeoutMs }, this.logger);
     this.guard = guard;
+    // node:http2 emits 'session' from its own 'connection' listener, before ours: pair them, and
+    // close the socket itself (destroying a session that never sent its preface does not).
+    let pending: Http2Session | undefined;
     server.on('session', (session: Http2Session) => {
-      const tracked = guard.admit(() => session.destroy());
-      if (!tracked) return;
+      pending = session;
+    });
+    server.on('connection', (socket: Socket) => {
+      const session = pending;
+      pending = undefined;
+      const tracked = guard.admit(() => socket.destroy(), socket);
+      if (!tracked || !session) return;
       this.sessions.add(session);
       session.on('stream', (stream: Http2Stream) => {
         tracked.busy();
         stream.once('close', () => tracked.idle());
       });
-      session.once('close', () => {
-        tracked.release();
-        this.sessions.delete(session);
-      });
+      session.once('close', () => this.sessions.delete(session));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -250,6 +255,11 @@ export class GrpcServer {
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.logger.info('gRPC server listening', { address: `${shownHost}:${address.port}`, services: this.serviceNames.length });
     return { host: address.address, port: address.port, target: `${shownHost}:${address.port}` };
+  }
+
+  /** Open connections against the cap, and how many were evicted or refused. */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
   }
 
   async stop(): Promise<void> {

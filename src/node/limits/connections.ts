@@ -23,6 +23,13 @@ export interface ConnectionLimits {
   idleTimeoutMs: number;
 }
 
+export interface ConnectionStats {
+  open: number;
+  max: number;
+  evicted: number;
+  refused: number;
+}
+
 export class TrackedConnection {
   private inFlight = 0;
   private pinned = false;
@@ -84,6 +91,10 @@ export class ConnectionGuard {
 
   get size(): number {
     return this.open.size;
+  }
+
+  stats(): ConnectionStats {
+    return { open: this.open.size, max: this.limits.maxConnections, evicted: this.evicted, refused: this.refused };
   }
 
   /**

@@ -21,6 +21,7 @@ import type { ResponseFinalizeBlock } from '../abci/types.js';
 import type { Block } from '../consensus/types/block.js';
 import { BlockIdFlag } from '../consensus/types/block.js';
 import type { HealthReport } from '../health.js';
+import type { ConnectionStats } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { QueryEntry, QueryRouter } from '../services/types.js';
 import { TokendError } from '../../util/errors.js';
@@ -36,6 +37,8 @@ export interface MetricsReaders {
   health(): HealthReport;
   /** Directory whose files make up the store (the node's data/tokend.db). */
   storeDir: string;
+  /** Each server's connections against its cap. */
+  connections?(): Record<string, ConnectionStats>;
 }
 
 /** The block sizes and times CometBFT's histograms use (seconds). */
@@ -119,6 +122,24 @@ export class NodeMetrics {
     this.commitDuration = new Histogram({ name: 'tokend_app_commit_duration_seconds', help: 'Time the app takes to commit a block.', buckets: QUERY_BUCKETS, registers: r });
     live('tokend_store_size_bytes', 'Size of the node database on disk.', () => dirSize(readers.storeDir));
     live('tokend_node_healthy', 'Whether the node can commit (the /health answer). 1 if yes, 0 if no.', () => (readers.health().healthy ? 1 : 0));
+    new Gauge({
+      name: 'tokend_server_connections',
+      help: 'Open client connections per server (rpc, api, grpc).',
+      labelNames: ['server'],
+      registers: r,
+      collect(): void {
+        for (const [server, stats] of Object.entries(readers.connections?.() ?? {})) this.set({ server }, stats.open);
+      },
+    });
+    new Gauge({
+      name: 'tokend_server_connections_evicted',
+      help: 'Idle connections closed to make room for new ones, per server (since start).',
+      labelNames: ['server'],
+      registers: r,
+      collect(): void {
+        for (const [server, stats] of Object.entries(readers.connections?.() ?? {})) this.set({ server }, stats.evicted);
+      },
+    });
     live('tokend_node_ready', 'Whether the node is ready (the /ready answer). 1 if yes, 0 if no.', () => (readers.health().ready ? 1 : 0));
   }
 

@@ -17,7 +17,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ConnectionGuard, type TrackedConnection } from '../limits/connections.js';
+import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AbciEvent } from '../abci/types.js';
@@ -222,6 +222,11 @@ export class RpcServer implements WsHost {
     this.bound = { host, port: addr.port, url: `http://${shownHost}:${addr.port}` };
     this.logger.info('RPC server listening', { addr: this.listenAddress });
     return this.bound;
+  }
+
+  /** Open connections against the cap, and how many were evicted or refused. */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
   }
 
   async stop(): Promise<void> {

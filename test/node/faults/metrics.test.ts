@@ -61,12 +61,13 @@ describe('Prometheus metrics', () => {
     const hash = load.accepted[0]!.hash;
     await waitFor(async () => (await rpcCall(node.rpcAddress.url, 'tx', { hash: Buffer.from(hash, 'hex').toString('base64') })).result !== undefined, 'the tx committed');
 
+    const heightBefore = node.consensus.status().latestBlockHeight;
     const res = await fetch(node.metricsAddress!.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const m = parse(await res.text());
-    const height = node.consensus.status().latestBlockHeight;
-    expect(value(m, 'cometbft_consensus_height', { chain_id: 'testnet' })).toBeGreaterThanOrEqual(height);
+    // The gauges agree with `status` (read just before the scrape).
+    expect(value(m, 'cometbft_consensus_height', { chain_id: 'testnet' })).toBeGreaterThanOrEqual(heightBefore);
     expect(value(m, 'cometbft_consensus_latest_block_height')).toBeGreaterThanOrEqual(2);
     expect(value(m, 'cometbft_consensus_rounds')).toBeGreaterThanOrEqual(0);
     expect(value(m, 'cometbft_consensus_validators')).toBe(1);
@@ -85,6 +86,8 @@ describe('Prometheus metrics', () => {
     expect(value(m, 'tokend_app_query_duration_seconds_count', { route: '/cosmos.base.tendermint.v1beta1.Service/GetLatestBlock' })).toBe(1);
     expect(value(m, 'tokend_app_commit_duration_seconds_count')).toBeGreaterThanOrEqual(2);
     expect(value(m, 'tokend_store_size_bytes')).toBeGreaterThan(0);
+    expect(value(m, 'tokend_server_connections', { server: 'rpc' })).toBeGreaterThanOrEqual(0);
+    expect(value(m, 'tokend_server_connections', { server: 'grpc' })).toBeGreaterThanOrEqual(0);
     // The same answer as /health and /ready.
     expect(value(m, 'tokend_node_healthy')).toBe(1);
     expect(value(m, 'tokend_node_ready')).toBe(1);

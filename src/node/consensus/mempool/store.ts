@@ -10,7 +10,7 @@
  *   mempoolTx      hash → seq u64 ‖ height u64 ‖ tx
  *   mempoolEvicted hash → JSON {height, reason, timeMs}
  */
-import type { Database } from '../../store/db/database.js';
+import type { BatchOp, Database } from '../../store/db/database.js';
 import { Bucket, bucketKey } from '../../store/db/buckets.js';
 import { fromHex } from '../types/bytes.js';
 
@@ -47,14 +47,29 @@ export class MempoolStore {
     return bucketKey(Bucket.mempoolEvicted, fromHex(key));
   }
 
-  /** Keep an accepted tx (resolves once the write reached the database). */
-  async add(key: string, seq: number, height: number, tx: Uint8Array): Promise<void> {
+  /**
+   * Keep an accepted tx (resolves once the write reached the database). The txs accepted within
+   * one turn of the event loop go to the database as one batch (one native call, one log write).
+   */
+  add(key: string, seq: number, height: number, tx: Uint8Array): Promise<void> {
     const value = new Uint8Array(16 + tx.length);
     value.set(u64(seq), 0);
     value.set(u64(height), 8);
     value.set(tx, 16);
-    await this.db.put(this.txKey(key), value);
+    this.pending.push({ type: 'put', key: this.txKey(key), value });
+    this.flushing ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        const ops = this.pending;
+        this.pending = [];
+        this.flushing = undefined;
+        this.db.batch(ops).then(resolve, reject);
+      });
+    });
+    return this.flushing;
   }
+
+  private pending: BatchOp[] = [];
+  private flushing: Promise<void> | undefined;
 
   /** Forget txs that were committed. */
   async remove(keys: readonly string[]): Promise<void> {
