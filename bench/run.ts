@@ -23,6 +23,7 @@ const SUITES: Suite[] = [
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
+  { name: 'faults', load: () => import('./faults/faults.bench.js') },
 ];
 
 function formatValue(value: number): string {

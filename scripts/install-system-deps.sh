@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages tokend's tests use: libsecret (to build keytar for the `os` keyring backend) and
-# D-Bus + gnome-keyring (a real, headless Secret Service the os-backend tests start and stop).
+# D-Bus + gnome-keyring (a real, headless Secret Service the os-backend tests start and stop);
+# mount (util-linux) for the storage-fault tests on a small tmpfs (test/e2e/faults.test.ts,
+# test/node/store/dbOpen.test.ts; they need root and are skipped, saying so, without it).
 # Safe to run repeatedly; does nothing when everything is present or when apt-get is absent.
 set -euo pipefail
-needed=(libsecret-1-dev gnome-keyring dbus dbus-x11)
+needed=(libsecret-1-dev gnome-keyring dbus dbus-x11 mount)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -31,7 +31,7 @@ import { keyPairFromPrivateKey, signMessage } from '../../src/keyring/keys.js';
 import { toAccountAddress, toValidatorOperatorAddress } from '../../src/keyring/address.js';
 import { anyPack, legacyDecToWire, registry, toGatewayJson } from '../../src/node/codec/index.js';
 import { defaultConsensusParams } from '../../src/node/consensus/types/params.js';
-import { openDatabase } from '../../src/node/store/db/database.js';
+import { openDatabase, type Database } from '../../src/node/store/db/database.js';
 import { addGenesisAccounts, collectGentxs, defaultAppState, openApp, signDocBytes, type App } from '../../src/node/app/index.js';
 import { inlineVerifyStats } from '../../src/node/app/sigverify.js';
 
@@ -48,7 +48,7 @@ const FEE = 2_000_000_000_000_000n; // 10^10 per gas
 const TOKEN = 10n ** 18n;
 const WARMUP_BLOCKS = 2;
 
-interface Key {
+export interface Key {
   privateKey: Uint8Array;
   pubKey: Uint8Array;
   address: Uint8Array;
@@ -56,7 +56,7 @@ interface Key {
   accountNumber: bigint;
 }
 
-function makeKeys(count: number): Key[] {
+export function makeKeys(count: number): Key[] {
   const keys: Key[] = [];
   for (let i = 0; i < count; i++) {
     const privateKey = sha256(new TextEncoder().encode(`bench-account-${i}`));
@@ -84,7 +84,7 @@ function signedTx(from: Key, body: Uint8Array, sequence: bigint, accountNumber: 
   return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes: body, authInfoBytes: authInfo, signatures: [signature] }));
 }
 
-function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
+export function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
   const body = toBinary(
     TxBodySchema,
     create(TxBodySchema, {
@@ -113,13 +113,14 @@ function gentx(validator: Key): unknown {
   return toGatewayJson(TxSchema, tx, { registry });
 }
 
-interface Chain {
+export interface Chain {
   app: App;
+  db: Database;
   height: number;
   close(): Promise<void>;
 }
 
-async function startChain(dir: string, keys: Key[], validator: Key, workers: number): Promise<Chain> {
+export async function startChain(dir: string, keys: Key[], validator: Key, workers: number): Promise<Chain> {
   let appState = defaultAppState({ denom: DENOM });
   appState = addGenesisAccounts(appState, [...keys, validator].map((key) => ({ address: key.address, coins: [{ denom: DENOM, amount: 1_000_000n * TOKEN }] })));
   appState = collectGentxs(appState, [gentx(validator)], CHAIN_ID);
@@ -135,6 +136,7 @@ async function startChain(dir: string, keys: Key[], validator: Key, workers: num
   });
   const chain: Chain = {
     app: opened.app,
+    db,
     height: 0,
     async close() {
       await opened.close();

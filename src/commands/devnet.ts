@@ -48,6 +48,7 @@ export default class Devnet extends BaseCommand<typeof Devnet, void> {
     });
     node.logger.info('shutting down', { reason });
     await node.stop();
+    if (reason.startsWith('consensus failure') || reason.startsWith('storage failure')) process.exitCode = 1;
   }
 
   protected override async print(): Promise<void> {}

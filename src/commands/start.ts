@@ -4,7 +4,7 @@ import { BaseCommand } from '../cli/base.js';
 export default class Start extends BaseCommand<typeof Start, void> {
   static override summary = 'Run the full node';
   static override description =
-    'Opens the home (one node per home), recovers from any crash by replaying the WAL and the block store, starts consensus and the consensus RPC, and runs until SIGINT/SIGTERM.';
+    'Opens the home (one node per home), recovers from any crash by replaying the WAL and the block store, starts consensus and the consensus RPC, and runs until SIGINT/SIGTERM. A storage fault (disk full, read-only home, out of file descriptors) or a consensus failure stops it with exit code 1: run it under a supervisor that restarts it (GET /ready on the RPC tells a load balancer whether it commits).';
   static override examples = ['<%= config.bin %> start', '<%= config.bin %> start --home ./node1 --rpc.laddr tcp://127.0.0.1:36657 --log_format json'];
   static override flags = {
     'rpc.laddr': Flags.string({ description: 'Consensus RPC listen address (default from config.toml, tcp://127.0.0.1:26657)' }),
@@ -40,6 +40,7 @@ export default class Start extends BaseCommand<typeof Start, void> {
     node.logger.info('shutting down', { reason });
     await node.stop();
     node.logger.info('stopped');
-    if (reason.startsWith('consensus failure')) process.exitCode = 1;
+    // A supervisor restarts the node after these (see docs/ARCHITECTURE.md, operating under faults).
+    if (reason.startsWith('consensus failure') || reason.startsWith('storage failure')) process.exitCode = 1;
   }
 }

@@ -6,7 +6,13 @@
  * store/db/buckets.ts); opening it takes the lock, so a second node on the same home fails with
  * "a node is already running with home …".
  */
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
+import { NodeHealth, type HealthReport } from './health.js';
+import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
+import { NodeMetrics } from './metrics/index.js';
+import type { ConnectionStats } from './limits/connections.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
 import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
@@ -53,6 +59,10 @@ export interface NodeOverrides {
   persistentPeers?: string;
   /** --p2p.seeds */
   seeds?: string;
+  /** The descriptor limit to plan with (default: this process's, from /proc/self/limits). */
+  descriptorLimit?: number;
+  /** Wrap the opened database (tests inject storage faults here). */
+  wrapDatabase?: (db: Database) => Database;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
   nodeConfig?: (config: NodeConfig) => void;
   appConfig?: (config: AppConfig) => void;
@@ -66,9 +76,18 @@ export interface RunningNode {
   readonly apiAddress: ApiAddress | undefined;
   /** Undefined when [grpc] enable = false. */
   readonly grpcAddress: GrpcAddress | undefined;
+  /** The Prometheus endpoint (…/metrics); undefined when [instrumentation] prometheus = false. */
+  readonly metricsAddress: { url: string } | undefined;
   readonly logger: Logger;
-  /** Resolves (with the reason) when the node stops by itself: halt height, consensus failure. */
+  /**
+   * Resolves (with the reason) when the node stops by itself: halt height, consensus failure
+   * ("consensus failure: …"), storage fault ("storage failure: …").
+   */
   readonly stopped: Promise<string>;
+  /** healthy / ready and why (the RPC's /health and /ready answer from this). */
+  health(): HealthReport;
+  /** Each server's open connections against its cap (after fitting the descriptor limit). */
+  connections(): Record<string, ConnectionStats>;
   stop(): Promise<void>;
 }
 
@@ -76,8 +95,8 @@ export function databasePath(home: string): string {
   return join(dataDir(home), DATABASE_DIRNAME);
 }
 
-export async function openNodeDatabase(home: string): Promise<Database> {
-  return openDatabase(databasePath(home), { ownerHint: home });
+export async function openNodeDatabase(home: string, maxOpenFiles?: number): Promise<Database> {
+  return openDatabase(databasePath(home), { ownerHint: home, ...(maxOpenFiles !== undefined ? { maxOpenFiles } : {}) });
 }
 
 function appOptionsFrom(appConfig: AppConfig, chainId: string, logger: Logger): Parameters<typeof openApp>[1] {
@@ -127,7 +146,24 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     rpcAddress: nodeConfig.rpc.laddr,
     logger: childLogger(logger, { module: 'p2p' }),
   });
-  const db = await openNodeDatabase(home);
+  probeWritable(dataDir(home));
+  // Descriptor budget: the database, files and peers first; the servers' caps fit in the rest.
+  const fdLimit = overrides.descriptorLimit ?? descriptorLimit();
+  const serverCaps: Record<string, number> = { rpc: nodeConfig.rpc.maxOpenConnections };
+  if (appConfig.api.enable) serverCaps['api'] = appConfig.api.maxOpenConnections;
+  if (appConfig.grpc.enable) serverCaps['grpc'] = appConfig.grpc.maxOpenConnections;
+  const fdPlan = planDescriptors(fdLimit, serverCaps, nodeConfig.p2p.maxNumInboundPeers + nodeConfig.p2p.maxNumOutboundPeers + 10);
+  for (const warning of fdPlan.warnings) logger.warn(warning);
+  const maxTxJson = Math.ceil(nodeConfig.mempool.maxTxBytes / 3) * 4 + 200;
+  if (nodeConfig.rpc.maxBodyBytes > 0 && nodeConfig.rpc.maxBodyBytes < maxTxJson) {
+    logger.warn('config.toml rpc.max_body_bytes is below what broadcast_tx_* needs for the largest tx the mempool takes', {
+      max_body_bytes: nodeConfig.rpc.maxBodyBytes,
+      max_tx_bytes: nodeConfig.mempool.maxTxBytes,
+      needed: maxTxJson,
+    });
+  }
+  const opened0 = await openNodeDatabase(home, fdPlan.databaseFiles);
+  const db = overrides.wrapDatabase ? overrides.wrapDatabase(opened0) : opened0;
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   const cleanup = async (): Promise<void> => {
     for (const fn of cleanups.reverse()) await fn().catch((err: Error) => logger.error('shutdown step failed', { err: err.message }));
@@ -135,15 +171,39 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   try {
     let resolveStopped!: (reason: string) => void;
     const stopped = new Promise<string>((resolve) => (resolveStopped = resolve));
+    // A storage fault anywhere (database, WAL, signer state) is fatal: unhealthy at once, new txs
+    // refused, one fatal line, and the process stops with a non-zero exit for its supervisor.
+    const ref: { consensus?: Consensus } = {};
+    const health = new NodeHealth(() => {
+      const status = ref.consensus?.status();
+      const failure = ref.consensus?.failure;
+      return { height: status?.latestBlockHeight ?? 0, catchingUp: status?.catchingUp ?? false, ...(failure ? { consensusFailure: `consensus failure: ${failure.message}` } : {}) };
+    });
+    let fatalReason: string | undefined;
+    const fatal = (reason: string): void => {
+      if (fatalReason !== undefined) return;
+      fatalReason = reason;
+      health.fail(reason);
+      ref.consensus?.refuseNewTxs(reason);
+      logger.error('FATAL: the node cannot commit; stopping (restart it once the cause is fixed)', { reason });
+      resolveStopped(`storage failure: ${reason}`);
+    };
+    const offFault = db.onStorageFault?.((source, fault) => fatal(`${source}: ${describeStorageFault(fault)}`));
+    if (offFault) cleanups.push(async () => offFault());
     const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
     const opened: OpenedApp = await openApp(db, appOptions);
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).
     let currentApp: App = opened.app;
+    // [instrumentation] prometheus: the app's calls are timed/counted at this one seam.
+    const metricsRef: { current?: NodeMetrics } = {};
     const app = new Proxy(opened.app, {
       get(_target, prop): unknown {
         const value: unknown = Reflect.get(currentApp, prop, currentApp);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(currentApp) : value;
+        if (typeof value !== 'function') return value;
+        const fn = (value as (...a: unknown[]) => unknown).bind(currentApp);
+        const metrics = metricsRef.current;
+        return metrics ? instrumentAppCall(metrics, prop, fn) : fn;
       },
     });
     cleanups.push(async () => {
@@ -173,12 +233,48 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       p2p,
       blockSync: nodeConfig.blockSync.enable,
       mempoolBroadcast: nodeConfig.mempool.broadcast,
+      durableMempool: nodeConfig.mempool.durable,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
+        const fault = storageFaultOf(err);
+        if (fault) {
+          fatal(`consensus: ${describeStorageFault(fault)}`);
+          return;
+        }
+        health.fail(`consensus failure: ${err.message}`);
+        ref.consensus?.refuseNewTxs(`consensus failure: ${err.message}`);
         logger.error('consensus failed', { err: err.message });
         resolveStopped(`consensus failure: ${err.message}`);
       },
     });
+    ref.consensus = consensus;
+    if (nodeConfig.instrumentation.prometheus) {
+      const metrics = new NodeMetrics(
+        {
+          chainId: genesis.chainId,
+          height: () => consensus.status().latestBlockHeight,
+          round: () => consensus.roundState()?.round ?? 0,
+          validators: () => {
+            const set = consensus.chainState().validators;
+            return { count: set.size, power: set.totalVotingPower() };
+          },
+          mempool: () => ({ size: consensus.mempool.size(), bytes: consensus.mempool.sizeBytes() }),
+          peers: () => p2p.peerIds().length,
+          syncing: () => consensus.syncInfo().syncing,
+          health: () => health.report(),
+          storeDir: databasePath(home),
+          connections: () => connectionsOf(servers),
+        },
+        childLogger(logger, { module: 'metrics' }),
+      );
+      metricsRef.current = metrics;
+      const offMetrics = consensus.eventBus.on('NewBlock', (data) => {
+        const height = data.block.header.height;
+        const previous = height > 1 ? consensus.stateStore.loadValidators(height - 1) : undefined;
+        metrics.observeBlock(data.block, data.resultFinalizeBlock, consensus.blockStore.loadBlockMeta(height)?.blockSize ?? 0, previous?.validators.map((v) => v.votingPower) ?? []);
+      });
+      cleanups.push(async () => offMetrics());
+    }
     const indexer = new IndexerService({
       db,
       blockStore: consensus.blockStore,
@@ -205,6 +301,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         };
       },
       fetchBlock: (height) => consensus.fetchBlock!(height),
+      health: () => health.report(),
       p2p: {
         dialSeeds: (addresses) => p2p.dial(addresses, { persistent: false, seeds: true }),
         dialPeers: (addresses, opts) => p2p.dial(addresses, { persistent: opts.persistent, seeds: false }),
@@ -214,14 +311,26 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       env,
       options: {
         laddr: nodeConfig.rpc.laddr,
+        corsAllowedOrigins: nodeConfig.rpc.corsAllowedOrigins,
+        corsAllowedMethods: nodeConfig.rpc.corsAllowedMethods,
+        corsAllowedHeaders: nodeConfig.rpc.corsAllowedHeaders,
+        maxOpenConnections: fdPlan.caps['rpc'] ?? nodeConfig.rpc.maxOpenConnections,
+        maxBodyBytes: nodeConfig.rpc.maxBodyBytes,
+        maxHeaderBytes: nodeConfig.rpc.maxHeaderBytes,
+        maxRequestBatchSize: nodeConfig.rpc.maxRequestBatchSize,
+        readTimeoutMs: nodeConfig.rpc.timeoutReadMs,
+        keepAliveTimeoutMs: nodeConfig.rpc.timeoutIdleMs,
         maxSubscriptionClients: nodeConfig.rpc.maxSubscriptionClients,
         maxSubscriptionsPerClient: nodeConfig.rpc.maxSubscriptionsPerClient,
+        subscriptionBufferSize: nodeConfig.rpc.subscriptionBufferSize,
+        closeOnSlowClient: nodeConfig.rpc.closeOnSlowClient,
         timeoutBroadcastTxCommitMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs,
       },
       routes: nodeConfig.rpc.unsafe ? unsafeNetRoutes : [],
       logger: childLogger(logger, { module: 'rpc' }),
     });
     // Bind every port first: a busy port must fail before consensus makes any block.
+    const servers: Record<string, { connectionStats(): ConnectionStats | undefined }> = { rpc };
     const rpcAddress = await rpc.start();
     cleanups.push(() => rpc.stop());
     // One query table for REST and gRPC: the app's Query services plus the node-level services.
@@ -231,15 +340,49 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
     });
     routerRef.current = router;
+    // REST and gRPC query latency by route (the ABCI path is timed at the app seam).
+    const servedRouter = metricsRef.current ? metricsRef.current.instrumentRouter(router) : router;
     let apiAddress: ApiAddress | undefined;
     if (appConfig.api.enable) {
-      const api = new ApiServer({ router, options: { address: appConfig.api.address, maxOpenConnections: appConfig.api.maxOpenConnections }, logger: childLogger(logger, { module: 'api' }) });
+      const a = appConfig.api;
+      const api = new ApiServer({
+        router: servedRouter,
+        options: {
+          address: a.address,
+          maxOpenConnections: fdPlan.caps['api'] ?? a.maxOpenConnections,
+          enableUnsafeCors: a.enabledUnsafeCors,
+          requestTimeoutMs: a.rpcReadTimeoutS * 1000,
+          writeTimeoutMs: a.rpcWriteTimeoutS * 1000,
+          maxBodyBytes: a.rpcMaxBodyBytes,
+          keepAliveTimeoutMs: a.idleTimeoutS * 1000,
+        },
+        logger: childLogger(logger, { module: 'api' }),
+      });
+      servers['api'] = api;
       apiAddress = await api.start();
       cleanups.push(() => api.stop());
     }
     let grpcAddress: GrpcAddress | undefined;
+    let metricsAddress: { url: string } | undefined;
+    if (metricsRef.current) {
+      const metrics = metricsRef.current;
+      metricsAddress = await metrics.listen(nodeConfig.instrumentation.prometheusListenAddr);
+      cleanups.push(() => metrics.close());
+    }
     if (appConfig.grpc.enable) {
-      const grpc = new GrpcServer({ router, options: { address: appConfig.grpc.address }, logger: childLogger(logger, { module: 'grpc' }) });
+      const g = appConfig.grpc;
+      const grpc = new GrpcServer({
+        router: servedRouter,
+        options: {
+          address: g.address,
+          maxRecvMsgBytes: g.maxRecvMsgSize,
+          maxSendMsgBytes: g.maxSendMsgSize,
+          maxOpenConnections: fdPlan.caps['grpc'] ?? g.maxOpenConnections,
+          idleTimeoutMs: g.idleTimeoutS * 1000,
+        },
+        logger: childLogger(logger, { module: 'grpc' }),
+      });
+      servers['grpc'] = grpc;
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }
@@ -253,6 +396,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     });
     await consensus.start();
     cleanups.push(() => consensus.stop());
+    health.markStarted();
     logger.info('node started', {
       chain_id: genesis.chainId,
       moniker: nodeConfig.moniker,
@@ -270,8 +414,11 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       rpcAddress,
       apiAddress,
       grpcAddress,
+      metricsAddress,
       logger,
       stopped,
+      health: () => health.report(),
+      connections: () => connectionsOf(servers),
       stop(): Promise<void> {
         stopping ??= cleanup().then(() => resolveStopped('stopped'));
         return stopping;
@@ -280,6 +427,80 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   } catch (err) {
     await cleanup();
     throw err;
+  }
+}
+
+/**
+ * Refuse to start on a home that cannot take writes (disk full, read-only): write, sync and
+ * remove 1 MiB in the data directory, so the node never reports healthy while it cannot commit.
+ */
+export function probeWritable(dir: string): void {
+  const probe = join(dir, '.write-probe');
+  try {
+    mkdirSync(dir, { recursive: true });
+    const fd = openSync(probe, 'w');
+    try {
+      writeSync(fd, Buffer.alloc(WRITE_PROBE_BYTES));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+      rmSync(probe, { force: true });
+    }
+  } catch (err) {
+    rmSync(probe, { force: true });
+    const fault = storageFaultOf(err);
+    throw new TokendError('HOME_UNWRITABLE', `cannot write to ${dir}: ${fault ? describeStorageFault(fault) : (err as Error).message}`, {
+      hint: fault?.code === 'EROFS' ? 'remount the home read-write or use another --home' : 'free space on the disk holding the home (the node keeps at least 1 MiB of headroom), then start again',
+      cause: err,
+    });
+  }
+}
+
+const WRITE_PROBE_BYTES = 1 << 20;
+
+function connectionsOf(servers: Record<string, { connectionStats(): ConnectionStats | undefined }>): Record<string, ConnectionStats> {
+  const out: Record<string, ConnectionStats> = {};
+  for (const [name, server] of Object.entries(servers)) {
+    const stats = server.connectionStats();
+    if (stats) out[name] = stats;
+  }
+  return out;
+}
+
+/** Time / count one app call for the metrics (the others pass through). */
+function instrumentAppCall(metrics: NodeMetrics, prop: string | symbol, fn: (...a: unknown[]) => unknown): (...a: unknown[]) => unknown {
+  const timed = (observe: (ms: number) => void) => async (...args: unknown[]): Promise<unknown> => {
+    const started = performance.now();
+    try {
+      return await fn(...args);
+    } finally {
+      observe(performance.now() - started);
+    }
+  };
+  switch (prop) {
+    case 'finalizeBlock':
+      return timed((ms) => metrics.blockProcessingTime.observe(ms));
+    case 'commit':
+      return timed((ms) => metrics.commitDuration.observe(ms / 1000));
+    case 'query':
+      return async (...args: unknown[]): Promise<unknown> => {
+        const started = performance.now();
+        try {
+          return await fn(...args);
+        } finally {
+          metrics.observeQuery((args[0] as { path?: string } | undefined)?.path ?? '', (performance.now() - started) / 1000);
+        }
+      };
+    case 'checkTx':
+      return async (...args: unknown[]): Promise<unknown> => {
+        const request = args[0] as { type?: string } | undefined;
+        if (request?.type === 'recheck') metrics.recheckTimes.inc();
+        const res = (await fn(...args)) as { code: number };
+        if (res.code !== 0 && request?.type !== 'recheck') metrics.failedTxs.inc();
+        return res;
+      };
+    default:
+      return fn;
   }
 }
 

@@ -3,13 +3,17 @@
  *   [api] address              → address             ("tcp://localhost:1317")
  *   [api] max-open-connections → maxOpenConnections  (1000)
  *   [api] enabled-unsafe-cors  → enableUnsafeCors    (false)
+ *   [api] rpc-read-timeout     → requestTimeoutMs    (10 s; SDK seconds)
+ *   [api] rpc-write-timeout    → writeTimeoutMs      (0 = none; SDK seconds)
+ *   [api] rpc-max-body-bytes   → maxBodyBytes        (1000000)
+ *   [api] idle-timeout         → keepAliveTimeoutMs  (60 s; tokend, seconds)
  */
 import { TokendError } from '../../util/errors.js';
 
 export interface ApiOptions {
   /** "tcp://host:port" (or "host:port"); port 0 picks a free port (tests). */
   address: string;
-  /** Connections served at once (0 = unlimited); further connections are dropped by node:http. */
+  /** Connections open at once (0 = unlimited); at the cap the oldest idle one is closed for a new one. */
   maxOpenConnections: number;
   /** Largest POST body accepted (bytes); larger bodies get 413. */
   maxBodyBytes: number;
@@ -19,6 +23,8 @@ export interface ApiOptions {
   keepAliveTimeoutMs: number;
   /** Time allowed to receive a whole request. */
   requestTimeoutMs: number;
+  /** Time allowed to write a whole answer (0 = no limit). */
+  writeTimeoutMs: number;
 }
 
 export const defaultApiOptions: Readonly<ApiOptions> = Object.freeze({
@@ -26,8 +32,9 @@ export const defaultApiOptions: Readonly<ApiOptions> = Object.freeze({
   maxOpenConnections: 1000,
   maxBodyBytes: 10 * 1024 * 1024,
   enableUnsafeCors: false,
-  keepAliveTimeoutMs: 65_000,
-  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 60_000,
+  requestTimeoutMs: 10_000,
+  writeTimeoutMs: 0,
 });
 
 /** host and port of "tcp://host:port", "host:port" or "[::1]:port"; an empty host means all interfaces. */

@@ -21,6 +21,7 @@
  *   GET /swagger/               an HTML index of it
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JsonValue, Message } from '@bufbuild/protobuf';
 import { fromGatewayJson, isCodecError, toGatewayJson } from '../codec/index.js';
@@ -59,6 +60,8 @@ export class ApiServer {
   private readonly logger: Logger;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private guard: ConnectionGuard | undefined;
+  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
   private openApiJson: string | undefined;
   private openApiPage: string | undefined;
 
@@ -77,9 +80,32 @@ export class ApiServer {
   async start(): Promise<ApiAddress> {
     if (this.server !== undefined) throw new Error('API server already started');
     const { host, port } = parseApiAddress(this.options.address);
-    const server = createServer({ keepAliveTimeout: this.options.keepAliveTimeoutMs, requestTimeout: this.options.requestTimeoutMs }, this.handler);
-    if (this.options.maxOpenConnections > 0) server.maxConnections = this.options.maxOpenConnections;
+    const server = createServer(
+      {
+        keepAliveTimeout: this.options.keepAliveTimeoutMs,
+        requestTimeout: this.options.requestTimeoutMs,
+        headersTimeout: Math.min(this.options.requestTimeoutMs > 0 ? this.options.requestTimeoutMs : 60_000, 60_000),
+        connectionsCheckingInterval: 1_000,
+      },
+      (req, res) => {
+        const tracked = this.tracked.get(req.socket);
+        if (tracked) {
+          tracked.busy();
+          res.once('close', () => tracked.idle());
+        }
+        // rpc-write-timeout: the whole answer must be written within it (0 = no limit).
+        if (this.options.writeTimeoutMs > 0) res.setTimeout(this.options.writeTimeoutMs, () => res.destroy());
+        this.handler(req, res);
+      },
+    );
+    // max-open-connections with idle eviction (limits/connections.ts), not server.maxConnections:
+    // a flood of idle sockets must not lock out a new client.
+    const guard = new ConnectionGuard('api', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
+    this.guard = guard;
     server.on('connection', (socket: Socket) => {
+      const tracked = guard.admit(() => socket.destroy(), socket);
+      if (!tracked) return;
+      this.tracked.set(socket, tracked);
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
     });
@@ -90,6 +116,8 @@ export class ApiServer {
         resolve();
       });
     });
+    // After listening, errors (EMFILE on accept under a descriptor flood, …) are logged, never thrown.
+    server.on('error', (err: Error) => this.logger.warn('REST server error', { err: err.message }));
     this.server = server;
     const address = server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -97,10 +125,16 @@ export class ApiServer {
     return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
   }
 
+  /** Open connections against the cap, and how many were evicted or refused. */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     if (server === undefined) return;
     this.server = undefined;
+    this.guard?.close();
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Requests in flight get a moment to finish; then the connections are cut.

@@ -56,7 +56,9 @@ export function txQueryService(backend: ServiceBackend): QueryServiceImpl {
       if (txBytes.length === 0 && request.tx !== undefined) txBytes = txToRawBytes(request.tx);
       if (txBytes.length === 0) throw grpcError('InvalidArgument', 'empty txBytes is not allowed');
       const outcome = await backend.simulate(txBytes);
-      if (!outcome.ok) throw grpcError('Unknown', `${outcome.log} With gas wanted: '${outcome.gasWanted}' and gas used: '${outcome.gasUsed}' `);
+      // The submitted tx failed (undecodable, ante or message failure): a client mistake, so
+      // InvalidArgument (REST 400, logged at debug), where the SDK answers Unknown (HTTP 500).
+      if (!outcome.ok) throw grpcError('InvalidArgument', `${outcome.log} With gas wanted: '${outcome.gasWanted}' and gas used: '${outcome.gasUsed}' `);
       return create(SimulateResponseSchema, {
         gasInfo: create(GasInfoSchema, { gasWanted: outcome.gasWanted, gasUsed: outcome.gasUsed }),
         result: create(ResultSchema, { data: outcome.data, log: outcome.log, events: protoEvents(outcome.events), msgResponses: outcome.msgResponses }),

@@ -12,6 +12,7 @@ import { ConsensusError } from './errors.js';
 import { EventBus, type EventBusReader } from './events.js';
 import { childLogger, nullLogger, type Logger } from '../logger.js';
 import { Mempool, type MempoolReader } from './mempool/mempool.js';
+import { MempoolStore } from './mempool/store.js';
 import { defaultConsensusOptions, defaultMempoolOptions, type ConsensusOptions, type MempoolOptions } from './options.js';
 import type { NodeKey, PrivValidator } from './privval.js';
 import { BlockExecutor } from './state/execution.js';
@@ -58,6 +59,8 @@ export interface ConsensusConfig {
   blockSync?: boolean;
   /** [mempool] broadcast: gossip txs to peers (default true). */
   mempoolBroadcast?: boolean;
+  /** [mempool] durable: keep accepted txs in the database until committed or evicted (default false here; the node's config turns it on). */
+  durableMempool?: boolean;
   /** The app's snapshot connection (serving snapshots to peers, restoring from one). */
   snapshots?: SnapshotApplication;
   /** config.toml [statesync]: restore a new node from a peer's snapshot. */
@@ -127,6 +130,8 @@ export interface Consensus {
   syncInfo(): { syncing: boolean; maxPeerHeight: number };
   /** Set when consensus halted on an unrecoverable error. */
   readonly failure: Error | undefined;
+  /** The node cannot commit (storage fault): the mempool refuses new txs with `reason`. */
+  refuseNewTxs(reason: string): void;
 }
 
 class ConsensusNode implements Consensus {
@@ -156,7 +161,7 @@ class ConsensusNode implements Consensus {
     this.blockStore = new BlockStore(config.db);
     this.stateStore = new StateStore(config.db);
     this.eventBus = new EventBus(childLogger(this.logger, { module: 'events' }));
-    this.mempool = new Mempool(config.app, config.mempoolOptions, childLogger(this.logger, { module: 'mempool' }));
+    this.mempool = new Mempool(config.app, config.mempoolOptions, childLogger(this.logger, { module: 'mempool' }), config.durableMempool ? new MempoolStore(config.db) : undefined);
     const stored = this.stateStore.load();
     if (stored && stored.chainId !== config.genesis.chainId) {
       throw new ConsensusError('INVALID_GENESIS', `genesis chain_id "${config.genesis.chainId}" does not match the stored chain "${stored.chainId}"`, {
@@ -215,6 +220,10 @@ class ConsensusNode implements Consensus {
     this.config.onFailure?.(err);
   }
 
+  refuseNewTxs(reason: string): void {
+    this.mempool.refuseNewTxs(reason);
+  }
+
   fetchBlock(height: number): Promise<{ block: Block; blockId: BlockId }> {
     if (!this.fetcher) return Promise.reject(new ConsensusError('STORE', `height ${height} is not available and this node has no peers`));
     return this.fetcher.fetch(height);
@@ -259,11 +268,14 @@ class ConsensusNode implements Consensus {
       logger,
     });
     this.state = result.state;
+    // The app is at the latest state: txs the durable mempool kept are re-checked and admitted again.
+    this.mempool.setHeight(this.state.lastBlockHeight);
+    await this.mempool.restore();
     await this.evidencePool.load(this.state);
     this.wal =
       this.config.wal ??
       (this.options.walFile
-        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
+        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs, onFault: (err) => this.fail(err) }, childLogger(this.logger, { module: 'wal' }))
         : new NullWAL());
     this.executor = new BlockExecutor({
       app: this.config.app,
@@ -308,7 +320,7 @@ class ConsensusNode implements Consensus {
     this.wal =
       this.config.wal ??
       (this.options.walFile
-        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs }, childLogger(this.logger, { module: 'wal' }))
+        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs, onFault: (err) => this.fail(err) }, childLogger(this.logger, { module: 'wal' }))
         : new NullWAL());
     this.executor = new BlockExecutor({
       app: this.config.app,

@@ -18,10 +18,11 @@
  * header, as the SDK's gRPC server does. Failures are gRPC statuses with the QueryError's code
  * and message.
  */
-import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
+import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream } from 'node:http2';
+import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setMaxListeners } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { create, type DescMessage, type DescMethod, type DescMethodUnary, type Message } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -55,6 +56,10 @@ export interface GrpcOptions {
   maxSendMsgBytes: number;
   /** Serve grpc.reflection.v1alpha / v1 ServerReflection. */
   reflection: boolean;
+  /** Connections (HTTP/2 sessions) open at once (grpc max-open-connections; 0 = unlimited). */
+  maxOpenConnections: number;
+  /** A session without streams for this long is closed (grpc idle-timeout). */
+  idleTimeoutMs: number;
 }
 
 export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
@@ -62,6 +67,8 @@ export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
   maxRecvMsgBytes: 10 * 1024 * 1024,
   maxSendMsgBytes: 2 ** 31 - 1,
   reflection: true,
+  maxOpenConnections: 1000,
+  idleTimeoutMs: 120_000,
 });
 
 export interface GrpcServerConfig {
@@ -180,6 +187,8 @@ export class GrpcServer {
         const connectErr = connectErrorOf(err);
         if (connectErr.code === Code.Internal || connectErr.code === Code.Unknown) {
           this.logger.error('gRPC query failed', { method: entry.path, err: connectErr.rawMessage });
+        } else {
+          this.logger.debug('gRPC query refused', { method: entry.path, code: connectErr.code, err: connectErr.rawMessage });
         }
         ctx.responseHeader.set(GRPC_HEIGHT_HEADER, String(height > 0 ? height : this.router.latestHeight()));
         throw connectErr;
@@ -205,12 +214,31 @@ export class GrpcServer {
     });
   }
 
+  private guard: ConnectionGuard | undefined;
+
   async start(): Promise<GrpcAddress> {
     if (this.server !== undefined) throw new Error('gRPC server already started');
     const { host, port } = parseApiAddress(this.options.address, 'gRPC');
     const server = createServer(this.handler());
+    // Connection cap with idle eviction (limits/connections.ts); a session is busy while it has streams.
+    const guard = new ConnectionGuard('grpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.idleTimeoutMs }, this.logger);
+    this.guard = guard;
+    // node:http2 emits 'session' from its own 'connection' listener, before ours: pair them, and
+    // close the socket itself (destroying a session that never sent its preface does not).
+    let pending: Http2Session | undefined;
     server.on('session', (session: Http2Session) => {
+      pending = session;
+    });
+    server.on('connection', (socket: Socket) => {
+      const session = pending;
+      pending = undefined;
+      const tracked = guard.admit(() => socket.destroy(), socket);
+      if (!tracked || !session) return;
       this.sessions.add(session);
+      session.on('stream', (stream: Http2Stream) => {
+        tracked.busy();
+        stream.once('close', () => tracked.idle());
+      });
       session.once('close', () => this.sessions.delete(session));
     });
     await new Promise<void>((resolve, reject) => {
@@ -220,6 +248,8 @@ export class GrpcServer {
         resolve();
       });
     });
+    // After listening, errors (EMFILE on accept under a descriptor flood, …) are logged, never thrown.
+    server.on('error', (err: Error) => this.logger.warn('gRPC server error', { err: err.message }));
     this.server = server;
     const address = server.address() as AddressInfo;
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -227,10 +257,16 @@ export class GrpcServer {
     return { host: address.address, port: address.port, target: `${shownHost}:${address.port}` };
   }
 
+  /** Open connections against the cap, and how many were evicted or refused. */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     if (server === undefined) return;
     this.server = undefined;
+    this.guard?.close();
     this.shutdown.abort(new ConnectError('server is shutting down', Code.Unavailable));
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     for (const session of this.sessions) session.close();

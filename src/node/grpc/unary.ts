@@ -107,6 +107,8 @@ export class UnaryFastPath {
       const queryErr = isQueryError(err) ? err : new QueryError('Internal', err instanceof Error ? err.message : String(err), { cause: err });
       if (queryErr.grpcCode === GrpcStatus.Internal || queryErr.grpcCode === GrpcStatus.Unknown) {
         this.logger.error('gRPC query failed', { method: entry.path, err: queryErr.message });
+      } else {
+        this.logger.debug('gRPC query refused', { method: entry.path, code: queryErr.grpcName, err: queryErr.message });
       }
       this.sendStatus(res, queryErr.grpcCode, queryErr.message, height > 0 ? height : this.router.latestHeight());
     }
@@ -115,17 +117,18 @@ export class UnaryFastPath {
   private decodeRequest(entry: QueryEntry, body: Buffer): Message {
     if (body.length < FRAME_HEADER_BYTES) {
       if (body.length === 0) return fromBinary(entry.method.input, new Uint8Array(0));
-      throw new QueryError('Internal', 'grpc: truncated message frame');
+      throw new QueryError('InvalidArgument', 'grpc: truncated message frame');
     }
-    if (body[0] !== 0) throw new QueryError('Internal', 'grpc: compressed flag set with identity or empty encoding');
+    if (body[0] !== 0) throw new QueryError('InvalidArgument', 'grpc: compressed flag set with identity or empty encoding');
     const length = body.readUInt32BE(1);
     if (length !== body.length - FRAME_HEADER_BYTES) {
-      throw new QueryError(length > body.length - FRAME_HEADER_BYTES ? 'Internal' : 'Unimplemented', 'grpc: a unary call must carry exactly one message');
+      throw new QueryError(length > body.length - FRAME_HEADER_BYTES ? 'InvalidArgument' : 'Unimplemented', 'grpc: a unary call must carry exactly one message');
     }
     try {
       return fromBinary(entry.method.input, body.subarray(FRAME_HEADER_BYTES));
     } catch (err) {
-      throw new QueryError('Internal', `grpc: error unmarshalling request: ${err instanceof Error ? err.message : String(err)}`);
+      // A client mistake: InvalidArgument, logged at debug (any client could otherwise fill the log).
+      throw new QueryError('InvalidArgument', `grpc: error unmarshalling request: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -82,6 +82,10 @@ class EventRelay implements EventBusReader {
   }
 }
 
+/** Back-off between retries of a failed indexing (doubling). */
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
 export class IndexerService {
   readonly txIndexer: TxIndexer;
   readonly blockIndexer: BlockIndexer;
@@ -93,6 +97,8 @@ export class IndexerService {
   private draining: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   private catchUpPending = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = RETRY_MIN_MS;
   private indexing: Promise<void> = Promise.resolve();
 
   constructor(private readonly config: IndexerServiceConfig) {
@@ -135,6 +141,8 @@ export class IndexerService {
 
   /** Stop relaying; waits for the block being indexed. */
   async stop(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.queue.length = 0;
@@ -144,6 +152,18 @@ export class IndexerService {
   /** Resolves when every queued event has been indexed and relayed (tests, shutdown). */
   async whenIdle(): Promise<void> {
     while (this.draining) await this.draining;
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || !this.unsubscribe) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (!this.unsubscribe) return;
+      this.catchUpPending = true;
+      this.kick();
+    }, this.retryDelayMs);
+    this.retryTimer.unref();
+    this.retryDelayMs = Math.min(this.retryDelayMs * 2, RETRY_MAX_MS);
   }
 
   private enqueue(event: ConsensusEvent): void {
@@ -163,7 +183,13 @@ export class IndexerService {
   private async drain(): Promise<void> {
     if (this.catchUpPending) {
       this.catchUpPending = false;
-      await this.catchUp(this.config.blockStore.height());
+      try {
+        await this.catchUp(this.config.blockStore.height());
+        this.retryDelayMs = RETRY_MIN_MS;
+      } catch (err) {
+        this.logger.error('indexing stored blocks failed; retrying', { err: (err as Error).message, retryInMs: this.retryDelayMs });
+        this.scheduleRetry();
+      }
     }
     let event = this.queue.shift();
     while (event) {
@@ -173,14 +199,25 @@ export class IndexerService {
         try {
           await this.catchUp(height - 1);
           if (height > this.latestIndexedHeight) await this.indexBlock(height, block.data.txs, resultFinalizeBlock.txResults, resultFinalizeBlock.events);
+          this.retryDelayMs = RETRY_MIN_MS;
         } catch (err) {
-          // Relay anyway; the missing height is re-indexed from the stores on the next block or restart.
-          this.logger.error('indexing block failed', { height, err: (err as Error).message });
+          // Relay anyway; the missing height is re-indexed from the stores by the retry, the next
+          // block, a lookup (catchUpIndex) or the next start, whichever comes first.
+          this.logger.error('indexing block failed; retrying', { height, err: (err as Error).message, retryInMs: this.retryDelayMs });
+          this.scheduleRetry();
         }
       }
       this.relay.publish(event);
       event = this.queue.shift();
     }
+  }
+
+  /**
+   * Index every stored block not indexed yet, now (lookups call this before answering "not
+   * found": a block whose indexing failed is indexed before it is served as found).
+   */
+  catchUpIndex(): Promise<void> {
+    return this.catchUp(this.config.blockStore.height());
   }
 
   /** Index heights (latest indexed, upTo] from the block store and the stored FinalizeBlock responses. */

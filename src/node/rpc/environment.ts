@@ -20,6 +20,7 @@ import type { StateStoreReader } from '../consensus/store/stateStore.js';
 import type { GenesisDoc } from '../consensus/types/genesis.js';
 import type { Block, BlockId } from '../consensus/types/block.js';
 import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
+import type { HealthReport } from '../health.js';
 
 /** The app connections the RPC uses: query (abci_query, abci_info) and mempool (check_tx). */
 export interface RpcApp {
@@ -107,4 +108,8 @@ export interface RpcEnvironment {
   roundState?(): RoundStateSummary | undefined;
   txIndexer: TxIndexer;
   blockIndexer: BlockIndexer;
+  /** The node's health (`health` errors and `/ready` answers 503 while unhealthy); absent: always healthy. */
+  health?(): HealthReport;
+  /** Index stored blocks the indexer has not indexed yet (tx lookups call it before answering "not found"). */
+  catchUpIndex?(): Promise<void>;
 }

@@ -31,9 +31,9 @@ export interface RpcOptions {
   maxBodyBytes: number;
   /** max_header_bytes. */
   maxHeaderBytes: number;
-  /** Time to receive a whole request (Go http.Server ReadTimeout). */
+  /** timeout_read: time to receive a whole request (Go http.Server ReadTimeout). */
   readTimeoutMs: number;
-  /** Idle keep-alive connections are closed after this. */
+  /** timeout_idle: idle connections (keep-alive, or never sending a request) are closed after this. */
   keepAliveTimeoutMs: number;
   /** Websocket ping period; a client that misses a pong for wsReadWaitMs is dropped. */
   wsPingPeriodMs: number;
@@ -55,7 +55,7 @@ export const defaultRpcOptions: Readonly<RpcOptions> = Object.freeze({
   maxBodyBytes: 1_000_000,
   maxHeaderBytes: 1 << 20,
   readTimeoutMs: 10_000,
-  keepAliveTimeoutMs: 65_000,
+  keepAliveTimeoutMs: 60_000,
   wsPingPeriodMs: 27_000,
   wsReadWaitMs: 30_000,
 });

@@ -16,7 +16,8 @@
  *   await server.stop();
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AbciEvent } from '../abci/types.js';
@@ -147,6 +148,8 @@ export class RpcServer implements WsHost {
   private bound: RpcAddress | undefined;
   private listenAddress = '';
   private busUnsubscribe: (() => void) | undefined;
+  private guard: ConnectionGuard | undefined;
+  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
 
   constructor(config: RpcServerConfig) {
     this.env = config.env;
@@ -170,12 +173,31 @@ export class RpcServer implements WsHost {
         keepAliveTimeout: this.options.keepAliveTimeoutMs,
         requestTimeout: this.options.readTimeoutMs,
         headersTimeout: Math.min(this.options.readTimeoutMs, 60_000),
+        // How often node:http enforces the header/request timeouts (default 30 s).
+        connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(this.options.readTimeoutMs / 4))),
       },
-      (req, res) => this.onRequest(req, res),
+      (req, res) => {
+        const tracked = this.tracked.get(req.socket);
+        if (tracked) {
+          tracked.busy();
+          res.once('close', () => tracked.idle());
+        }
+        this.onRequest(req, res);
+      },
     );
-    if (this.options.maxOpenConnections > 0) server.maxConnections = this.options.maxOpenConnections;
+    // max_open_connections with idle eviction (limits/connections.ts), not server.maxConnections:
+    // a flood of idle sockets must not lock out a new client.
+    const guard = new ConnectionGuard('rpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
+    this.guard = guard;
+    server.on('connection', (socket: Socket) => {
+      const tracked = guard.admit(() => socket.destroy(), socket);
+      if (tracked) this.tracked.set(socket, tracked);
+    });
     const wss = new WebSocketServer({ noServer: true, maxPayload: this.options.maxBodyBytes, perMessageDeflate: false });
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(wss, req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.tracked.get(req.socket)?.pin();
+      this.onUpgrade(wss, req, socket, head);
+    });
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException): void => {
         reject(
@@ -202,11 +224,17 @@ export class RpcServer implements WsHost {
     return this.bound;
   }
 
+  /** Open connections against the cap, and how many were evicted or refused. */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
+  }
+
   async stop(): Promise<void> {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
     this.bound = undefined;
+    this.guard?.close();
     this.shutdown.abort();
     for (const session of [...this.sessions]) session.close();
     this.busUnsubscribe?.();
@@ -291,6 +319,17 @@ export class RpcServer implements WsHost {
     }
   }
 
+  /**
+   * GET /ready (not a CometBFT method; for load balancers): 200 when the node commits and is not
+   * catching up, else 503, with the reason either way.
+   */
+  private writeReady(res: ServerResponse): void {
+    const report = this.env.health?.() ?? { healthy: true, ready: true, height: this.env.blockStore.height(), catchingUp: false };
+    const body = JSON.stringify({ ready: report.ready, healthy: report.healthy, height: String(report.height), catching_up: report.catchingUp, ...(report.reason ? { reason: report.reason } : {}) });
+    res.writeHead(report.ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(body);
+  }
+
   private route(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -309,6 +348,10 @@ export class RpcServer implements WsHost {
     if (path === '/websocket') {
       res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Bad Request: /websocket needs a websocket upgrade\n');
+      return;
+    }
+    if (path === '/ready') {
+      this.writeReady(res);
       return;
     }
     const route = this.routes.get(path.slice(1));

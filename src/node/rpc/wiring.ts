@@ -13,6 +13,7 @@ export interface RpcWiring {
   netInfo?: () => NetInfo;
   p2p?: P2PControl;
   fetchBlock?: RpcEnvironment['fetchBlock'];
+  health?: RpcEnvironment['health'];
 }
 
 export function rpcEnvironment(w: RpcWiring): RpcEnvironment {
@@ -33,5 +34,8 @@ export function rpcEnvironment(w: RpcWiring): RpcEnvironment {
   if (w.netInfo) env.netInfo = w.netInfo;
   if (w.p2p) env.p2p = w.p2p;
   if (w.fetchBlock) env.fetchBlock = w.fetchBlock;
+  if (w.health) env.health = w.health;
+  const indexer = w.indexer as { catchUpIndex?: () => Promise<void> };
+  if (indexer.catchUpIndex) env.catchUpIndex = () => indexer.catchUpIndex!();
   return env;
 }

@@ -41,6 +41,7 @@ import type { SearchPage } from '../indexer/paging.js';
 import type { EventDataTx } from '../consensus/events.js';
 import type { Tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { txResponse } from '../codec/txResponse.js';
+import { indexLagging } from '../rpc/core/txs.js';
 import { blockTimestamp, decodeTx } from './convert.js';
 import { nodeServiceEntries } from './define.js';
 import { offsetPage, type PageLimits } from './paging.js';
@@ -205,8 +206,18 @@ export function txServiceEntries(env: NodeServicesEnv, options: TxServiceOptions
         if (text === '') throw queryError('InvalidArgument', 'tx hash cannot be empty');
         if (!/^[0-9a-fA-F]{64}$/.test(text)) throw queryError('InvalidArgument', `invalid tx hash "${request.hash}": expected 64 hex characters`);
         requireIndexer(env);
-        const found = env.txIndexer.get(fromHex(text));
-        if (found === undefined) throw queryError('NotFound', `tx not found: ${request.hash}`);
+        let found = env.txIndexer.get(fromHex(text));
+        if (found === undefined) {
+          const lagging = indexLagging(env);
+          if (lagging) {
+            await lagging;
+            found = env.txIndexer.get(fromHex(text));
+          }
+        }
+        if (found === undefined) {
+          const eviction = env.mempool.evictionOf?.(fromHex(text));
+          throw queryError('NotFound', `tx not found: ${request.hash}${eviction ? `; it was evicted from the mempool at height ${eviction.height}: ${eviction.reason}` : ''}`);
+        }
         const { tx, response } = indexedTxResponse(env, found);
         return create(GetTxResponseSchema, { tx, txResponse: response });
       },
@@ -223,6 +234,7 @@ export function txServiceEntries(env: NodeServicesEnv, options: TxServiceOptions
           throw queryError('InvalidArgument', `invalid query "${text}": ${err instanceof Error ? err.message : String(err)}`);
         }
         let found: SearchPage<IndexedTx>;
+        await indexLagging(env);
         try {
           found = await env.txIndexer.search(query, { page, perPage: limit, orderBy: request.orderBy === OrderBy.DESC ? 'desc' : 'asc' });
         } catch (err) {

@@ -120,6 +120,6 @@ export function methodPath(method: DescMethod): string {
  * passes the same object it builds for the CometBFT RPC, see rpc/wiring.ts), of which the app is
  * only used for ABCIQuery.
  */
-export type NodeServicesEnv = Pick<RpcEnvironment, 'blockStore' | 'stateStore' | 'mempool' | 'eventBus' | 'txIndexer' | 'status' | 'nodeInfo'> & {
+export type NodeServicesEnv = Pick<RpcEnvironment, 'blockStore' | 'stateStore' | 'mempool' | 'eventBus' | 'txIndexer' | 'status' | 'nodeInfo' | 'catchUpIndex'> & {
   app: Pick<RpcApp, 'query'>;
 };

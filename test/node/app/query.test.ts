@@ -245,8 +245,10 @@ describe('query router', () => {
 
     const wrongSeq = txParts({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 7n, accountNumber: 0n, signMode: SignMode.UNSPECIFIED });
     const bad = await ask(chain.app, '/cosmos.tx.v1beta1.Service/Simulate', txService.SimulateRequestSchema, { txBytes: toBinary(TxRawSchema, create(TxRawSchema, { ...wrongSeq, signatures: [new Uint8Array(0)] })) }, txService.SimulateResponseSchema);
-    expect(bad.raw.code).toBe(6);
-    expect(bad.raw.log).toMatch(/^rpc error: code = Unknown desc = account sequence mismatch, expected 1, got 7: incorrect account sequence With gas wanted: '200000' and gas used: '\d+' : unknown request$/);
+    // A failing simulation is the client's mistake: InvalidArgument (ABCI code 18, REST 400), where
+    // the SDK answers Unknown (code 6, HTTP 500) — issue 14.
+    expect(bad.raw.code).toBe(18);
+    expect(bad.raw.log).toMatch(/^rpc error: code = InvalidArgument desc = account sequence mismatch, expected 1, got 7: incorrect account sequence With gas wanted: '200000' and gas used: '\d+' : invalid request$/);
   });
 
   test('TxDecode and TxEncode round-trip', async () => {

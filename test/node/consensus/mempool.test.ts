@@ -3,6 +3,9 @@ import type { RequestCheckTx, ResponseCheckTx } from '../../../src/node/abci/typ
 import { Mempool } from '../../../src/node/consensus/mempool/mempool.js';
 import { txHash } from '../../../src/node/consensus/types/block.js';
 import { isConsensusError } from '../../../src/node/consensus/errors.js';
+import { MempoolStore } from '../../../src/node/consensus/mempool/store.js';
+import { memoryDatabase } from '../../../src/node/store/db/database.js';
+import { FaultyDatabase } from '../../helpers/faultyDb.js';
 
 const enc = new TextEncoder();
 const tx = (s: string): Uint8Array => enc.encode(s);
@@ -105,5 +108,50 @@ describe('mempool', () => {
     release();
     expect((await pool.checkTx(tx('1'))).code).toBe(0); // evicted from the 2-entry cache
     expect(await refusal(pool.checkTx(tx('3')))).toBe('tx already exists in cache');
+  });
+});
+
+describe('durable mempool', () => {
+  it('keeps accepted txs across a restart: re-checked in order, evicted with the reason, forgotten once committed', async () => {
+    const db = memoryDatabase();
+    const invalid = new Set<string>();
+    const first = new Mempool(app(invalid), {}, undefined, new MempoolStore(db));
+    for (const t of ['a=1', 'b=2', 'c=3', 'd=4']) expect((await first.checkTx(tx(t))).code).toBe(0);
+    // b=2 is committed in a block: it is forgotten.
+    const release = await first.acquire();
+    await first.update(1, [tx('b=2')], [{ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' }]);
+    release();
+    await new Promise((r) => setImmediate(r));
+    // The process dies (nothing closed); c=3 is no longer valid when the node starts again.
+    invalid.add('c=3');
+    const checks = app(invalid);
+    const second = new Mempool(checks, {}, undefined, new MempoolStore(db));
+    second.setHeight(1);
+    expect(await second.restore()).toEqual({ restored: 2, evicted: 1 });
+    expect(checks.log).toEqual(['new:a=1', 'new:c=3', 'new:d=4']);
+    expect(second.reapMaxTxs(-1).map((t) => new TextDecoder().decode(t))).toEqual(['a=1', 'd=4']);
+    expect(second.evictionOf(txHash(tx('c=3')))).toMatchObject({ height: 1, reason: 're-check at start failed: code 5: bad' });
+    expect(second.evictionOf(txHash(tx('a=1')))).toBeUndefined();
+    // Restored txs are in the cache again: a resend is a duplicate, not a second entry.
+    expect(await refusal(second.checkTx(tx('a=1')))).toBe('tx already exists in cache');
+    // A tx evicted by the re-check after a block is reported too.
+    invalid.add('d=4');
+    const r2 = await second.acquire();
+    await second.update(2, [tx('a=1')], [{ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' }]);
+    r2();
+    await new Promise((r) => setImmediate(r));
+    expect(second.evictionOf(txHash(tx('d=4')))?.reason).toBe('re-check after block 2 failed: code 5: bad');
+    const third = new Mempool(app(), {}, undefined, new MempoolStore(db));
+    expect(await third.restore()).toEqual({ restored: 0, evicted: 0 });
+  });
+
+  it('answers code 0 only once the tx is stored: a failed write refuses the tx', async () => {
+    const db = new FaultyDatabase(memoryDatabase());
+    const pool = new Mempool(app(), {}, undefined, new MempoolStore(db));
+    db.fail('ENOSPC');
+    await expect(pool.checkTx(tx('a=1'))).rejects.toThrow(/ENOSPC/);
+    expect(pool.size()).toBe(0);
+    db.heal();
+    expect((await pool.checkTx(tx('a=1'))).code).toBe(0);
   });
 });

@@ -18,6 +18,8 @@ import { matchEventConditions, Query } from '../../../src/node/indexer/query.js'
 import type { SearchOptions } from '../../../src/node/indexer/paging.js';
 import type { BlockStoreReader } from '../../../src/node/consensus/store/blockStore.js';
 import type { StateStoreReader } from '../../../src/node/consensus/store/stateStore.js';
+import { indexLagging } from '../../../src/node/rpc/core/txs.js';
+import { FaultyDatabase } from '../../helpers/faultyDb.js';
 
 const enc = new TextEncoder();
 const attr = (key: string, value: string, index = true): { key: string; value: string; index: boolean } => ({ key, value, index });
@@ -355,6 +357,32 @@ describe('IndexerService', () => {
 
     const late = service.eventBus.waitForTx('AB'.repeat(32), 50);
     await expect(late.promise).rejects.toThrow('timed out waiting for tx to be included in a block');
+    await service.stop();
+  });
+
+  it('a block whose indexing failed is indexed before a lookup answers "not found"', async () => {
+    const blocks = new Map<number, { block: Block; response: ResponseFinalizeBlock }>();
+    const { blockStore, stateStore } = fakeStores(blocks);
+    const bus = new EventBus();
+    const db = new FaultyDatabase(memoryDatabase());
+    const service = new IndexerService({ db, blockStore, stateStore, eventBus: bus });
+    await service.start();
+    await service.whenIdle();
+    const one = makeHeight(1);
+    blocks.set(1, one);
+    db.fail('ENOSPC');
+    publishBlock(bus, 1, one);
+    await service.whenIdle();
+    const hash = sha256(one.block.data.txs[0]!);
+    expect(service.txIndexer.get(hash)).toBeUndefined();
+    db.heal();
+    // What the RPC `tx` / `tx_search` and the gRPC GetTx do before saying "not found".
+    const env = { txIndexer: service.txIndexer, blockStore, catchUpIndex: () => service.catchUpIndex() };
+    const lagging = indexLagging(env);
+    expect(lagging).toBeDefined();
+    await lagging;
+    expect(service.txIndexer.get(hash)?.height).toBe(1);
+    expect(indexLagging(env)).toBeUndefined();
     await service.stop();
   });
 

@@ -14,6 +14,7 @@ import { nullLogger, type Logger } from '../../logger.js';
 import { defaultMempoolOptions, type MempoolOptions } from '../options.js';
 import { protoSizeOfTx, txHash } from '../types/block.js';
 import { toHexUpper } from '../types/bytes.js';
+import type { Eviction, MempoolStore } from './store.js';
 
 export interface MempoolTx {
   tx: Uint8Array;
@@ -40,6 +41,8 @@ export interface MempoolReader {
   /** CheckTx-gated insertion; throws the CometBFT refusals (cache, full, too large) as ConsensusError. */
   checkTx(tx: Uint8Array, options?: CheckTxOptions): Promise<ResponseCheckTx>;
   has(hash: Uint8Array): boolean;
+  /** Why a tx that got code 0 was evicted from the (durable) mempool, if it was. */
+  evictionOf?(hash: Uint8Array): Eviction | undefined;
 }
 
 export interface CheckTxOptions {
@@ -104,6 +107,7 @@ export class Mempool implements MempoolReader {
   private notifiedTxsAvailable = false;
   private txsAvailableListener: (() => void) | undefined;
   private closed = false;
+  private refusal: string | undefined;
   /** Entries in admission order (removed ones are skipped, compacted now and then). */
   private order: MempoolTx[] = [];
   private removedInOrder = 0;
@@ -114,6 +118,8 @@ export class Mempool implements MempoolReader {
     private readonly app: Pick<Application, 'checkTx'>,
     options: Partial<MempoolOptions> = {},
     private readonly logger: Logger = nullLogger,
+    /** The durable mempool's records (mempool/store.ts); absent: memory only, as in CometBFT. */
+    private readonly store?: MempoolStore,
   ) {
     this.options = { ...defaultMempoolOptions, ...options };
     this.cache = new TxCache(this.options.cacheSize);
@@ -129,6 +135,61 @@ export class Mempool implements MempoolReader {
 
   has(hash: Uint8Array): boolean {
     return this.txs.has(toHexUpper(hash));
+  }
+
+  evictionOf(hash: Uint8Array): Eviction | undefined {
+    return this.txs.has(toHexUpper(hash)) ? undefined : this.store?.eviction(hash);
+  }
+
+  /**
+   * At start (the app at its latest state): re-check the txs the durable mempool kept, in their
+   * admission order; those still valid are admitted again (and so gossiped again), the others are
+   * recorded as evicted with the reason.
+   */
+  async restore(): Promise<{ restored: number; evicted: number }> {
+    if (!this.store) return { restored: 0, evicted: 0 };
+    const kept = await this.store.load();
+    const evictions: { key: string; height: number; reason: string }[] = [];
+    let restored = 0;
+    for (const stored of kept) {
+      if (this.txs.has(stored.key)) continue;
+      let res: ResponseCheckTx;
+      try {
+        res = await this.app.checkTx({ tx: stored.tx, type: 'new' });
+      } catch (err) {
+        evictions.push({ key: stored.key, height: this.height, reason: `re-check at start failed: ${(err as Error).message}` });
+        continue;
+      }
+      if (res.code !== 0) {
+        evictions.push({ key: stored.key, height: this.height, reason: `re-check at start failed: code ${res.code}${res.codespace ? ` (${res.codespace})` : ''}: ${res.log}` });
+        continue;
+      }
+      if (this.fullError(stored.tx.length)) {
+        evictions.push({ key: stored.key, height: this.height, reason: 'mempool full at restart (size / max_txs_bytes)' });
+        continue;
+      }
+      this.cache.push(stored.key);
+      this.admit(stored.tx, stored.key, res);
+      restored++;
+    }
+    await this.store.evict(evictions);
+    await this.store.pruneEvictions();
+    if (restored + evictions.length > 0) this.logger.info('durable mempool restored', { restored, evicted: evictions.length });
+    return { restored, evicted: evictions.length };
+  }
+
+  private admit(tx: Uint8Array, key: string, res: ResponseCheckTx, sender?: string): MempoolTx {
+    const entry: MempoolTx = { tx, key, height: this.height, gasWanted: res.gasWanted, seq: this.nextSeq++, senders: new Set(), removed: false };
+    if (sender) entry.senders.add(sender);
+    if (res.sender !== undefined) entry.sender = res.sender;
+    this.txs.set(key, entry);
+    this.order.push(entry);
+    this.totalBytes += tx.length;
+    this.notifyTxsAvailable();
+    const waiters = this.newTxWaiters;
+    this.newTxWaiters = [];
+    for (const w of waiters) w();
+    return entry;
   }
 
   /** Called (at most once per height) when the pool becomes non-empty (TxsAvailable). */
@@ -184,6 +245,19 @@ export class Mempool implements MempoolReader {
     this.closed = true;
   }
 
+  /**
+   * Refuse every new tx with `reason` (the node cannot commit: a storage fault). Txs already in
+   * the pool stay; nothing accepted now could be committed.
+   */
+  refuseNewTxs(reason: string): void {
+    this.refusal ??= reason;
+  }
+
+  /** Why new txs are refused, if they are. */
+  get refusedBecause(): string | undefined {
+    return this.refusal;
+  }
+
   private notifyTxsAvailable(): void {
     if (this.txs.size === 0 || this.notifiedTxsAvailable || !this.txsAvailableListener) return;
     this.notifiedTxsAvailable = true;
@@ -202,6 +276,7 @@ export class Mempool implements MempoolReader {
 
   async checkTx(tx: Uint8Array, options: CheckTxOptions = {}): Promise<ResponseCheckTx> {
     if (this.closed) throw new ConsensusError('MEMPOOL_CLOSED', 'mempool is closed');
+    if (this.refusal !== undefined) throw new ConsensusError('MEMPOOL_CLOSED', `node cannot commit blocks, not accepting txs: ${this.refusal}`);
     const full = this.fullError(tx.length);
     if (full) throw full;
     if (tx.length > this.options.maxTxBytes) {
@@ -215,8 +290,10 @@ export class Mempool implements MempoolReader {
     }
 
     const release = await this.lock.acquire();
+    let persisted: Promise<void> | undefined;
+    let admitted: MempoolTx | undefined;
+    let res: ResponseCheckTx;
     try {
-      let res: ResponseCheckTx;
       try {
         res = await this.app.checkTx({ tx, type: 'new' });
       } catch (err) {
@@ -226,29 +303,31 @@ export class Mempool implements MempoolReader {
       if (res.code === 0) {
         const fullNow = this.fullError(tx.length);
         if (fullNow) {
+          // Never answer code 0 for a tx that is not kept.
           this.cache.remove(key);
-          this.logger.debug('mempool full after CheckTx; dropping tx', { tx: key });
-          return res;
+          throw fullNow;
         }
         if (!this.txs.has(key)) {
-          const entry: MempoolTx = { tx, key, height: this.height, gasWanted: res.gasWanted, seq: this.nextSeq++, senders: new Set(), removed: false };
-          if (options.sender) entry.senders.add(options.sender);
-          if (res.sender !== undefined) entry.sender = res.sender;
-          this.txs.set(key, entry);
-          this.order.push(entry);
-          this.totalBytes += tx.length;
-          this.notifyTxsAvailable();
-          const waiters = this.newTxWaiters;
-          this.newTxWaiters = [];
-          for (const w of waiters) w();
+          admitted = this.admit(tx, key, res, options.sender);
+          persisted = this.store?.add(key, admitted.seq, this.height, tx);
         }
       } else if (!this.options.keepInvalidTxsInCache) {
         this.cache.remove(key);
       }
-      return res;
     } finally {
       release();
     }
+    // Code 0 is answered only once the tx is on disk (durable mempool).
+    if (persisted) {
+      try {
+        await persisted;
+      } catch (err) {
+        if (admitted && !admitted.removed) this.removeEntry(admitted);
+        this.cache.remove(key);
+        throw err;
+      }
+    }
+    return res;
   }
 
   /** Txs for a proposal in FIFO order, within `maxBytes` of Data encoding (-1 = no limit) and `maxGas` (-1 = no limit). */
@@ -289,35 +368,48 @@ export class Mempool implements MempoolReader {
   async update(height: number, txs: readonly Uint8Array[], results: readonly ExecTxResult[]): Promise<void> {
     this.height = height;
     this.notifiedTxsAvailable = false;
+    const committed: string[] = [];
     txs.forEach((tx, i) => {
       const key = toHexUpper(txHash(tx));
       if (results[i]?.code === 0) this.cache.push(key);
       else if (!this.options.keepInvalidTxsInCache) this.cache.remove(key);
       const entry = this.txs.get(key);
-      if (entry) this.removeEntry(entry);
+      if (entry) {
+        this.removeEntry(entry);
+        committed.push(key);
+      }
     });
+    // Not awaited: a record left behind by a crash is re-checked at start (and fails: committed).
+    if (this.store && committed.length > 0) void this.store.remove(committed).catch((err: Error) => this.logger.error('durable mempool: cannot forget committed txs', { err: err.message }));
     if (this.options.recheck && this.txs.size > 0) await this.recheck();
     if (this.txs.size > 0) this.notifyTxsAvailable();
   }
 
   private async recheck(): Promise<void> {
+    const evictions: { key: string; height: number; reason: string }[] = [];
     for (const entry of [...this.txs.values()]) {
       let res: ResponseCheckTx;
       try {
         res = await this.app.checkTx({ tx: entry.tx, type: 'recheck' });
       } catch (err) {
         this.logger.error('recheck failed; dropping tx', { tx: entry.key, err: (err as Error).message });
-        res = { code: 1, data: new Uint8Array(0), log: '', info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' };
+        res = { code: 1, data: new Uint8Array(0), log: `recheck failed: ${(err as Error).message}`, info: '', gasWanted: 0n, gasUsed: 0n, events: [], codespace: '' };
       }
       if (res.code !== 0) {
         this.removeEntry(entry);
         if (!this.options.keepInvalidTxsInCache) this.cache.remove(entry.key);
+        evictions.push({ key: entry.key, height: this.height, reason: `re-check after block ${this.height} failed: code ${res.code}${res.codespace ? ` (${res.codespace})` : ''}: ${res.log}` });
       }
     }
+    if (this.store && evictions.length > 0) void this.store.evict(evictions).catch((err: Error) => this.logger.error('durable mempool: cannot record evictions', { err: err.message }));
   }
 
   /** Remove everything (unsafe_flush_mempool). */
   flush(): void {
+    if (this.store && this.txs.size > 0) {
+      const evictions = [...this.txs.keys()].map((key) => ({ key, height: this.height, reason: 'removed by unsafe_flush_mempool' }));
+      void this.store.evict(evictions).catch((err: Error) => this.logger.error('durable mempool: cannot record evictions', { err: err.message }));
+    }
     for (const entry of this.txs.values()) entry.removed = true;
     this.txs.clear();
     this.order = [];

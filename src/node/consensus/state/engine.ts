@@ -14,6 +14,7 @@
  */
 import type { Application } from '../../abci/types.js';
 import { ConsensusError, isConsensusError } from '../errors.js';
+import { describeStorageFault, storageFaultOf } from '../../../util/storageFault.js';
 import type { EventBus } from '../events.js';
 import { nullLogger, type Logger } from '../../logger.js';
 import type { Mempool } from '../mempool/mempool.js';
@@ -502,6 +503,10 @@ export class ConsensusEngine {
     try {
       this.deps.privValidator!.signProposal(this.state.chainId, proposal);
     } catch (err) {
+      // The signer could not persist its last-sign state (disk full, read-only home, …): the
+      // validator cannot take part until that is fixed, so this halts the engine (a storage fault
+      // is fatal; see util/storageFault.ts), never a silent stall.
+      if (!this.replayMode) throwIfStorageFault(err, 'signing a proposal');
       if (!this.replayMode) this.logger.error('propose step; failed signing proposal', { height, round, err: (err as Error).message });
       return;
     }
@@ -912,6 +917,7 @@ export class ConsensusEngine {
     } catch (err) {
       // During WAL replay the signer has already moved past these steps; the original votes are
       // replayed from the log, so a refusal here is expected.
+      if (!this.replayMode) throwIfStorageFault(err, 'signing a vote');
       const ctx = { height: this.height, round: this.round, type, err: (err as Error).message };
       if (this.replayMode) this.logger.debug('replay: signer refused a vote it already passed', ctx);
       else this.logger.error('failed signing vote', ctx);
@@ -1070,4 +1076,10 @@ export class ConsensusEngine {
       precommits: this.votes.precommits(this.round)?.summary() ?? '',
     };
   }
+}
+
+/** A storage fault while persisting consensus data halts the engine with the OS cause. */
+function throwIfStorageFault(err: unknown, doing: string): void {
+  const fault = storageFaultOf(err);
+  if (fault) throw new ConsensusError('STORE', `storage fault while ${doing}: ${describeStorageFault(fault)}`, { cause: err });
 }

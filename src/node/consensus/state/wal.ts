@@ -257,10 +257,12 @@ export class FileWAL implements WAL {
   /** Bytes written since the last fsync. */
   private unsynced = false;
   private recovered: DecodedWal | undefined;
+  /** Set by a failed write: the WAL refuses every later write. */
+  private fault: ConsensusError | undefined;
 
   constructor(
     readonly path: string,
-    private readonly options: { maxBytes: number; flushIntervalMs: number },
+    private readonly options: { maxBytes: number; flushIntervalMs: number; onFault?: (err: Error) => void },
     private readonly logger: Logger = nullLogger,
   ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -281,25 +283,43 @@ export class FileWAL implements WAL {
     this.size = fstatSync(this.fd).size;
     if (this.size === 0) this.writeSync({ kind: 'endHeight', height: 0 });
     if (options.flushIntervalMs > 0) {
-      this.flushTimer = setInterval(() => this.flush(), options.flushIntervalMs);
+      this.flushTimer = setInterval(() => {
+        try {
+          this.flush();
+        } catch (err) {
+          // Already recorded in this.fault (every later write throws it); tell the node now, as
+          // the engine may be idle and not write again for a while.
+          if (this.flushTimer) clearInterval(this.flushTimer);
+          this.options.onFault?.(err as Error);
+        }
+      }, options.flushIntervalMs);
       this.flushTimer.unref();
     }
   }
 
   private append(msg: WalMessage): void {
     if (this.closed) throw new ConsensusError('STOPPED', 'WAL is closed');
+    if (this.fault) throw this.fault;
     const record = frameWalRecord(encodeTimedWalMessage({ time: timestampNow(), msg }));
     this.buffer.push(record);
     this.bufferedBytes += record.length;
   }
 
   private flush(): void {
+    if (this.fault) throw this.fault;
     if (this.buffer.length === 0 || this.closed) return;
     const data = this.buffer.length === 1 ? this.buffer[0]! : Buffer.concat(this.buffer, this.bufferedBytes);
     this.buffer = [];
     this.bufferedBytes = 0;
     let offset = 0;
-    while (offset < data.length) offset += writeSync(this.fd, data, offset, data.length - offset, this.size + offset);
+    try {
+      while (offset < data.length) offset += writeSync(this.fd, data, offset, data.length - offset, this.size + offset);
+    } catch (err) {
+      // The log now has a torn tail and lost records: nothing more may be appended in this
+      // process (the next start truncates the torn tail and replays the rest).
+      this.fault = new ConsensusError('STORE', `cannot write the consensus WAL ${this.path}: ${(err as Error).message}`, { cause: err });
+      throw this.fault;
+    }
     this.size += data.length;
     this.unsynced = true;
   }
@@ -319,7 +339,12 @@ export class FileWAL implements WAL {
     if (this.closed) return;
     this.flush();
     if (!this.unsynced) return;
-    fsyncSync(this.fd);
+    try {
+      fsyncSync(this.fd);
+    } catch (err) {
+      this.fault = new ConsensusError('STORE', `cannot sync the consensus WAL ${this.path}: ${(err as Error).message}`, { cause: err });
+      throw this.fault;
+    }
     this.unsynced = false;
   }
 
@@ -350,9 +375,17 @@ export class FileWAL implements WAL {
   close(): void {
     if (this.closed) return;
     if (this.flushTimer) clearInterval(this.flushTimer);
-    this.flushAndSync();
     this.closed = true;
-    closeSync(this.fd);
+    try {
+      if (!this.fault) {
+        this.closed = false;
+        this.flushAndSync();
+        this.closed = true;
+      }
+    } finally {
+      this.closed = true;
+      closeSync(this.fd);
+    }
   }
 }
 

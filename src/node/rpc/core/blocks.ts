@@ -18,6 +18,7 @@ import { validatePage, validatePerPage } from '../../indexer/paging.js';
 import { Query } from '../../indexer/query.js';
 import { defineRoute, type Route } from '../route.js';
 import type { RpcEnvironment } from '../environment.js';
+import { indexLagging } from './txs.js';
 import { latestUncommittedHeight, parseOrderBy, resolveHeight, RpcHandlerError } from './common.js';
 
 const BLOCKCHAIN_LIMIT = 20;
@@ -190,6 +191,7 @@ export const blockRoutes: Route[] = [
       const query = Query.parseLimited(args.query ?? '');
       const orderBy = parseOrderBy(args.order_by, 'desc');
       const perPage = validatePerPage(args.per_page);
+      await indexLagging(env);
       const { total, items } = await env.blockIndexer.search(query, { page: args.page, perPage, orderBy });
       const blocks: unknown[] = [];
       for (const height of items) {

@@ -21,7 +21,15 @@ function genesisChunks(env: RpcEnvironment, ctx: RouteContext): string[] {
 }
 
 export const infoRoutes: Route[] = [
-  defineRoute({ name: 'health', params: [], handler: () => ({}) }),
+  defineRoute({
+    name: 'health',
+    params: [],
+    handler: (env) => {
+      const health = env.health?.();
+      if (health && !health.healthy) throw new RpcHandlerError(`node is unhealthy: ${health.reason ?? 'unknown'}`, 'INTERNAL');
+      return {};
+    },
+  }),
 
   defineRoute({
     name: 'status',

@@ -21,7 +21,19 @@ function txNotFound(env: RpcEnvironment, hash: Uint8Array): RpcHandlerError {
   let message = `tx (${toHexUpper(hash)}) not found`;
   // Say so when this node's index does not start at the chain's first height (indexer enabled late, pruned store).
   if (range.earliest > Math.max(1, env.genesis.initialHeight)) message += `; this node indexed heights ${range.earliest} to ${range.latest} only`;
+  const eviction = env.mempool.evictionOf?.(hash);
+  if (eviction) message += `; it was evicted from the mempool at height ${eviction.height}: ${eviction.reason}`;
   return new RpcHandlerError(message, 'NOT_FOUND', { meta: { indexedFrom: range.earliest, indexedTo: range.latest } });
+}
+
+/**
+ * Stored blocks the indexer has not indexed yet (its write failed, or it is still catching up at
+ * start) are indexed before a lookup may answer "not found"; undefined when nothing lags.
+ */
+export function indexLagging(env: Pick<RpcEnvironment, 'txIndexer' | 'blockStore' | 'catchUpIndex'>): Promise<void> | undefined {
+  if (!env.catchUpIndex || !env.txIndexer.enabled) return undefined;
+  if (env.txIndexer.indexedRange().latest >= env.blockStore.height()) return undefined;
+  return env.catchUpIndex();
 }
 
 function broadcastResult(res: ResponseCheckTx, hash: Uint8Array): Record<string, unknown> {
@@ -40,8 +52,14 @@ export const txRoutes: Route[] = [
       if (!env.txIndexer.enabled) throw new RpcHandlerError('transaction indexing is disabled', 'NOT_FOUND');
       const hash = args.hash ?? EMPTY;
       const found = env.txIndexer.get(hash);
-      if (!found) throw txNotFound(env, hash);
-      return renderResultTx(found, args.prove ? env.blockStore.loadBlock(found.height) : undefined);
+      if (found) return renderResultTx(found, args.prove ? env.blockStore.loadBlock(found.height) : undefined);
+      const lagging = indexLagging(env);
+      if (!lagging) throw txNotFound(env, hash);
+      return lagging.then(() => {
+        const again = env.txIndexer.get(hash);
+        if (!again) throw txNotFound(env, hash);
+        return renderResultTx(again, args.prove ? env.blockStore.loadBlock(again.height) : undefined);
+      });
     },
   }),
 
@@ -59,6 +77,7 @@ export const txRoutes: Route[] = [
       const query = Query.parseLimited(args.query ?? '');
       const orderBy = parseOrderBy(args.order_by, 'asc');
       const perPage = validatePerPage(args.per_page);
+      await indexLagging(env);
       const { total, items } = await env.txIndexer.search(query, { page: args.page, perPage, orderBy });
       const blocks = new Map<number, Block | undefined>();
       const blockAt = (height: number): Block | undefined => {

@@ -64,6 +64,10 @@ export enum Bucket {
   consensusChainState = 0x2b,
   /** evidence pool: 0x00 ‖ height ‖ hash → pending tendermint.types.Evidence; 0x01 ‖ hash → height it was committed at. */
   consensusEvidence = 0x2c,
+  /** durable mempool: tx hash (32 bytes) → admission seq u64 ‖ height u64 ‖ tx (kept until committed or evicted). */
+  mempoolTx = 0x2d,
+  /** durable mempool: tx hash (32 bytes) → why it was evicted (tagged JSON {height, reason, timeMs}). */
+  mempoolEvicted = 0x2e,
 
   // ---- indexers (src/node/indexer) ----
   // attrKey = u16 len ‖ compositeKey utf8 ("transfer.recipient") ‖ u32 len ‖ value utf8; heights u64,

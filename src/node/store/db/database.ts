@@ -6,6 +6,7 @@
  */
 import { ClassicLevel } from 'classic-level';
 import { TokendError } from '../../../util/errors.js';
+import { describeStorageFault, storageFaultOf, type StorageFaultListener } from '../../../util/storageFault.js';
 
 export interface BatchOp {
   type: 'put' | 'del';
@@ -34,12 +35,19 @@ export interface Database {
   keys(range?: RangeOptions): AsyncIterable<Uint8Array>;
   clear(range?: RangeOptions): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Called when a write fails for a storage reason (disk full, read-only, descriptors, I/O):
+   * the node turns it into a fatal stop. Returns the unsubscribe function.
+   */
+  onStorageFault?(listener: StorageFaultListener): () => void;
 }
 
 export interface OpenDatabaseOptions {
   /** Shown in the "already in use" error, e.g. the node home. */
   ownerHint?: string;
   createIfMissing?: boolean;
+  /** LevelDB's table-file cache (max_open_files; default 1000); sized to the descriptor limit by the node. */
+  maxOpenFiles?: number;
 }
 
 function toView(buf: Uint8Array): Uint8Array {
@@ -48,10 +56,25 @@ function toView(buf: Uint8Array): Uint8Array {
 }
 
 class LevelDatabase implements Database {
+  private readonly faultListeners = new Set<StorageFaultListener>();
+
   constructor(
     readonly location: string,
     private readonly db: ClassicLevel<Uint8Array, Uint8Array>,
   ) {}
+
+  onStorageFault(listener: StorageFaultListener): () => void {
+    this.faultListeners.add(listener);
+    return () => this.faultListeners.delete(listener);
+  }
+
+  /** A failed write: report storage faults, and name the OS cause in the error the caller sees. */
+  private writeFailed(what: string, err: unknown): never {
+    const fault = storageFaultOf(err);
+    if (!fault) throw err;
+    for (const listener of this.faultListeners) listener(`database ${what}`, fault, err);
+    throw new TokendError('INTERNAL', `database ${what} failed: ${describeStorageFault(fault)}`, { cause: err });
+  }
 
   getSync(key: Uint8Array): Uint8Array | undefined {
     const value = this.db.getSync(key);
@@ -64,11 +87,11 @@ class LevelDatabase implements Database {
   }
 
   put(key: Uint8Array, value: Uint8Array): Promise<void> {
-    return this.db.put(key, value);
+    return this.db.put(key, value).catch((err: unknown) => this.writeFailed('put', err));
   }
 
   del(key: Uint8Array): Promise<void> {
-    return this.db.del(key);
+    return this.db.del(key).catch((err: unknown) => this.writeFailed('delete', err));
   }
 
   async batch(ops: BatchOp[], options: { sync?: boolean } = {}): Promise<void> {
@@ -78,7 +101,7 @@ class LevelDatabase implements Database {
       if (op.type === 'put') batch.put(op.key, op.value ?? new Uint8Array(0));
       else batch.del(op.key);
     }
-    await batch.write({ sync: options.sync ?? false });
+    await batch.write({ sync: options.sync ?? false }).catch((err: unknown) => this.writeFailed('batch write', err));
   }
 
   async *entries(range: RangeOptions = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
@@ -92,7 +115,7 @@ class LevelDatabase implements Database {
   }
 
   clear(range: RangeOptions = {}): Promise<void> {
-    return this.db.clear(levelRange(range));
+    return this.db.clear(levelRange(range)).catch((err: unknown) => this.writeFailed('clear', err));
   }
 
   close(): Promise<void> {
@@ -117,6 +140,7 @@ export async function openDatabase(location: string, options: OpenDatabaseOption
     keyEncoding: 'view',
     valueEncoding: 'view',
     createIfMissing: options.createIfMissing ?? true,
+    ...(options.maxOpenFiles !== undefined ? { maxOpenFiles: options.maxOpenFiles } : {}),
   });
   try {
     await db.open();
@@ -128,9 +152,36 @@ export async function openDatabase(location: string, options: OpenDatabaseOption
         cause: err,
       });
     }
-    throw new TokendError('INTERNAL', `cannot open database ${location}: ${(err as Error).message}`, { cause: err });
+    throw new TokendError('INTERNAL', `cannot open database ${location}: ${openFailureCause(err)}`, { hint: openFailureHint(err), cause: err });
   }
   return new LevelDatabase(location, db);
+}
+
+/**
+ * Why LevelDB could not open, in the database's own words: classic-level says only "Database
+ * failed to open" and keeps the reason (ENOSPC, EROFS, lock, corruption) in `cause`.
+ */
+function openFailureCause(err: unknown): string {
+  const fault = storageFaultOf(err);
+  if (fault) return describeStorageFault(fault);
+  const messages: string[] = [];
+  for (let e: unknown = err; e && typeof e === 'object' && messages.length < 6; e = (e as { cause?: unknown }).cause) {
+    const m = (e as { message?: unknown }).message;
+    if (typeof m === 'string' && m !== '' && !messages.includes(m)) messages.push(m);
+  }
+  const text = messages.length > 1 ? messages.slice(1).join(': ') : (messages[0] ?? String(err));
+  if (/corrupt/i.test(text)) return `the database is corrupted (${text})`;
+  return text;
+}
+
+function openFailureHint(err: unknown): string | undefined {
+  const fault = storageFaultOf(err);
+  if (fault?.code === 'ENOSPC' || fault?.code === 'EDQUOT') return 'free space on the disk holding the home, then start again';
+  if (fault?.code === 'EROFS') return 'the home is on a read-only file system; remount it read-write or use another --home';
+  if (fault?.code === 'EMFILE' || fault?.code === 'ENFILE') return 'raise the descriptor limit (ulimit -n) or lower the servers\' connection caps';
+  const text = openFailureCause(err);
+  if (/corrupt/i.test(text)) return 'restore the home from a backup or state-sync a new home';
+  return undefined;
 }
 
 /** An in-memory `Database` with the same contract, for tests and `--dry-run` paths. */

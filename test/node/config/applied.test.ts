@@ -1,0 +1,83 @@
+/**
+ * Settings written into config.toml / app.toml are applied by a running node (issue 14):
+ * [rpc] max_body_bytes, cors_allowed_origins, timeout_read; [api] enabled-unsafe-cors,
+ * rpc-max-body-bytes. The files are edited as an operator would, then the node is started.
+ */
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { appTomlPath, configTomlPath } from '../../../src/node/config/node.js';
+import type { RunningNode } from '../../../src/node/node.js';
+import { devnetHome, removeHomes, startFast, waitFor } from '../faults/helpers.js';
+
+jest.setTimeout(60_000);
+
+const homes: string[] = [];
+let node: RunningNode;
+
+function edit(path: string, replacements: [RegExp, string][]): void {
+  let text = readFileSync(path, 'utf8');
+  for (const [re, value] of replacements) {
+    if (!re.test(text)) throw new Error(`${re} not in ${path}`);
+    text = text.replace(re, value);
+  }
+  writeFileSync(path, text);
+}
+
+beforeAll(async () => {
+  const home = await devnetHome('applied', homes);
+  edit(configTomlPath(home), [
+    [/^max_body_bytes = .*$/m, 'max_body_bytes = 2000000'],
+    [/^cors_allowed_origins = .*$/m, 'cors_allowed_origins = ["https://wallet.example"]'],
+    [/^timeout_read = .*$/m, 'timeout_read = "1s"'],
+  ]);
+  edit(appTomlPath(home), [
+    [/^enabled-unsafe-cors = .*$/m, 'enabled-unsafe-cors = true'],
+    [/^rpc-max-body-bytes = .*$/m, 'rpc-max-body-bytes = 2000'],
+  ]);
+  node = await startFast(home);
+  await waitFor(() => node.consensus.status().latestBlockHeight >= 1, 'height 1');
+});
+
+afterAll(async () => {
+  await node?.stop();
+  removeHomes(homes);
+});
+
+function jsonRpcBody(bytes: number): string {
+  const head = '{"jsonrpc":"2.0","id":1,"method":"health","params":{},"pad":"';
+  return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
+}
+
+describe('written settings are applied', () => {
+  it('[rpc] max_body_bytes: a 1.5 MB request is served, a 2.5 MB one is 413', async () => {
+    const ok = await fetch(node.rpcAddress.url, { method: 'POST', body: jsonRpcBody(1_500_000) });
+    expect(ok.status).toBe(200);
+    const big = await fetch(node.rpcAddress.url, { method: 'POST', body: jsonRpcBody(2_500_000) });
+    expect(big.status).toBe(413);
+  });
+
+  it('[rpc] cors_allowed_origins: the listed origin is allowed, another is not', async () => {
+    const allowed = await fetch(`${node.rpcAddress.url}/health`, { headers: { origin: 'https://wallet.example' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://wallet.example');
+    const other = await fetch(`${node.rpcAddress.url}/health`, { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('[rpc] timeout_read: a client that never finishes its request is disconnected', async () => {
+    const socket = connect({ host: node.rpcAddress.host, port: node.rpcAddress.port });
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
+    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  });
+
+  it('[api] enabled-unsafe-cors and rpc-max-body-bytes', async () => {
+    const cors = await fetch(`${node.apiAddress!.url}/cosmos/base/tendermint/v1beta1/node_info`, { headers: { origin: 'https://any.example' } });
+    expect(cors.headers.get('access-control-allow-origin')).toBe('*');
+    const preflight = await fetch(`${node.apiAddress!.url}/cosmos/tx/v1beta1/simulate`, { method: 'OPTIONS', headers: { origin: 'https://any.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    const big = await fetch(`${node.apiAddress!.url}/cosmos/tx/v1beta1/simulate`, { method: 'POST', body: JSON.stringify({ tx_bytes: 'A'.repeat(4000) }) });
+    expect(big.status).toBe(413);
+  });
+});
