@@ -68,8 +68,16 @@ describe('written settings are applied', () => {
     const socket = connect({ host: node.rpcAddress.host, port: node.rpcAddress.port });
     socket.on('error', () => undefined);
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     socket.write('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"jsonrpc"');
-    await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // The server answers 408 and ends the connection ('end'; 'close' may not follow under jest).
+    await new Promise<void>((resolve) => {
+      socket.once('end', () => resolve());
+      socket.once('close', () => resolve());
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    socket.destroy();
   });
 
   it('[api] enabled-unsafe-cors and rpc-max-body-bytes', async () => {
