@@ -5,6 +5,7 @@
  */
 import { isTokendError } from '../util/errors.js';
 import type { OutputFormat } from '../node/config/client.js';
+import { simpleYaml } from './yaml.js';
 
 /** Exit code for usage errors (unknown flag, missing argument); other failures exit 1. */
 export const EXIT_USAGE = 2;
@@ -13,6 +14,9 @@ export const EXIT_USAGE = 2;
 export async function defaultRenderText(result: unknown): Promise<string | undefined> {
   if (result === undefined || result === null) return undefined;
   if (typeof result === 'string') return result;
+  // Simple results (a balance, params …) without loading the yaml package; the same bytes.
+  const simple = typeof result === 'object' && !Array.isArray(result) ? simpleYaml(result) : undefined;
+  if (simple !== undefined) return simple;
   const { stringify } = await import('yaml');
   return stringify(result, { lineWidth: 0 }).trimEnd();
 }
