@@ -22,6 +22,7 @@ const SUITES: Suite[] = [
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
+  { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -41,14 +41,14 @@ export interface Row {
   unit: string;
 }
 
-const CHAIN_ID = 'bench_9000-1';
-const DENOM = 'attotoken';
+export const CHAIN_ID = 'bench_9000-1';
+export const DENOM = 'attotoken';
 const GAS = 200_000n;
 const FEE = 2_000_000_000_000_000n; // 10^10 per gas
 const TOKEN = 10n ** 18n;
 const WARMUP_BLOCKS = 2;
 
-interface Key {
+export interface Key {
   privateKey: Uint8Array;
   pubKey: Uint8Array;
   address: Uint8Array;
@@ -56,7 +56,7 @@ interface Key {
   accountNumber: bigint;
 }
 
-function makeKeys(count: number): Key[] {
+export function makeKeys(count: number): Key[] {
   const keys: Key[] = [];
   for (let i = 0; i < count; i++) {
     const privateKey = sha256(new TextEncoder().encode(`bench-account-${i}`));
@@ -84,7 +84,7 @@ function signedTx(from: Key, body: Uint8Array, sequence: bigint, accountNumber: 
   return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes: body, authInfoBytes: authInfo, signatures: [signature] }));
 }
 
-function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
+export function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
   const body = toBinary(
     TxBodySchema,
     create(TxBodySchema, {
