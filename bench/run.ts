@@ -24,6 +24,7 @@ const SUITES: Suite[] = [
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
   { name: 'faults', load: () => import('./faults/faults.bench.js') },
+  { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -41,8 +41,8 @@ export interface Row {
   unit: string;
 }
 
-const CHAIN_ID = 'bench_9000-1';
-const DENOM = 'attotoken';
+export const CHAIN_ID = 'bench_9000-1';
+export const DENOM = 'attotoken';
 const GAS = 200_000n;
 const FEE = 2_000_000_000_000_000n; // 10^10 per gas
 const TOKEN = 10n ** 18n;

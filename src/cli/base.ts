@@ -8,6 +8,7 @@
  */
 import { Command, Flags, Interfaces } from '@oclif/core';
 import { TokendError, isTokendError } from '../util/errors.js';
+import { cleanOclifMessage, defaultRenderText, EXIT_USAGE, outputFromArgv, writeError, writeResult } from './output.js';
 import { resolveHome } from '../node/config/home.js';
 import { resolveClientConfig, type ClientConfig, type ClientConfigKey, type OutputFormat } from '../node/config/client.js';
 
@@ -15,8 +16,7 @@ export type BaseFlags = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
-/** Exit code for usage errors (unknown flag, missing argument); other failures exit 1. */
-export const EXIT_USAGE = 2;
+export { EXIT_USAGE, outputFromArgv } from './output.js';
 
 export abstract class BaseCommand<T extends typeof Command, R = unknown> extends Command {
   static override enableJsonFlag = false;
@@ -62,10 +62,7 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
 
   /** Text rendering of the result; default: YAML-like dump of the JSON form. */
   protected async renderText(result: R): Promise<string | undefined> {
-    if (result === undefined || result === null) return undefined;
-    if (typeof result === 'string') return result;
-    const { stringify } = await import('yaml');
-    return stringify(result, { lineWidth: 0 }).trimEnd();
+    return defaultRenderText(result);
   }
 
   /** JSON form of the result; default: the result itself. */
@@ -110,13 +107,11 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
   }
 
   protected async print(result: R): Promise<void> {
-    if (this.outputFormat === 'json') {
-      const json = this.toJson(result);
-      if (json !== undefined) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-      return;
-    }
-    const text = await this.renderText(result);
-    if (text !== undefined && text !== '') process.stdout.write(`${text}\n`);
+    await writeResult(
+      this.outputFormat,
+      () => this.toJson(result),
+      () => this.renderText(result),
+    );
   }
 
   /** Diagnostics go to stderr so stdout stays data only. */
@@ -142,50 +137,14 @@ export abstract class BaseCommand<T extends typeof Command, R = unknown> extends
       if (process.exitCode === 0) return;
     }
     const exitCode = isTokendError(err) ? err.exitCode : (err.oclif?.exit ?? err.exitCode ?? 1);
-    process.exitCode = exitCode;
     const line = isTokendError(err) ? err.line : isMissingArgs(err) ? this.missingArgsLine(err.args) : cleanOclifMessage(err.message);
-    if (this.outputFormat === 'json') {
-      const body: Record<string, unknown> = {
-        error: line,
-        code: isTokendError(err) ? err.code : exitCode === EXIT_USAGE ? 'USAGE' : 'ERROR',
-        exit_code: exitCode,
-      };
-      if (isTokendError(err) && err.meta) body.meta = err.meta;
-      if (this.traceErrors) body.stack = err.stack;
-      process.stderr.write(`${JSON.stringify(body)}\n`);
-      return;
-    }
-    process.stderr.write(`Error: ${line}\n`);
-    if (this.traceErrors && err.stack) process.stderr.write(`${err.stack}\n`);
+    writeError(err, line, exitCode, this.outputFormat, this.traceErrors);
   }
 }
 
 /** oclif's RequiredArgsError: the arguments that were not given. */
 function isMissingArgs(err: Error): err is Error & { args: { name: string }[] } {
   return err.name === 'RequiredArgsError' || (Array.isArray((err as { args?: unknown }).args) && /^Missing \d+ required arg/.test(err.message));
-}
-
-/** Find `-o json`, `-ojson`, `--output json`, `--output=json` before flags are parsed. */
-export function outputFromArgv(argv: readonly string[]): OutputFormat | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    let value: string | undefined;
-    if (arg === '-o' || arg === '--output') value = argv[i + 1];
-    else if (arg.startsWith('--output=')) value = arg.slice('--output='.length);
-    else if (arg.startsWith('-o') && arg.length > 2) value = arg.slice(2).replace(/^=/, '');
-    if (value === 'json' || value === 'text') return value;
-  }
-  return undefined;
-}
-
-/** oclif messages can span lines ("See more help with --help"); keep the first meaningful one. */
-function cleanOclifMessage(message: string): string {
-  const lines = message
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('See more help') && line !== 'The following error occurred:');
-  return lines.join(' ').replace(/\s+/g, ' ');
 }
 
 export function usageError(message: string, hint?: string): TokendError {

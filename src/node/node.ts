@@ -190,7 +190,10 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     };
     const offFault = db.onStorageFault?.((source, fault) => fatal(`${source}: ${describeStorageFault(fault)}`));
     if (offFault) cleanups.push(async () => offFault());
-    const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
+    // The decoded-tx and verified-signature caches hold what lies between CheckTx and FinalizeBlock:
+    // sized from the mempool's size (CometBFT's [mempool] size), a pool and a block in flight.
+    const txCacheSize = Math.max(1000, 2 * nodeConfig.mempool.size);
+    const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), txCacheSize, onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
     const opened: OpenedApp = await openApp(db, appOptions);
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).

@@ -171,6 +171,16 @@ describe('standard clients', () => {
     expect(search.txs[0]).toMatchObject({ txhash: multi.txhash, height: multi.height });
     expect(search.txs[0].tx.body.memo).toBe('payout-7');
     expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('700');
+    // The oclif-free fast path of these two commands prints byte for byte what the oclif command prints.
+    for (const args of [
+      ['q', 'bank', 'balances', carol],
+      ['q', 'txs', '--events', `transfer.recipient=${carol}`, '-o', 'json'],
+      ['q', 'bank', 'balances', 'nope', '-o', 'json'],
+    ]) {
+      const fast = await runCli([...args, '--node', bg!.node]);
+      const oclif = await runCli([...args, '--node', bg!.node], { env: { TOKEND_NO_FAST_PATH: '1' } });
+      expect(fast).toEqual(oclif);
+    }
     // Resuming from a height, as the README tells service providers to.
     expect((await q('txs', '--query', `transfer.recipient='${carol}' AND tx.height>=${multi.height}`)).total_count).toBe('1');
     expect((await q('txs', '--query', `transfer.recipient='${carol}' AND tx.height>${multi.height}`)).total_count).toBe('0');

@@ -19,6 +19,7 @@ export default class TxSimulate extends NodeCommand<typeof TxSimulate, JsonValue
     const { Service, SimulateRequestSchema, SimulateResponseSchema } = await import('../../gen/cosmos/tx/v1beta1/service_pb.js');
     const { abciQueryError, methodPath } = await import('../../node/client/query.js');
     const { registry, toGatewayJson } = await import('../../node/codec/index.js');
+    await import('../../node/app/modules.js'); // the modules' Msg responses, inside the result's Anys
     const path = methodPath(Service.method.simulate);
     const result = await (await this.rpc()).abciQuery({ path, data: toBinary(SimulateRequestSchema, create(SimulateRequestSchema, { txBytes: txRawBytes(tx) })) });
     if (result.response.code !== 0) {

@@ -3,9 +3,9 @@
  * `abci_query` (path `/<pkg.Service>/<Method>`), with the request given as gateway JSON and the
  * response returned as gateway JSON — exactly what the REST gateway and gRPC would answer.
  */
-import { fromBinary, toBinary, type DescMethod } from '@bufbuild/protobuf';
-import { fromGatewayJson, registry, toGatewayJson } from '../codec/index.js';
-import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
+import { fromBinary, toBinary, type DescMessage, type DescMethod } from '@bufbuild/protobuf';
+import { fromGatewayJson, toGatewayJson } from '../codec/json.js';
+import { registry } from '../codec/registry.js';
 import { TokendError, type ErrorCode } from '../../util/errors.js';
 import type { RpcClient } from './rpc.js';
 
@@ -41,8 +41,31 @@ export interface QueryResult {
   value: JsonObject;
 }
 
+/** Whether a message (or any message inside it) has a google.protobuf.Any field. */
+export function carriesAny(schema: DescMessage, seen = new Set<string>()): boolean {
+  if (schema.typeName === 'google.protobuf.Any') return true;
+  if (seen.has(schema.typeName)) return false;
+  seen.add(schema.typeName);
+  for (const field of schema.fields) {
+    const inner = field.fieldKind === 'message' || field.fieldKind === 'list' || field.fieldKind === 'map' ? field.message : undefined;
+    if (inner && carriesAny(inner, seen)) return true;
+  }
+  return false;
+}
+
+/**
+ * The codec registry with the app modules' types in it when `method` can carry an Any (accounts,
+ * Msgs, proposal contents …); a method that cannot (balances, params …) skips loading every
+ * module, which is most of a query command's start-up.
+ */
+async function registryFor(method: DescMethod): Promise<typeof registry> {
+  if (carriesAny(method.input) || carriesAny(method.output)) await import('../app/modules.js');
+  return registry;
+}
+
 /** Call `method` with `request` (gateway JSON) at `height` (0/undefined = latest). */
 export async function queryMethod(rpc: RpcClient, method: DescMethod, request: JsonObject, height?: number): Promise<QueryResult> {
+  const registry = await registryFor(method);
   let requestMessage;
   try {
     requestMessage = fromGatewayJson(method.input, request, { registry });

@@ -6,14 +6,15 @@
  *   const page = await client.txSearch({ query: "transfer.recipient='token1…'", page: 2 });
  *   await client.close();
  *
- * One undici Pool with keep-alive per client. Methods return the raw JSON results (types in
+ * One keep-alive node:http agent per client (node's own client: it costs nothing to load, which
+ * matters for a CLI that makes one or two calls per process). Methods return the raw JSON results (types in
  * rpcTypes.ts). Failures are TokendErrors with one clear line:
  *   - node down: "cannot reach node at tcp://localhost:26657: connection refused" (hint: start a node or check --node)
  *   - no answer in time: "node at … did not answer status within 30000 ms"
  *   - an RPC error: RpcCallError with the JSON-RPC code, message and data ("tx (AB…) not found");
  *     a broadcast_tx_commit timeout still carries the tx hash (`txHash`).
  */
-import { Pool } from 'undici';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { TokendError } from '../../util/errors.js';
 import type {
   AbciInfoResult,
@@ -141,7 +142,13 @@ const NETWORK_MESSAGES: Record<string, string> = {
   EPIPE: 'connection closed by the node',
   UND_ERR_SOCKET: 'connection closed by the node',
   UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  RPC_CONNECT_TIMEOUT: 'connection timed out',
 };
+
+/** An error carrying one of the codes above (or RPC_ANSWER_TIMEOUT). */
+function codedError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
 
 function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } };
@@ -154,38 +161,97 @@ export class RpcClient {
   /** The address as given (for messages). */
   readonly address: string;
   private readonly basePath: string;
-  private readonly pool: Pool;
+  private readonly origin: URL;
+  private readonly agent: Agent;
   private readonly timeoutMs: number;
+  private readonly connectTimeoutMs: number;
   private nextId = 1;
 
   constructor(node: string, options: RpcClientOptions = {}) {
     const { origin, basePath, display } = resolveNodeAddress(node);
     this.address = display;
     this.basePath = basePath;
+    this.origin = new URL(origin);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
-    this.pool = new Pool(origin, {
-      connections: options.connections ?? 4,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
-      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-    });
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    // An https agent is made on first use (node:https is only loaded for https nodes).
+    this.agent = new Agent({ keepAlive: true, maxSockets: options.connections ?? 4, timeout: options.keepAliveTimeoutMs ?? 30_000 });
   }
 
   /** Close the pooled connections. */
   async close(): Promise<void> {
-    await this.pool.close();
+    this.agent.destroy();
+    this.httpsAgent?.destroy();
+  }
+
+  private httpsAgent?: Agent;
+
+  /** POST `body` to the node; resolves with the status and the whole body once it has arrived. */
+  private async post(body: string, timeoutMs: number): Promise<{ statusCode: number; text: string }> {
+    const https = this.origin.protocol === 'https:';
+    let request = httpRequest;
+    let agent = this.agent;
+    if (https) {
+      const mod = await import('node:https');
+      this.httpsAgent ??= new mod.Agent({ keepAlive: true, maxSockets: this.agent.maxSockets });
+      request = mod.request as typeof httpRequest;
+      agent = this.httpsAgent;
+    }
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const fail = (err: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(answerTimer);
+        clearTimeout(connectTimer);
+        req.destroy();
+        reject(err);
+      };
+      const req = request({
+        protocol: this.origin.protocol,
+        hostname: this.origin.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: this.origin.port || (https ? 443 : 80),
+        path: this.basePath,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      const answerTimer = setTimeout(() => fail(codedError('RPC_ANSWER_TIMEOUT', `no answer within ${timeoutMs} ms`)), timeoutMs);
+      let connectTimer: ReturnType<typeof setTimeout> | undefined;
+      req.on('socket', (socket) => {
+        if (!socket.connecting) return;
+        connectTimer = setTimeout(() => fail(codedError('RPC_CONNECT_TIMEOUT', 'connect timeout')), this.connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(connectTimer));
+      });
+      req.on('error', fail);
+      req.on('response', (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', fail);
+        res.on('aborted', () => fail(codedError('ECONNRESET', 'aborted')));
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(answerTimer);
+          clearTimeout(connectTimer);
+          resolve({ statusCode: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      });
+      req.end(body);
+    });
   }
 
   private networkError(method: string, err: unknown, timeoutMs: number): TokendError {
     const code = errorCode(err);
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    if (code === 'RPC_ANSWER_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new TokendError('NODE_UNREACHABLE', `node at ${this.address} did not answer ${method} within ${timeoutMs} ms`, {
         hint: 'the node may be busy or stuck; retry later or check its logs',
         cause: err,
       });
     }
-    const what = (code && NETWORK_MESSAGES[code]) ?? (err instanceof Error ? err.message : String(err));
+    // node:http's "socket hang up": the node closed the connection without answering.
+    const closed = code === 'ECONNRESET' && err instanceof Error && err.message === 'socket hang up';
+    const what = (closed ? NETWORK_MESSAGES.UND_ERR_SOCKET : code && NETWORK_MESSAGES[code]) ?? (err instanceof Error ? err.message : String(err));
     return new TokendError('NODE_UNREACHABLE', `cannot reach node at ${this.address}: ${what}`, {
       hint: 'start a node (tokend start) or point --node at a running one',
       cause: err,
@@ -202,16 +268,7 @@ export class RpcClient {
     let statusCode: number;
     let text: string;
     try {
-      const res = await this.pool.request({
-        path: this.basePath,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      statusCode = res.statusCode;
-      text = await res.body.text();
+      ({ statusCode, text } = await this.post(body, timeoutMs));
     } catch (err) {
       throw this.networkError(method, err, timeoutMs);
     }

@@ -6,7 +6,10 @@
  */
 import type { TxResultFields } from '../codec/txResponse.js';
 import { txResponseJson } from '../codec/txResponse.js';
-import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
+import { fromBinary, type DescMessage } from '@bufbuild/protobuf';
+import { TxBodySchema, TxRawSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
+import { registerTypes, registry } from '../codec/registry.js';
+import { carriesAny } from './query.js';
 import type { RpcClient } from './rpc.js';
 import type { EventJson, ExecTxResultJson, TxResult } from './rpcTypes.js';
 import type { JsonValue } from './query.js';
@@ -55,6 +58,43 @@ function wholeSeconds(time: string): string {
   return time.replace(/\.\d+Z$/, 'Z');
 }
 
+/** A Cosmos message type name whose generated file can be found from it (pkg.path.Name). */
+const TYPE_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\.[A-Z][A-Za-z0-9_]*$/;
+
+/**
+ * Put the types of a tx's messages in the codec registry, loading as little as it can: a Msg
+ * lives in its package's generated tx_pb.js, whose messages are registered; when a type is not
+ * found there, or a loaded type can itself carry an Any, every app module's types are loaded.
+ */
+export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
+  let names: string[];
+  try {
+    const body = fromBinary(TxBodySchema, fromBinary(TxRawSchema, txBytes).bodyBytes);
+    names = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions].map((any) => any.typeUrl.slice(any.typeUrl.lastIndexOf('/') + 1));
+  } catch {
+    return; // not a tx this node can decode: rendered as such, no types needed
+  }
+  for (const name of names) {
+    if (registry.getMessage(name) !== undefined) continue;
+    let loaded = false;
+    if (TYPE_NAME.test(name)) {
+      const dir = name.slice(0, name.lastIndexOf('.')).replace(/\./g, '/');
+      const mod = (await import(new URL(`../../gen/${dir}/tx_pb.js`, import.meta.url).href).catch(() => undefined)) as Record<string, unknown> | undefined;
+      for (const value of Object.values(mod ?? {})) {
+        const file = value as { kind?: string; messages?: DescMessage[] };
+        if (file?.kind !== 'file' || !file.messages) continue;
+        registerTypes(file.messages);
+      }
+      const type = registry.getMessage(name);
+      loaded = type !== undefined && !carriesAny(type);
+    }
+    if (!loaded) {
+      await import('../app/modules.js'); // every module's types (Msgs, accounts, contents …)
+      return;
+    }
+  }
+}
+
 export async function txResponseFromResult(rpc: RpcClient, result: TxResult, blockTimes: Map<string, string> = new Map()): Promise<TxResponseJson> {
   let timestamp = blockTimes.get(result.height);
   if (timestamp === undefined) {
@@ -62,5 +102,7 @@ export async function txResponseFromResult(rpc: RpcClient, result: TxResult, blo
     timestamp = header?.header ? wholeSeconds(header.header.time) : '';
     blockTimes.set(result.height, timestamp);
   }
-  return clientTxResponse(txResultFields(result.hash, Number(result.height), result.tx_result), Buffer.from(result.tx, 'base64'), timestamp);
+  const txBytes = Buffer.from(result.tx, 'base64');
+  await registerTxTypes(txBytes);
+  return clientTxResponse(txResultFields(result.hash, Number(result.height), result.tx_result), txBytes, timestamp);
 }

@@ -9,14 +9,18 @@
  *   - page P of the matches is P's seq range read directly (no scan over earlier pages),
  *   - a height bound becomes a seq bound by binary search (heights grow with seq).
  *
- * The indexer is the only writer, so a small counter cache stays coherent.
+ * The indexer is the only writer, so a small counter cache stays coherent. The cache is an LRU of
+ * a fixed size (IndexerOptions.countCacheSize) and never holds a counter of 1: most attribute
+ * values are unique to one tx (tx.signature, tx.acc_seq, …) and their counters are never read
+ * again, so caching them only grows the heap; a value seen a second time costs one read and is
+ * cached from then on.
  */
 import type { BatchOp, Database } from '../store/db/database.js';
 import type { Bucket } from '../store/db/buckets.js';
 import { attrKey, compositePrefix, entryKeyFromCountKey, prefixEnd, readU64, seqKey, valueOfAttrKey, writeU64 } from './keys.js';
 
-/** Counters kept in memory (≈100 bytes each); beyond this the cache starts over. */
-const COUNT_CACHE_MAX = 500_000;
+/** Counters kept in memory by default (a few hundred bytes each with their keys). */
+export const DEFAULT_COUNT_CACHE_SIZE = 20_000;
 
 /** The cache key of an attribute value. */
 export function attributeId(compositeKey: string, value: string): string {
@@ -27,21 +31,39 @@ export function attributeId(compositeKey: string, value: string): string {
 export type StagedCounts = Map<string, { key: Uint8Array; count: number }>;
 
 export class AttributeIndex {
+  /** Counters by attribute id, least recently used first (a Map keeps insertion order). */
   private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly db: Database,
     readonly eventBucket: Bucket,
     readonly countBucket: Bucket,
+    private readonly cacheSize = DEFAULT_COUNT_CACHE_SIZE,
   ) {}
+
+  /** Counters held in memory now (at most the cache size). */
+  get cachedCounters(): number {
+    return this.counts.size;
+  }
+
+  private remember(id: string, count: number): void {
+    this.counts.delete(id);
+    // A counter of 0 or 1 is not kept: unique values would fill the cache with counters never read again.
+    if (count <= 1 || this.cacheSize <= 0) return;
+    this.counts.set(id, count);
+    if (this.counts.size > this.cacheSize) this.counts.delete(this.counts.keys().next().value!);
+  }
 
   private countOf(countKey: Uint8Array, id: string): number {
     const cached = this.counts.get(id);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      this.counts.delete(id);
+      this.counts.set(id, cached);
+      return cached;
+    }
     const raw = this.db.getSync(countKey);
     const n = raw && raw.length === 8 ? readU64(raw) : 0;
-    if (this.counts.size >= COUNT_CACHE_MAX) this.counts.clear();
-    this.counts.set(id, n);
+    this.remember(id, n);
     return n;
   }
 
@@ -81,10 +103,7 @@ export class AttributeIndex {
 
   /** After the batch landed: make the new counters visible to readers. */
   commit(staged: StagedCounts): void {
-    for (const [id, { count }] of staged) {
-      if (this.counts.size >= COUNT_CACHE_MAX) this.counts.clear();
-      this.counts.set(id, count);
-    }
+    for (const [id, { count }] of staged) this.remember(id, count);
   }
 
   /** The position stored at `seq` (undefined past the end). */

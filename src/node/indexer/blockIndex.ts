@@ -27,9 +27,10 @@ export class KvBlockIndexer implements BlockIndexer {
   constructor(
     private readonly db: Database,
     private readonly logger: Logger = nullLogger,
+    countCacheSize?: number,
   ) {
     this.meta = decodeMeta(db.getSync(metaKey('block')));
-    this.attributes = new AttributeIndex(db, Bucket.blockIndexEvent, Bucket.blockIndexEventCount);
+    this.attributes = new AttributeIndex(db, Bucket.blockIndexEvent, Bucket.blockIndexEventCount, countCacheSize);
     this.target = {
       heightTag: 'block.height',
       eventNames: ['NewBlock', 'NewBlockHeader', 'NewBlockEvents'],
@@ -42,6 +43,11 @@ export class KvBlockIndexer implements BlockIndexer {
       countHeightWindow: (from, to) => this.countHeightWindow(from, to),
       scanHeightWindow: (from, to, reverse, skip, limit) => this.scanHeightWindow(from, to, reverse, skip, limit),
     };
+  }
+
+  /** Attribute counters held in memory (bounded by the count cache size). */
+  get cachedCounters(): number {
+    return this.attributes.cachedCounters;
   }
 
   indexedRange(): IndexedRange {

@@ -106,8 +106,8 @@ export class IndexerService {
     this.logger = config.logger ?? nullLogger;
     this.relay = new EventRelay(this.logger);
     if (options.indexer === 'kv') {
-      this.kvTx = new KvTxIndexer(config.db, this.logger);
-      this.kvBlock = new KvBlockIndexer(config.db, this.logger);
+      this.kvTx = new KvTxIndexer(config.db, this.logger, options.countCacheSize);
+      this.kvBlock = new KvBlockIndexer(config.db, this.logger, options.countCacheSize);
       this.txIndexer = this.kvTx;
       this.blockIndexer = this.kvBlock;
     } else {

@@ -51,9 +51,10 @@ export class KvTxIndexer implements TxIndexer {
   constructor(
     private readonly db: Database,
     private readonly logger: Logger = nullLogger,
+    countCacheSize?: number,
   ) {
     this.meta = decodeMeta(db.getSync(metaKey('tx')));
-    this.attributes = new AttributeIndex(db, Bucket.txIndexEvent, Bucket.txIndexEventCount);
+    this.attributes = new AttributeIndex(db, Bucket.txIndexEvent, Bucket.txIndexEventCount, countCacheSize);
     this.target = {
       heightTag: 'tx.height',
       eventNames: ['Tx'],
@@ -66,6 +67,11 @@ export class KvTxIndexer implements TxIndexer {
       countHeightWindow: (from, to) => this.countHeightWindow(from, to),
       scanHeightWindow: (from, to, reverse, skip, limit) => this.scanHeightWindow(from, to, reverse, skip, limit),
     };
+  }
+
+  /** Attribute counters held in memory (bounded by the count cache size). */
+  get cachedCounters(): number {
+    return this.attributes.cachedCounters;
   }
 
   indexedRange(): IndexedRange {

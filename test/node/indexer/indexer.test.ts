@@ -254,6 +254,52 @@ describe('kv indexers: persistence and edge cases', () => {
     }
   });
 
+  it('the counter cache stays bounded over many blocks of per-tx unique values, and counts stay right', async () => {
+    const db = memoryDatabase();
+    const small = new KvTxIndexer(db, undefined, 8);
+    const recipients = 20;
+    const expected = new Map<string, number>();
+    for (let h = 1; h <= 300; h++) {
+      const txs: Uint8Array[] = [];
+      const results: ExecTxResult[] = [];
+      for (let i = 0; i < 5; i++) {
+        const recipient = `r${(h * 5 + i) % recipients}`;
+        expected.set(recipient, (expected.get(recipient) ?? 0) + 1);
+        txs.push(enc.encode(`unique-${h}-${i}`));
+        results.push(
+          result([
+            { type: 'tx', attributes: [attr('acc_seq', `acct${i}/${h}`), attr('signature', `sig-${h}-${i}`)] },
+            { type: 'transfer', attributes: [attr('recipient', recipient)] },
+          ]),
+        );
+      }
+      const batch: IndexBatch = { ops: [], onCommit: [] };
+      small.stageBlock(h, txs, results, batch);
+      await db.batch(batch.ops);
+      for (const f of batch.onCommit) f();
+      expect(small.cachedCounters).toBeLessThanOrEqual(8);
+    }
+    for (const [recipient, count] of expected) {
+      expect((await small.search(Query.parse(`transfer.recipient='${recipient}'`), opts(1, 1))).total).toBe(count);
+    }
+    expect((await small.search(Query.parse("tx.signature='sig-7-3'"), opts(1, 1))).total).toBe(1);
+    // With the default size, the 1,500 unique signatures and sequences are never cached: only the 20 recipients are.
+    const fresh = memoryDatabase();
+    const unbounded = new KvTxIndexer(fresh);
+    for (let h = 1; h <= 300; h++) {
+      const batch: IndexBatch = { ops: [], onCommit: [] };
+      unbounded.stageBlock(
+        h,
+        [enc.encode(`u-${h}`)],
+        [result([{ type: 'tx', attributes: [attr('signature', `sig-${h}`), attr('acc_seq', `a/${h}`)] }, { type: 'transfer', attributes: [attr('recipient', `r${h % recipients}`)] }])],
+        batch,
+      );
+      await fresh.batch(batch.ops);
+      for (const f of batch.onCommit) f();
+    }
+    expect(unbounded.cachedCounters).toBe(recipients);
+  });
+
   it('a failed re-inclusion does not hide the successful result; reserved keys are skipped', async () => {
     const db = memoryDatabase();
     const tx = new KvTxIndexer(db);

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { NodeCommand } from '../../../cli/nodeCommand.js';
 import { queryFlags } from '../../../cli/nodeFlags.js';
-import { paginationFlags, paginationRequest } from '../../../cli/queryCommand.js';
-import type { JsonObject, JsonValue } from '../../../node/client/query.js';
+import { paginationFlags } from '../../../cli/queryCommand.js';
+import type { JsonValue } from '../../../node/client/query.js';
 
 export default class QueryBankBalances extends NodeCommand<typeof QueryBankBalances, JsonValue> {
   static override summary = 'Query all balances of an account, or one denom with --denom';
@@ -18,18 +18,7 @@ export default class QueryBankBalances extends NodeCommand<typeof QueryBankBalan
   };
 
   async execute(): Promise<JsonValue> {
-    const { queryMethod } = await import('../../../node/client/query.js');
-    const { Query } = await import('../../../gen/cosmos/bank/v1beta1/query_pb.js');
-    const { parseAddress, toAccountAddress } = await import('../../../keyring/address.js');
-    // Accept hex too, but always send bech32 (the query's wire format).
-    const address = toAccountAddress(parseAddress(this.args.address));
-    const rpc = await this.rpc();
-    if (this.flags.denom !== undefined) {
-      return (await queryMethod(rpc, Query.method.balance, { address, denom: this.flags.denom }, this.flags.height)).value;
-    }
-    const request: JsonObject = { address };
-    const pagination = paginationRequest(this.flags);
-    if (pagination) request.pagination = pagination;
-    return (await queryMethod(rpc, Query.method.allBalances, request, this.flags.height)).value;
+    const { queryBankBalances } = await import('../../../cli/queries.js');
+    return queryBankBalances(() => this.rpc(), { ...this.flags, address: this.args.address });
   }
 }

@@ -1,0 +1,304 @@
+/**
+ * End-to-end throughput, as a user sees it (issue 15): a real node (the built binary, so
+ * `npm run build` first; fast blocks, loopback ports) and a separate load-generator process
+ * (bench/e2e/loadgen.ts) submitting pre-signed bank sends from many accounts over
+ * `broadcast_tx_sync` with 50 connections. Commits are counted from the blocks themselves; the
+ * in-process figure (bench/app) is measured in the same run, for the ratio.
+ *
+ *   npx tsx bench/e2e/e2e.bench.ts
+ *   E2E_ACCOUNTS=2000 E2E_TXS_PER_ACCOUNT=3 E2E_BLOCK=1s E2E_LOAD_SECONDS=20 npx tsx bench/e2e/e2e.bench.ts
+ *
+ * Phases: (1) REST balance polling at 200 req/s on the idle node (p99); (2) saturation: every
+ * pre-signed tx submitted as fast as the node answers → committed tx/s and submit→commit latency
+ * p50/p99; (3) 500 tx/s for E2E_LOAD_SECONDS while REST is polled at 200 req/s (p99 under load);
+ * node RSS sampled every second throughout (start, peak, after the load).
+ *
+ * `run()` returns rows {name, value, unit} for bench/run.ts.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { addGenesisAccounts } from '../../src/node/app/index.js';
+import { sha256 } from '../../src/keyring/hash.js';
+import { CHAIN_ID, DENOM, makeKeys, sendTx, type Key } from '../app/send.bench.js';
+
+export interface Row {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = join(ROOT, 'bin', 'run.js');
+const LOADGEN = join(ROOT, 'bench', 'e2e', 'loadgen.ts');
+
+function tokend(args: string[]): string {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.status !== 0) throw new Error(`tokend ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function rpc<T>(url: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const reply = (await res.json()) as { result?: T; error?: unknown };
+  if (reply.error !== undefined) throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
+  return reply.result as T;
+}
+
+async function latestHeight(url: string): Promise<number> {
+  return Number((await rpc<{ sync_info: { latest_block_height: string } }>(url, 'status')).sync_info.latest_block_height);
+}
+
+/** Run the load generator; resolves with the JSON it prints. */
+function loadgen(args: string[]): { done: Promise<Record<string, unknown>>; child: ChildProcess } {
+  const child = spawn(process.execPath, ['--import', 'tsx', LOADGEN, ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const done = new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`loadgen ${args[0]} exited ${code}`))));
+  });
+  return { done, child };
+}
+
+function rssMiB(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** Watches new heights: when each was first seen, and which tx (by hash) it committed. */
+class CommitWatcher {
+  readonly seenAt = new Map<number, number>();
+  readonly committedAt = new Map<string, number>();
+  committedOk = 0;
+  private height: number;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly url: string,
+    from: number,
+  ) {
+    this.height = from;
+  }
+
+  start(): void {
+    this.loop = (async () => {
+      while (!this.stopped) {
+        const latest = await latestHeight(this.url).catch(() => this.height);
+        const now = Date.now();
+        for (let h = this.height + 1; h <= latest; h++) {
+          if (!this.seenAt.has(h)) this.seenAt.set(h, now);
+          let block, results;
+          try {
+            [block, results] = await Promise.all([
+              rpc<{ block: { data: { txs: string[] | null } } }>(this.url, 'block', { height: String(h) }),
+              rpc<{ txs_results: { code: number }[] | null }>(this.url, 'block_results', { height: String(h) }),
+            ]);
+          } catch {
+            break; // results not stored yet: try this height again next round
+          }
+          const seen = this.seenAt.get(h)!;
+          const txs = block.block.data.txs ?? [];
+          (results.txs_results ?? []).forEach((result, i) => {
+            if (result.code !== 0) return;
+            this.committedOk++;
+            this.committedAt.set(Buffer.from(sha256(Buffer.from(txs[i]!, 'base64'))).toString('hex'), seen);
+          });
+          this.height = h;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  /** Wait until `count` txs in all were committed OK (or `ms` passed). */
+  async waitFor(count: number, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.committedOk < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
+  const accounts = Number(process.env['E2E_ACCOUNTS'] ?? 2000);
+  const perAccount = Number(process.env['E2E_TXS_PER_ACCOUNT'] ?? 3);
+  const loadSeconds = Number(process.env['E2E_LOAD_SECONDS'] ?? 20);
+  const blockInterval = process.env['E2E_BLOCK'] ?? '1s';
+  const connections = 50;
+  const total = accounts * perAccount + 500 * loadSeconds;
+  const rows: Row[] = [];
+  const home = mkdtempSync(join(tmpdir(), 'tokend-e2e-bench-'));
+  const h = ['--home', home];
+  let node: ChildProcess | undefined;
+  try {
+    // Genesis: the node's own validator (gentx through the CLI) plus the bench accounts.
+    tokend(['init', 'bench', '--chain-id', CHAIN_ID, ...h]);
+    tokend(['keys', 'add', 'val', '--keyring-backend', 'test', ...h]);
+    tokend(['add-genesis-account', 'val', `1000000000000000000000000${DENOM}`, '--keyring-backend', 'test', ...h]);
+    tokend(['gentx', 'val', `1000000000000000000000${DENOM}`, '--chain-id', CHAIN_ID, '--keyring-backend', 'test', ...h]);
+    log(`keys: ${accounts} accounts`);
+    const keys = makeKeys(accounts);
+    const genesisPath = join(home, 'config', 'genesis.json');
+    const genesis = JSON.parse(readFileSync(genesisPath, 'utf8')) as { app_state: Record<string, unknown> };
+    genesis.app_state = addGenesisAccounts(genesis.app_state, keys.map((key) => ({ address: key.address, coins: [{ denom: DENOM, amount: 10n ** 24n }] }))) as Record<string, unknown>;
+    const numbers = new Map<string, bigint>();
+    for (const account of (genesis.app_state['auth'] as { accounts: { base_account?: { address: string; account_number: string } }[] }).accounts) {
+      if (account.base_account) numbers.set(account.base_account.address, BigInt(account.base_account.account_number));
+    }
+    for (const key of keys as Key[]) key.accountNumber = numbers.get(key.bech32) ?? key.accountNumber;
+    writeFileSync(genesisPath, JSON.stringify(genesis));
+    tokend(['collect-gentxs', ...h]);
+    const configPath = join(home, 'config', 'config.toml');
+    writeFileSync(
+      configPath,
+      readFileSync(configPath, 'utf8')
+        .replace(/^timeout_commit = .*$/m, `timeout_commit = "${blockInterval}"`)
+        .replace(/^size = 5000$/m, `size = ${Math.max(5000, total)}`),
+    );
+
+    // Pre-signed sends, sequence by sequence over all accounts (each sends 1 to the next): the
+    // saturation phase takes the first `perAccount` sequences of every account, the 500 tx/s phase
+    // the next 500 × E2E_LOAD_SECONDS.
+    log(`signing ${total} sends`);
+    const signed: string[] = [];
+    const hashes: string[] = [];
+    for (let n = 0; n < total; n++) {
+      const i = n % accounts;
+      const tx = sendTx(keys[i]!, keys[(i + 1) % accounts]!, BigInt(Math.floor(n / accounts)));
+      signed.push(Buffer.from(tx).toString('base64'));
+      hashes.push(Buffer.from(sha256(tx)).toString('hex'));
+    }
+    const saturation = signed.slice(0, accounts * perAccount);
+    const steady = signed.slice(accounts * perAccount);
+    const saturationFile = join(home, 'saturation.txt');
+    const steadyFile = join(home, 'steady.txt');
+    writeFileSync(saturationFile, `${saturation.join('\n')}\n`);
+    writeFileSync(steadyFile, `${steady.join('\n')}\n`);
+
+    const rpcPort = await freePort();
+    const apiPort = await freePort();
+    const url = `http://127.0.0.1:${rpcPort}`;
+    node = spawn(process.execPath, [BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
+      stdio: 'ignore',
+    });
+    const pid = node.pid!;
+    const deadline = Date.now() + 120_000;
+    while ((await latestHeight(url).catch(() => 0)) < 2) {
+      if (Date.now() > deadline) throw new Error('node did not start');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const rss: { t: number; mib: number }[] = [];
+    const t0 = Date.now();
+    const sampler = setInterval(() => rss.push({ t: (Date.now() - t0) / 1000, mib: rssMiB(pid) }), 1000);
+    const rssStart = rssMiB(pid);
+    const balanceUrl = `http://127.0.0.1:${apiPort}/cosmos/bank/v1beta1/balances/${keys[0]!.bech32}`;
+
+    // (1) REST idle.
+    const idle = await loadgen(['rest', balanceUrl, '200', '5']).done;
+    log(`REST idle: ${JSON.stringify(idle)}`);
+
+    // (2) Saturation.
+    const watcher = new CommitWatcher(url, await latestHeight(url));
+    watcher.start();
+    const satStart = Date.now();
+    const submitFile = join(home, 'submitted.json');
+    const sat = await loadgen(['txs', url, saturationFile, String(connections), '0', submitFile]).done;
+    log(`saturation submit: ${JSON.stringify(sat)}`);
+    await watcher.waitFor(Number(sat.accepted), 120_000);
+    const satEnd = Math.max(...[...watcher.committedAt.values()]);
+    const committed = watcher.committedOk;
+    const tps = committed / ((satEnd - satStart) / 1000);
+    const submitted = JSON.parse(readFileSync(submitFile, 'utf8')) as (number | null)[];
+    const latencies: number[] = [];
+    submitted.forEach((at, i) => {
+      const done = watcher.committedAt.get(hashes[i]!);
+      if (at !== null && done !== undefined) latencies.push(done - at);
+    });
+    latencies.sort((a, b) => a - b);
+    log(`saturation: ${committed} committed in ${((satEnd - satStart) / 1000).toFixed(1)} s = ${tps.toFixed(0)} tx/s; submit→commit p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms`);
+
+    // (3) 500 tx/s with REST polling.
+    const rssBeforeLoad = rssMiB(pid);
+    const before = watcher.committedOk;
+    const steadyRun = loadgen(['txs', url, steadyFile, String(connections), '500', join(home, 'steady-submitted.json')]);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const loaded = await loadgen(['rest', balanceUrl, '200', String(Math.max(3, loadSeconds - 4))]).done;
+    const steadyResult = await steadyRun.done;
+    const rssAfterLoad = rssMiB(pid);
+    log(`500 tx/s: ${JSON.stringify(steadyResult)}; REST under load: ${JSON.stringify(loaded)}`);
+    await watcher.waitFor(before + Number(steadyResult.accepted), 60_000);
+    await watcher.stop();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const rssSettled = rssMiB(pid);
+    clearInterval(sampler);
+    const rssPeak = Math.max(...rss.map((sample) => sample.mib));
+    log(`RSS MiB over time: ${rss.map((sample) => `${sample.t.toFixed(0)}s=${sample.mib.toFixed(0)}`).join(' ')}`);
+
+    // The in-process figure, same run.
+    log('in-process (bench/app) for the ratio');
+    process.env['APP_BENCH_BLOCKS'] ??= '5';
+    process.env['APP_BENCH_PEER_BLOCKS'] ??= '1';
+    const { run: runApp } = await import('../app/send.bench.js');
+    const appRows = await runApp(() => undefined);
+    const inProcess = appRows.find((row) => row.name.startsWith('app send: sustained'))?.value ?? NaN;
+
+    rows.push(
+      { name: `e2e: committed sends, saturated (${accounts} accounts, ${connections} connections, broadcast_tx_sync, timeout_commit ${blockInterval})`, value: Math.round(tps), unit: 'tx/s' },
+      { name: 'e2e: in-process figure (bench/app), same run', value: inProcess, unit: 'tx/s' },
+      { name: 'e2e: end-to-end / in-process', value: round(tps / inProcess), unit: '×' },
+      { name: 'e2e: txs rejected by CheckTx at saturation', value: Number(sat.rejected), unit: 'count' },
+      { name: 'e2e: submit→commit p50 (saturated)', value: quantile(latencies, 0.5), unit: 'ms' },
+      { name: 'e2e: submit→commit p99 (saturated)', value: quantile(latencies, 0.99), unit: 'ms' },
+      { name: 'e2e: REST balance p99 at 200 req/s, idle', value: Number(idle.p99Ms), unit: 'ms' },
+      { name: 'e2e: steady phase: submit rate reached (offered 500 tx/s)', value: Math.round(Number(steadyResult.accepted) / Number(steadyResult.seconds)), unit: 'tx/s' },
+      { name: 'e2e: REST balance p99 at 200 req/s, under the steady phase', value: Number(loaded.p99Ms), unit: 'ms' },
+      { name: 'e2e: REST p99 under load / idle', value: round(Number(loaded.p99Ms) / Number(idle.p99Ms)), unit: '×' },
+      { name: 'e2e: node RSS at start', value: Math.round(rssStart), unit: 'MiB' },
+      { name: 'e2e: node RSS peak', value: Math.round(rssPeak), unit: 'MiB' },
+      { name: 'e2e: node RSS before / after the 500 tx/s phase', value: Math.round(rssBeforeLoad), unit: `MiB → ${Math.round(rssAfterLoad)} MiB` },
+      { name: 'e2e: node RSS 10 s after the load', value: Math.round(rssSettled), unit: 'MiB' },
+    );
+  } finally {
+    if (node && node.exitCode === null) {
+      node.kill('SIGTERM');
+      await new Promise((resolve) => node!.once('exit', resolve));
+    }
+    rmSync(home, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const row of await run((line) => process.stderr.write(`${line}\n`))) process.stdout.write(`${row.name}\t${row.value} ${row.unit}\n`);
+}

@@ -1,0 +1,125 @@
+/**
+ * Load generator of the end-to-end benchmark, run as a separate process (so that its CPU is not
+ * the node's, and its event loop does not pace the node's):
+ *
+ *   node --import tsx bench/e2e/loadgen.ts txs <rpcUrl> <txsFile> <connections> <rate> <outFile>
+ *   node --import tsx bench/e2e/loadgen.ts rest <url> <rate> <seconds>
+ *
+ * txs: submits every tx of <txsFile> (base64, one a line) with `broadcast_tx_sync` over
+ * <connections> keep-alive connections, at most <rate> tx/s (0: as fast as the node answers);
+ * writes the wall-clock time (ms since the epoch) each tx was answered to <outFile> (JSON array by
+ * line number, null when rejected) and prints {sent, accepted, rejected, errors, codes, seconds}.
+ * rest: GETs <url> at <rate> requests/s (open loop: a slow answer does not delay the next request)
+ * for <seconds> and prints {requests, errors, rps, p50Ms, p99Ms, maxMs}.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+
+const [mode = 'txs', ...rest] = process.argv.slice(2);
+
+function post(agent: Agent, url: URL, body: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function get(agent: Agent, url: URL): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function txs(): Promise<void> {
+  const [rpcUrl = '', file = '', connectionsText = '50', rateText = '0', outFile = ''] = rest;
+  const url = new URL(rpcUrl);
+  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+  const connections = Number(connectionsText);
+  const rate = Number(rateText);
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const answered: (number | null)[] = lines.map(() => null);
+  const codes: Record<string, number> = {};
+  let next = 0;
+  let accepted = 0;
+  let rejected = 0;
+  let errors = 0;
+  const started = performance.now();
+  async function worker(): Promise<void> {
+    for (;;) {
+      const i = next++;
+      if (i >= lines.length) return;
+      if (rate > 0) {
+        const due = started + (i * 1000) / rate;
+        const now = performance.now();
+        if (due > now) await sleep(due - now);
+      }
+      try {
+        const reply = JSON.parse(await post(agent, url, JSON.stringify({ jsonrpc: '2.0', id: i, method: 'broadcast_tx_sync', params: { tx: lines[i] } }))) as { result?: { code: number }; error?: unknown };
+        const code = reply.result?.code ?? -1;
+        codes[code] = (codes[code] ?? 0) + 1;
+        if (code === 0) {
+          accepted++;
+          answered[i] = Date.now();
+        } else rejected++;
+      } catch {
+        errors++;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: connections }, () => worker()));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  writeFileSync(outFile, JSON.stringify(answered));
+  process.stdout.write(`${JSON.stringify({ sent: lines.length, accepted, rejected, errors, codes, seconds })}\n`);
+}
+
+async function restPoll(): Promise<void> {
+  const [target = '', rateText = '200', secondsText = '5'] = rest;
+  const url = new URL(target);
+  const rate = Number(rateText);
+  const total = Math.round(rate * Number(secondsText));
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const inflight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const now = performance.now();
+    if (due > now) await sleep(due - now);
+    const t0 = performance.now();
+    inflight.push(
+      get(agent, url).then(
+        (status) => {
+          if (status !== 200) errors++;
+          latencies.push(performance.now() - t0);
+        },
+        () => {
+          errors++;
+        },
+      ),
+    );
+  }
+  await Promise.all(inflight);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pick = (q: number): number => (latencies.length === 0 ? 0 : +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2));
+  process.stdout.write(`${JSON.stringify({ requests: latencies.length, errors, rps: Math.round(latencies.length / seconds), p50Ms: pick(0.5), p99Ms: pick(0.99), maxMs: pick(1) })}\n`);
+}
+
+await (mode === 'rest' ? restPoll() : txs());
