@@ -21,6 +21,7 @@ const SUITES: Suite[] = [
   { name: 'api', load: () => import('./api/api.bench.js') },
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
+  { name: 'evm', load: () => import('./evm/evm.bench.js') },
 ];
 
 function formatValue(value: number): string {
