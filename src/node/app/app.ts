@@ -155,6 +155,7 @@ export class App implements Application {
     this.indexSet = new Set(this.options.indexEvents);
     this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
     this.ante.configure({ aminoNameOverrides: this.manager.aminoNames() });
+    for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
     this.bankKeeper = this.manager.keeper<BankKeeper>('bank');
     this.manager.afterCommit(store.latestVersion());

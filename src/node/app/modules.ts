@@ -10,6 +10,8 @@ import type { Registry } from '@bufbuild/protobuf';
 import { registerTypes, registry } from '../codec/registry.js';
 import { authModule } from '../modules/auth/module.js';
 import { bankModule } from '../modules/bank/module.js';
+import { evmModule } from '../modules/evm/module.js';
+import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
@@ -23,16 +25,18 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   authModule,
   bankModule,
   stakingModule,
+  feemarketModule,
+  evmModule,
   genutilModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['staking'],
-  endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'staking', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'staking', 'genutil'],
+  beginBlock: ['feemarket', 'staking'],
+  endBlock: ['staking', 'feemarket'],
+  initGenesis: ['auth', 'bank', 'staking', 'feemarket', 'evm', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'staking', 'feemarket', 'evm', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */
