@@ -20,6 +20,7 @@ import { BlockStore } from './consensus/store/blockStore.js';
 import { StateStore } from './consensus/store/stateStore.js';
 import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
+import { EthRpcServer, type EthRpcAddress } from './ethrpc/server.js';
 import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInfo, type RpcAddress } from './rpc/index.js';
 import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
@@ -45,6 +46,10 @@ export interface NodeOverrides {
   apiAddress?: string;
   /** --grpc.address */
   grpcAddress?: string;
+  /** --json-rpc.enable */
+  jsonRpcEnable?: boolean;
+  /** --json-rpc.address */
+  jsonRpcAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
   /** --p2p.laddr */
@@ -66,6 +71,8 @@ export interface RunningNode {
   readonly apiAddress: ApiAddress | undefined;
   /** Undefined when [grpc] enable = false. */
   readonly grpcAddress: GrpcAddress | undefined;
+  /** The Ethereum JSON-RPC; undefined when [json-rpc] enable = false. */
+  readonly jsonRpcAddress: EthRpcAddress | undefined;
   readonly logger: Logger;
   /** Resolves (with the reason) when the node stops by itself: halt height, consensus failure. */
   readonly stopped: Promise<string>;
@@ -104,6 +111,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   if (overrides.seeds !== undefined) nodeConfig.p2p.seeds = overrides.seeds;
   if (overrides.apiAddress) appConfig.api.address = overrides.apiAddress;
   if (overrides.grpcAddress) appConfig.grpc.address = overrides.grpcAddress;
+  if (overrides.jsonRpcEnable !== undefined) appConfig.jsonRpc.enable = overrides.jsonRpcEnable;
+  if (overrides.jsonRpcAddress) appConfig.jsonRpc.address = overrides.jsonRpcAddress;
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
   const logger =
@@ -243,6 +252,12 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }
+    let jsonRpcAddress: EthRpcAddress | undefined;
+    if (appConfig.jsonRpc.enable) {
+      const ethRpc = new EthRpcServer({ env, address: appConfig.jsonRpc.address, logger: childLogger(logger, { module: 'json-rpc' }) });
+      jsonRpcAddress = await ethRpc.start();
+      cleanups.push(() => ethRpc.stop());
+    }
     // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
     await p2p.start();
     cleanups.push(() => p2p.stop());
@@ -270,6 +285,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       rpcAddress,
       apiAddress,
       grpcAddress,
+      jsonRpcAddress,
       logger,
       stopped,
       stop(): Promise<void> {

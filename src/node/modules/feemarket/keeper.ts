@@ -51,9 +51,10 @@ export class FeeMarketKeeper {
     if (height < params.enableHeight) return undefined;
     const parentBaseFee = params.baseFee === '' ? 0n : BigInt(params.baseFee);
     if (height === params.enableHeight) return parentBaseFee;
+    // No block gas limit (-1) counts as 2^64 − 1, as in Ethermint: the base fee then decays.
     const maxGas = ctx.consensusParams?.block.maxGas ?? -1n;
-    if (maxGas <= 0n) return parentBaseFee;
-    const target = maxGas / BigInt(params.elasticityMultiplier);
+    const limit = maxGas > -1n ? maxGas : (1n << 64n) - 1n;
+    const target = limit / BigInt(params.elasticityMultiplier);
     if (target === 0n) return parentBaseFee;
     const used = this.getBlockGas(ctx);
     const denominator = BigInt(params.baseFeeChangeDenominator);

@@ -1,27 +1,17 @@
 /** The fee market module (ethermint.feemarket.v1): EIP-1559 base fee, block gas, min gas price. */
 import { create, type JsonObject } from '@bufbuild/protobuf';
-import { comments } from '../../../gen/ethermint/feemarket/v1/comments.js';
 import { GenesisStateSchema } from '../../../gen/ethermint/feemarket/v1/genesis_pb.js';
 import { Query, QueryBaseFeeResponseSchema, QueryBlockGasResponseSchema, QueryParamsResponseSchema } from '../../../gen/ethermint/feemarket/v1/query_pb.js';
 import { Msg, MsgUpdateParamsResponseSchema } from '../../../gen/ethermint/feemarket/v1/tx_pb.js';
 import { fromGatewayJson, toGatewayJson } from '../../codec/index.js';
 import { checkAuthority } from '../../platform/authority.js';
-import type { ModuleCli } from '../../platform/cli.js';
 import { defineModule } from '../../platform/module.js';
+import { feemarketCli } from './cli.js';
 import { SdkErrors } from '../shared/errors.js';
 import { defineQueryService, msgRoute } from '../shared/module.js';
 import { FeeMarketKeeper } from './keeper.js';
 import { MODULE_NAME, feemarketStoreKey } from './keys.js';
 import { defaultFeeMarketParams, validateFeeMarketParams } from './params.js';
-
-export const feemarketCli: ModuleCli = {
-  module: MODULE_NAME,
-  comments,
-  querySummary: 'Querying commands for the fee market module (params, base fee, block gas)',
-  txSummary: 'Fee market transaction subcommands',
-  query: { service: Query, overrides: {} },
-  tx: { service: Msg, overrides: { UpdateParams: { positional: ['params'] } } },
-};
 
 export const feemarketModule = defineModule<FeeMarketKeeper>({
   name: MODULE_NAME,
