@@ -11,6 +11,7 @@ import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
 import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
 import { Context } from '../../../../src/node/modules/shared/context.js';
 import { DENOM, TOKEN, buildAppState, startChain, testKey, type Chain } from '../../app/helpers.js';
+import { exportAppState, validateAppState } from '../../../../src/node/app/genesis.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
@@ -110,5 +111,48 @@ describe('evm module', () => {
     expect(wrongChainTx).toBeUndefined();
     const ctx = queryCtx(chain);
     expect(manager().keeper<BankKeeper>('bank').getBalance(ctx, alice.address, DENOM)).toBe(1000n * TOKEN);
+  });
+
+  test('enable_create = false refuses a deployment with Ethermint’s error; calls still work', async () => {
+    await chain.close();
+    const state = buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }) as Record<string, { params: Record<string, unknown> }>;
+    state.evm!.params.enable_create = false;
+    chain = await startChain(state as never);
+    const deploy = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, data: INIT, gasLimit: 200000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const refused = (await chain.block([carry(deploy)])).txResults[0]!;
+    expect(refused.codespace).toBe('evm');
+    expect(refused.code).toBe(10);
+    expect(refused.log).toBe('failed to create new contract: EVM Create operation is disabled');
+    const send = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 5n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    expect((await chain.block([carry(send)])).txResults[0]!.code).toBe(0);
+  });
+
+  test('an EIP-2930 access-list tx; a reverted call pays its gas and keeps nothing; export re-imports code and storage', async () => {
+    const deploy = await wallet.signTransaction({ type: 1, chainId: CHAIN, nonce: 0, data: INIT, gasLimit: 200000n, gasPrice: 2n * GWEI, accessList: [] });
+    expect((await chain.block([carry(deploy)])).txResults[0]!.code).toBe(0);
+    const { getCreateAddress } = await import('ethers');
+    const contract = getCreateAddress({ from: wallet.address, nonce: 0 });
+    const value = '0x' + '05'.padStart(64, '0');
+    const call = await wallet.signTransaction({ type: 1, chainId: CHAIN, nonce: 1, to: contract, data: value, gasLimit: 100000n, gasPrice: 2n * GWEI, accessList: [{ address: contract, storageKeys: ['0x' + '00'.repeat(32)] }] });
+    expect((await chain.block([carry(call)])).txResults[0]!.code).toBe(0);
+    // Too little gas for the SSTORE: out of gas inside the EVM — included, fee charged, no state change.
+    const starved = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 2, to: contract, data: '0x' + '09'.padStart(64, '0'), gasLimit: 22000n, gasPrice: 2n * GWEI });
+    const failed = (await chain.block([carry(starved)])).txResults[0]!;
+    expect(failed.code).toBe(0);
+    expect(failed.events.find((e) => e.type === 'ethereum_tx')!.attributes.find((a) => a.key === 'ethereumTxFailed')?.value).toBe('out of gas');
+    const evm = manager().keeper<EvmKeeper>('evm');
+    expect(bytesToHex(evm.storage(queryCtx(chain), getBytes(contract), new Uint8Array(32)))).toBe(value);
+    expect(manager().keeper<AccountKeeper>('auth').getAccount(queryCtx(chain), alice.address)?.sequence).toBe(3n);
+
+    const exported = await exportAppState(chain.store);
+    expect(validateAppState(exported, 'testnet_9000-1')).toEqual([]);
+    const accounts = (exported as unknown as { evm: { accounts: { address: string; code: string; storage: { key: string; value: string }[] }[] } }).evm.accounts;
+    expect(accounts).toEqual([{ address: contract.toLowerCase(), code: `0x${RUNTIME}`, storage: [{ key: '0x' + '00'.repeat(32), value }] }]);
+    await chain.close();
+    chain = await startChain(exported);
+    await chain.block([]);
+    const again = manager().keeper<EvmKeeper>('evm');
+    expect(bytesToHex(again.code(queryCtx(chain), getBytes(contract)))).toBe(`0x${RUNTIME}`);
+    expect(bytesToHex(again.storage(queryCtx(chain), getBytes(contract), new Uint8Array(32)))).toBe(value);
   });
 });
