@@ -166,6 +166,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       async () => {
         const previous = currentApp;
         currentApp = new App(opened.store, resolveAppOptions(appOptions));
+        await currentApp.ready();
         await previous.close();
       },
     );

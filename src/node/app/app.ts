@@ -179,6 +179,11 @@ export class App implements Application {
     this.checkState = store.branchCommitted();
   }
 
+  /** Resolves when the modules have loaded what they need (openApp awaits it). */
+  ready(): Promise<void> {
+    return this.manager.ready();
+  }
+
   /** Stops the signature workers. The store is the caller's to close. */
   async close(): Promise<void> {
     await this.verifierPool?.close();

@@ -131,6 +131,11 @@ export class ModuleManager {
     return this.list().flatMap(({ instance }) => [...(instance.queryServices ?? [])]);
   }
 
+  /** Resolves when every module's `ready` has. */
+  async ready(): Promise<void> {
+    await Promise.all(this.list().map(({ instance }) => instance.ready?.()));
+  }
+
   /** The ante chains modules declare, by extension option type URL. */
   anteChains(): [string, AnteChain][] {
     return this.list().flatMap(({ instance }) => Object.entries(instance.anteChains ?? {}));

@@ -103,6 +103,11 @@ export interface ModuleInstance<K = unknown> {
    * ExtensionOptionsEthereumTx → the EVM chain); the app registers them with its ante router.
    */
   readonly anteChains?: Readonly<Record<string, AnteChain>>;
+  /**
+   * Loads what the module needs before the app serves anything (heavy libraries kept off the
+   * import graph of the CLI); the app awaits it when it opens.
+   */
+  ready?(): Promise<void>;
 }
 
 /** One module, declared. */

@@ -18,14 +18,16 @@
  * `ethTxInfo(msg)`; a MsgEthereumTx that did not come through this chain is refused there.
  */
 import type { Message } from '@bufbuild/protobuf';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex } from './hex.js';
 import { InfiniteGasMeter } from '../../store/index.js';
 import type { AnteChain, AnteDecorator, AnteState } from '../../app/ante/types.js';
 import type { MsgEthereumTx } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { FEE_COLLECTOR_NAME } from './keys.js';
 import { SdkErrors } from '../shared/errors.js';
 import { EvmErrors } from './errors.js';
-import { MSG_ETHEREUM_TX_URL, effectiveGasPrice, gasFeeCap, isProtected, txFromMsg, type EthTx } from './ethTx.js';
+import type { EthTx } from './ethTx.js';
+import { evmLibraries } from './lib.js';
+import { MSG_ETHEREUM_TX_URL } from './keys.js';
 import type { EvmKeeper } from './keeper.js';
 import type { EvmFeeMarketKeeper } from './expectedKeepers.js';
 import { EMPTY_CODE_HASH } from './keys.js';
@@ -71,7 +73,8 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     name: 'EthValidateBasic',
     handle(state, env) {
       const params = keeper.getParams(state.ctx);
-      const common = keeper.common(state.ctx, params);
+      const { txFromMsg, commonFor } = evmLibraries();
+      const common = commonFor(keeper.chainId(state.ctx), keeper.hardfork(state.ctx, params), params.extraEips.map(Number));
       const txs: EthTx[] = [];
       let totalGas = 0n;
       for (const msg of ethMsgs(state)) {
@@ -92,6 +95,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     handle(state) {
       const params = keeper.getParams(state.ctx);
       const msgs = ethMsgs(state);
+      const { isProtected } = evmLibraries();
       decoded(state).forEach((tx, i) => {
         if (!params.allowUnprotectedTxs && !isProtected(tx)) {
           throw SdkErrors.NotSupported.wrap('rejected unprotected Ethereum transaction. Please EIP155 sign your transaction to protect it against replay-attacks');
@@ -119,6 +123,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
       const baseFee = keeper.baseFee(ctx, params);
       const market = feeMarket();
       const minGasPrice = market?.getMinGasPrice(ctx) ?? { num: 0n, den: 1n };
+      const { effectiveGasPrice, gasFeeCap } = evmLibraries();
       let priority: bigint | undefined;
       for (const msg of ethMsgs(state)) {
         const info = infos.get(msg)!;

@@ -34,7 +34,8 @@ export type EthTx = LegacyTx | AccessList2930Tx | FeeMarket1559Tx;
 export const LEGACY_TX_URL = `/${LegacyTxSchema.typeName}`;
 export const ACCESS_LIST_TX_URL = `/${AccessListTxSchema.typeName}`;
 export const DYNAMIC_FEE_TX_URL = `/${DynamicFeeTxSchema.typeName}`;
-export const MSG_ETHEREUM_TX_URL = `/${MsgEthereumTxSchema.typeName}`;
+export { MSG_ETHEREUM_TX_URL } from './keys.js';
+import { MSG_ETHEREUM_TX_URL } from './keys.js';
 
 const commons = new Map<string, Common>();
 

@@ -4,7 +4,7 @@
  * and storage; ExportGenesis lists every account with code or storage.
  */
 import { create, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
-import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from './hex.js';
 import { StateSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import { GenesisAccountSchema, GenesisStateSchema, type GenesisState } from '../../../gen/ethermint/evm/v1/genesis_pb.js';
 import { fromGatewayJson, toGatewayJson } from '../../codec/index.js';
@@ -52,7 +52,7 @@ export async function initEvmGenesis(ctx: Context, keeper: EvmKeeper, json: Json
   const state = parse(json);
   keeper.setParams(ctx, state.params ?? defaultEvmParams());
   for (const entry of state.accounts) {
-    const address = hexToBytes(entry.address as `0x${string}`);
+    const address = hexToBytes(entry.address);
     const account = keeper.accounts.getAccount(ctx, address);
     if (account === undefined) throw new Error(`account not found for address ${entry.address}`);
     const code = hexToBytes(`0x${entry.code.replace(/^0x/, '')}`);

@@ -8,20 +8,14 @@
  * London, used/2 before), at least gas_limit × min_gas_multiplier; the unused gas is refunded to
  * the sender from the fee collector at the price the sender paid.
  */
-import { create } from '@bufbuild/protobuf';
-import type { Common } from '@ethereumjs/common';
-import { createEVM, type EVM } from '@ethereumjs/evm';
-import { Address, bytesToHex, createContractAddress, toChecksumAddress } from '@ethereumjs/util';
-import { LogSchema, type Log } from '../../../gen/ethermint/evm/v1/evm_pb.js';
-import { MsgEthereumTxResponseSchema, type MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
-import { FEE_COLLECTOR_NAME } from './keys.js';
+import type { Log } from '../../../gen/ethermint/evm/v1/evm_pb.js';
+import type { MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Context } from '../shared/context.js';
-import { newEvent } from '../shared/events.js';
-import { effectiveGasPrice, commonFor, type EthTx } from './ethTx.js';
+import type { EthTx } from './ethTx.js';
 import type { EvmAccountKeeper, EvmBankKeeper, EvmFeeMarketKeeper } from './expectedKeepers.js';
 import { Code, Params, Storage } from './keys.js';
+import { loadEvmLibraries } from './lib.js';
 import { defaultEvmParams, eip155ChainId, hardforkAt, isLondon, type EvmParams } from './params.js';
-import { StoreStateManager } from './stateManager.js';
 
 export const EVENT_TYPE_ETHEREUM_TX = 'ethereum_tx';
 export const EVENT_TYPE_TX_LOG = 'tx_log';
@@ -43,8 +37,6 @@ export interface CallResult {
   logs: Log[];
   contractAddress?: string;
 }
-
-const ZERO32 = new Uint8Array(32);
 
 export class EvmKeeper {
   private feeMarket: EvmFeeMarketKeeper | undefined;
@@ -71,10 +63,6 @@ export class EvmKeeper {
     return eip155ChainId(ctx.chainId, this.getParams(ctx));
   }
 
-  common(ctx: Context, params: EvmParams = this.getParams(ctx)): Common {
-    return commonFor(eip155ChainId(ctx.chainId, params), hardforkAt(params.chainConfig, BigInt(ctx.blockHeight)), params.extraEips.map(Number));
-  }
-
   baseFee(ctx: Context, params: EvmParams = this.getParams(ctx)): bigint | undefined {
     if (!isLondon(params.chainConfig, BigInt(ctx.blockHeight))) return undefined;
     return this.feeMarket?.getBaseFee(ctx);
@@ -97,41 +85,12 @@ export class EvmKeeper {
     return out;
   }
 
-  private async evm(ctx: Context, params: EvmParams): Promise<{ evm: EVM; state: StoreStateManager; common: Common }> {
-    const common = this.common(ctx, params);
-    const state = new StoreStateManager(ctx.with({ metered: false }), this.accounts, this.bank, params.evmDenom);
-    const evm = await createEVM({ common, stateManager: state });
-    return { evm, state, common };
+  hardfork(ctx: Context, params: EvmParams = this.getParams(ctx)): string {
+    return hardforkAt(params.chainConfig, BigInt(ctx.blockHeight));
   }
 
-  private block(ctx: Context, baseFee: bigint | undefined) {
-    const coinbase = new Address(ctx.header.proposerAddress.length === 20 ? ctx.header.proposerAddress : new Uint8Array(20));
-    const maxGas = ctx.consensusParams?.block.maxGas ?? -1n;
-    return {
-      header: {
-        number: BigInt(ctx.blockHeight),
-        coinbase,
-        timestamp: BigInt(Math.floor(ctx.blockTime.getTime() / 1000)),
-        difficulty: 0n,
-        prevRandao: ZERO32,
-        gasLimit: maxGas > 0n ? maxGas : 0xffffffffffffn,
-        baseFeePerGas: baseFee ?? 0n,
-        getBlobGasPrice: () => 1n,
-      },
-    };
-  }
-
-  /** Warms the sender, recipient, precompiles and access list (EIP-2929/2930, EIP-3651 coinbase). */
-  private warm(evm: EVM, common: Common, caller: Address, to: Address | undefined, accessList: readonly { address: string; storageKeys: string[] }[], coinbase: Address): void {
-    if (!common.isActivatedEIP(2929)) return;
-    evm.journal.addAlwaysWarmAddress(caller.toString());
-    if (to !== undefined) evm.journal.addAlwaysWarmAddress(to.toString());
-    for (const address of evm.precompiles.keys()) evm.journal.addAlwaysWarmAddress(address);
-    if (common.isActivatedEIP(3651)) evm.journal.addAlwaysWarmAddress(coinbase.toString());
-    for (const entry of accessList) {
-      evm.journal.addAlwaysWarmAddress(entry.address);
-      for (const key of entry.storageKeys) evm.journal.addAlwaysWarmSlot(entry.address, key);
-    }
+  get feeMarketKeeper(): EvmFeeMarketKeeper | undefined {
+    return this.feeMarket;
   }
 
   /**
@@ -140,124 +99,17 @@ export class EvmKeeper {
    * thrown (the tx is included, its fee paid, its state changes dropped).
    */
   async applyTransaction(ctx: Context, tx: EthTx, sender: Uint8Array, cosmosTxHash: string): Promise<MsgEthereumTxResponse> {
-    const params = this.getParams(ctx);
-    const baseFee = this.baseFee(ctx, params);
-    const price = effectiveGasPrice(tx, baseFee);
-    const { evm, common } = await this.evm(ctx, params);
-    const caller = new Address(sender);
-    const block = this.block(ctx, baseFee);
-    const accessList = 'accessList' in tx ? (tx.toJSON().accessList ?? []) : [];
-    this.warm(evm, common, caller, tx.to, accessList, block.header.coinbase);
-    const intrinsic = tx.getIntrinsicGas();
-    const contractAddress = tx.to === undefined ? createContractAddress(caller, tx.nonce) : undefined;
-    const result = await evm.runCall({
-      caller,
-      origin: caller,
-      to: tx.to,
-      value: tx.value,
-      data: tx.data,
-      gasLimit: tx.gasLimit - intrinsic,
-      gasPrice: price,
-      block,
-      // The ante chain has incremented the nonce already (the create address uses nonce − 1).
-      skipNonceIncrement: true,
-    });
-    const exec = result.execResult;
-    const failed = exec.exceptionError !== undefined;
-    let used = intrinsic + exec.executionGasUsed;
-    if (!failed) {
-      const quotient = common.gteHardfork('london') ? 5n : 2n;
-      const refund = exec.gasRefund ?? 0n;
-      used -= refund < used / quotient ? refund : used / quotient;
-    }
-    const multiplier = this.feeMarket?.getMinGasMultiplier(ctx) ?? { num: 0n, den: 1n };
-    const minimum = (tx.gasLimit * multiplier.num) / multiplier.den;
-    if (used < minimum) used = minimum;
-    if (used > tx.gasLimit) used = tx.gasLimit;
-
-    // Refund the unused gas at the price paid (Ethermint RefundGas: from the fee collector).
-    const leftover = (tx.gasLimit - used) * price;
-    if (leftover > 0n) this.bank.sendCoinsFromModuleToAccount(ctx, FEE_COLLECTOR_NAME, sender, [{ denom: params.evmDenom, amount: leftover }]);
-    this.feeMarket?.addBlockGas(ctx, used);
-    ctx.gasMeter.consumeGas(Number(used), 'evm');
-
-    const txHash = bytesToHex(tx.hash());
-    const logs = failed
-      ? []
-      : (exec.logs ?? []).map(([address, topics, data]) =>
-          create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data, blockNumber: BigInt(ctx.blockHeight), txHash }),
-        );
-    const attributes: [string, string][] = [
-      ['amount', tx.value.toString()],
-      ['ethereumTxHash', txHash],
-      ['txHash', cosmosTxHash],
-      ['txGasUsed', used.toString()],
-    ];
-    if (tx.to !== undefined) attributes.push(['recipient', toChecksumAddress(tx.to.toString())]);
-    if (failed) attributes.push(['ethereumTxFailed', exec.exceptionError!.error]);
-    ctx.events.emit(newEvent(EVENT_TYPE_ETHEREUM_TX, ...attributes));
-    if (logs.length > 0) {
-      ctx.events.emit(newEvent(EVENT_TYPE_TX_LOG, ...logs.map((log): [string, string] => ['txLog', JSON.stringify(logJson(log))])));
-    }
-    ctx.events.emit(newEvent('message', ['module', 'evm'], ['sender', bytesToHex(sender)], ['txType', String(tx.type)]));
-    return create(MsgEthereumTxResponseSchema, {
-      hash: txHash,
-      logs,
-      ret: exec.returnValue,
-      vmError: failed ? exec.exceptionError!.error : '',
-      gasUsed: used,
-      ...(contractAddress === undefined ? {} : {}),
-    });
+    return (await loadEvmLibraries()).applyTransaction(this, ctx, tx, sender, cosmosTxHash);
   }
 
   /** A call on a throw-away branch of `ctx` (eth_call / eth_estimateGas); nothing is written. */
   async call(ctx: Context, args: CallArgs, gasCap: bigint): Promise<CallResult> {
-    const branch = ctx.multiStore.branch();
-    const callCtx = ctx.with({ multiStore: branch, metered: false });
-    try {
-      const params = this.getParams(callCtx);
-      const baseFee = this.baseFee(callCtx, params);
-      const { evm, common } = await this.evm(callCtx, params);
-      const caller = new Address(args.from ?? new Uint8Array(20));
-      const to = args.to === undefined ? undefined : new Address(args.to);
-      const block = this.block(callCtx, baseFee);
-      this.warm(evm, common, caller, to, [], block.header.coinbase);
-      const data = args.data ?? new Uint8Array(0);
-      let intrinsic = 21000n;
-      for (const byte of data) intrinsic += byte === 0 ? 4n : 16n;
-      if (to === undefined) {
-        intrinsic += 32000n;
-        if (common.isActivatedEIP(3860)) intrinsic += 2n * BigInt(Math.ceil(data.length / 32));
-      }
-      const gas = args.gas === undefined || args.gas === 0n || args.gas > gasCap ? gasCap : args.gas;
-      if (gas < intrinsic) return { ret: new Uint8Array(0), vmError: `intrinsic gas too low: have ${gas}, want ${intrinsic}`, gasUsed: gas, logs: [] };
-      // Calls are not charged: the sender's nonce and balance only matter for value and CREATE addresses.
-      const account = await evm.stateManager.getAccount(caller);
-      const value = args.value ?? 0n;
-      if (value > (account?.balance ?? 0n)) return { ret: new Uint8Array(0), vmError: 'insufficient funds for transfer', gasUsed: intrinsic, logs: [] };
-      const result = await evm.runCall({ caller, origin: caller, to, value, data, gasLimit: gas - intrinsic, gasPrice: args.gasPrice ?? 0n, block });
-      const exec = result.execResult;
-      let used = intrinsic + exec.executionGasUsed;
-      const failed = exec.exceptionError !== undefined;
-      if (!failed) {
-        const refund = exec.gasRefund ?? 0n;
-        used -= refund < used / 5n ? refund : used / 5n;
-      }
-      return {
-        ret: exec.returnValue,
-        vmError: failed ? exec.exceptionError!.error : '',
-        gasUsed: used,
-        logs: (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data: logData })),
-        contractAddress: to === undefined ? createContractAddress(caller, account?.nonce ?? 0n).toString() : undefined,
-      };
-    } finally {
-      branch.discard();
-    }
+    return (await loadEvmLibraries()).call(this, ctx, args, gasCap);
   }
 
   /**
-   * The least gas limit under which the call succeeds (binary search between intrinsic gas and
-   * the cap, as geth's and Ethermint's EstimateGas). Throws the call's error when it fails at the cap.
+   * The least gas limit under which the call succeeds (binary search between the gas used and
+   * the cap, as geth's and Ethermint's EstimateGas); `failure` when it fails at the cap.
    */
   async estimateGas(ctx: Context, args: CallArgs, gasCap: bigint): Promise<{ gas: bigint; failure?: CallResult }> {
     const top = args.gas !== undefined && args.gas > 0n && args.gas < gasCap ? args.gas : gasCap;

@@ -23,6 +23,8 @@ export const Params = new Item(schema, 'params', 0x03, protoValue(ParamsSchema, 
 
 export const evmSchema = schema.build();
 
+export const MSG_ETHEREUM_TX_URL = '/ethermint.evm.v1.MsgEthereumTx';
+
 /** keccak256(""): the code hash of an account without code (as EthAccount prints it). */
 export const EMPTY_CODE_HASH = '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
 

@@ -9,7 +9,8 @@ import { defineModule } from '../../platform/module.js';
 import { evmAnteChain } from './ante.js';
 import { evmCli } from './cli.js';
 import { EvmErrors } from './errors.js';
-import { MSG_ETHEREUM_TX_URL } from './ethTx.js';
+import { MSG_ETHEREUM_TX_URL } from './keys.js';
+import { loadEvmLibraries } from './lib.js';
 import type { EvmAccountKeeper, EvmBankKeeper, EvmFeeMarketKeeper } from './expectedKeepers.js';
 import { defaultEvmGenesis, exportEvmGenesis, initEvmGenesis, validateEvmGenesis } from './genesis.js';
 import { EvmKeeper } from './keeper.js';
@@ -42,6 +43,9 @@ export const evmModule = defineModule<EvmKeeper>({
         validate: (json) => validateEvmGenesis(json),
         init: async (ctx, json) => initEvmGenesis(ctx, keeper, json),
         export: (ctx) => exportEvmGenesis(ctx, keeper),
+      },
+      ready: async () => {
+        await loadEvmLibraries();
       },
       anteChains: { [EXTENSION_OPTIONS_ETHEREUM_TX_URL]: evmAnteChain(keeper, () => feeMarket) },
     };

@@ -6,7 +6,6 @@
  * devnet uses "testnet" → 9000 by default).
  */
 import { create } from '@bufbuild/protobuf';
-import { Hardfork } from '@ethereumjs/common';
 import { ChainConfigSchema, ParamsSchema, type ChainConfig, type Params } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 
 export type EvmParams = Params;
@@ -46,6 +45,27 @@ export function defaultChainConfig(): ChainConfig {
 export function defaultEvmParams(denom = 'attotoken'): EvmParams {
   return create(ParamsSchema, { evmDenom: denom, enableCreate: true, enableCall: true, extraEips: [], chainConfig: defaultChainConfig(), allowUnprotectedTxs: false });
 }
+
+/** @ethereumjs hardfork names (its Hardfork enum's values). */
+const Hardfork = {
+  Chainstart: 'chainstart',
+  Homestead: 'homestead',
+  Dao: 'dao',
+  TangerineWhistle: 'tangerineWhistle',
+  SpuriousDragon: 'spuriousDragon',
+  Byzantium: 'byzantium',
+  Constantinople: 'constantinople',
+  Petersburg: 'petersburg',
+  Istanbul: 'istanbul',
+  MuirGlacier: 'muirGlacier',
+  Berlin: 'berlin',
+  London: 'london',
+  ArrowGlacier: 'arrowGlacier',
+  GrayGlacier: 'grayGlacier',
+  Paris: 'paris',
+  Shanghai: 'shanghai',
+  Cancun: 'cancun',
+} as const;
 
 /** Fork fields in activation order with the @ethereumjs hardfork each one switches on. */
 const FORKS: readonly [keyof ChainConfig, string, string][] = [

@@ -1,6 +1,6 @@
 /** ethermint.evm.v1.Query: accounts, balances, code, storage, params, eth_call, estimate_gas, base fee. */
 import { create } from '@bufbuild/protobuf';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex } from './hex.js';
 import {
   EstimateGasResponseSchema,
   Query,
