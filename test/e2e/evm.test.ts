@@ -42,6 +42,7 @@ describe('EVM over the Ethereum JSON-RPC', () => {
   let url: string;
   let provider: JsonRpcProvider;
   let wallet: Wallet;
+  let contract: string;
 
   async function bankBalance(address: string): Promise<bigint> {
     const out = JSON.parse(await ok(['q', 'bank', 'balances', address, '--node', bg!.node, '-o', 'json']));
@@ -110,7 +111,7 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     const deploy = await wallet.sendTransaction({ data: INIT });
     const deployed = (await deploy.wait())! as TransactionReceipt;
     expect(deployed.status).toBe(1);
-    const contract = deployed.contractAddress!;
+    contract = deployed.contractAddress!;
     expect(await provider.getCode(contract)).toBe(RUNTIME);
     const value = '0x' + '07'.padStart(64, '0');
     expect(await provider.call({ to: contract, data: value })).toBe(value);
@@ -126,6 +127,24 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     expect(logs.map((l) => l.transactionHash)).toEqual([call.hash]);
     const history = await provider.send('eth_feeHistory', ['0x4', 'latest', [50]]);
     expect(history.baseFeePerGas).toHaveLength(history.gasUsedRatio.length + 1);
+  });
+
+  test('filters: a log filter and a block filter polled with eth_getFilterChanges', async () => {
+    const logFilter = (await rpc('eth_newFilter', [{ address: contract, topics: [TOPIC] }])).result as string;
+    const blockFilter = (await rpc('eth_newBlockFilter', [])).result as string;
+    const value = '0x' + '11'.padStart(64, '0');
+    const call = await wallet.sendTransaction({ to: contract, data: value });
+    await call.wait();
+    let changes: { transactionHash: string; data: string }[] = [];
+    for (let i = 0; i < 50 && changes.length === 0; i++) {
+      changes = (await rpc('eth_getFilterChanges', [logFilter])).result as typeof changes;
+      if (changes.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(changes.map((c) => [c.transactionHash, c.data])).toEqual([[call.hash, value]]);
+    expect((await rpc('eth_getFilterChanges', [logFilter])).result).toEqual([]);
+    expect(((await rpc('eth_getFilterChanges', [blockFilter])).result as string[]).length).toBeGreaterThanOrEqual(1);
+    expect((await rpc('eth_uninstallFilter', [logFilter])).result).toBe(true);
+    expect((await rpc('eth_getFilterChanges', [logFilter])).error).toEqual({ code: -32000, message: 'filter not found' });
   });
 
   test('viem: a value transfer and its receipt; getLogs', async () => {

@@ -10,6 +10,7 @@
  * Caps as Ethermint's defaults: gas cap 25,000,000, logs cap 10,000, block range cap 10,000,
  * fee history cap 100.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bytesToHex } from '@ethereumjs/util';
@@ -42,6 +43,23 @@ export interface EthRpcAddress {
 
 type Handler = (params: unknown[]) => Promise<unknown>;
 
+interface LogCriteria {
+  /** Undefined: follow the latest block. */
+  from: number | undefined;
+  to: number | undefined;
+  addresses: string[];
+  topics: string[][];
+}
+
+type Filter =
+  | { kind: 'blocks'; last: number; touched: number }
+  | { kind: 'logs'; criteria: LogCriteria; last: number; touched: number }
+  | { kind: 'pending'; seen: Set<string>; touched: number };
+
+/** Ethermint's filter cap and the 5-minute deadline of an unpolled filter. */
+export const FILTER_CAP = 200;
+const FILTER_TIMEOUT_MS = 5 * 60_000;
+
 function param(params: unknown[], index: number): unknown {
   return params[index];
 }
@@ -61,6 +79,7 @@ export class EthRpcServer {
   private readonly backend: EthBackend;
   private readonly logger: Logger;
   private readonly methods: Map<string, Handler>;
+  private readonly filters = new Map<string, Filter>();
 
   constructor(private readonly options: EthRpcServerOptions) {
     this.backend = new EthBackend(options.env);
@@ -227,29 +246,59 @@ export class EthRpcServer {
         return block === undefined ? null : hex((await b.ethTxs(block)).length);
       },
       eth_getLogs: async (p) => this.getLogs(param(p, 0)),
+      eth_newFilter: async (p) => {
+        const criteria = this.logCriteria(param(p, 0));
+        return this.newFilter({ kind: 'logs', criteria, last: (criteria.from ?? b.latestHeight() + 1) - 1, touched: Date.now() });
+      },
+      eth_newBlockFilter: async () => this.newFilter({ kind: 'blocks', last: b.latestHeight(), touched: Date.now() }),
+      eth_newPendingTransactionFilter: async () => this.newFilter({ kind: 'pending', seen: new Set(), touched: Date.now() }),
+      eth_getFilterChanges: async (p) => this.filterChanges(param(p, 0)),
+      eth_getFilterLogs: async (p) => {
+        const filter = this.filter(param(p, 0));
+        if (filter.kind !== 'logs') throw new EthRpcError(-32000, 'filter is not a logs filter');
+        const latest = b.latestHeight();
+        return this.logsIn(filter.criteria, filter.criteria.from ?? latest, filter.criteria.to ?? latest);
+      },
+      eth_uninstallFilter: async (p) => typeof param(p, 0) === 'string' && this.filters.delete(param(p, 0) as string),
     };
     return new Map(Object.entries(m));
   }
 
-  private async getLogs(filter: unknown): Promise<LogJson[]> {
+  /** A filter object → block range and criteria (range checked against the caps). */
+  private logCriteria(filter: unknown): LogCriteria {
     const b = this.backend;
     if (filter === null || typeof filter !== 'object') throw new EthRpcError(-32602, 'invalid argument 0: filter object expected');
     const f = filter as { fromBlock?: unknown; toBlock?: unknown; blockHash?: string; address?: string | string[]; topics?: (string | string[] | null)[] };
-    let from: number;
-    let to: number;
+    let from: number | undefined;
+    let to: number | undefined;
     if (f.blockHash !== undefined) {
       if (f.fromBlock !== undefined || f.toBlock !== undefined) throw new EthRpcError(-32602, 'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
       const block = b.blockByHash(f.blockHash);
       if (block === undefined) throw new EthRpcError(-32000, 'unknown block');
       from = to = block.header.height;
     } else {
-      from = b.resolveHeight(f.fromBlock ?? 'latest');
-      to = b.resolveHeight(f.toBlock ?? 'latest');
-      if (from > to) throw new EthRpcError(-32000, 'invalid block range params');
-      if (to - from > BLOCK_RANGE_CAP) throw new EthRpcError(-32000, `maximum [from, to] blocks distance: ${BLOCK_RANGE_CAP}`);
+      from = f.fromBlock === undefined || f.fromBlock === 'latest' ? undefined : b.resolveHeight(f.fromBlock);
+      to = f.toBlock === undefined || f.toBlock === 'latest' ? undefined : b.resolveHeight(f.toBlock);
     }
     const addresses = f.address === undefined || f.address === null ? [] : (Array.isArray(f.address) ? f.address : [f.address]).map((a) => address(a).toLowerCase());
-    const topics = (f.topics ?? []).map((t) => (t === null ? [] : Array.isArray(t) ? t.map((x) => x.toLowerCase()) : [t.toLowerCase()]));
+    if (!Array.isArray(f.topics ?? [])) throw new EthRpcError(-32602, 'invalid argument 0: topics must be an array');
+    const topics = (f.topics ?? []).map((t) => (t === null ? [] : Array.isArray(t) ? t.map((x) => String(x).toLowerCase()) : [String(t).toLowerCase()]));
+    return { from, to, addresses, topics };
+  }
+
+  private async getLogs(filter: unknown): Promise<LogJson[]> {
+    const criteria = this.logCriteria(filter);
+    const latest = this.backend.latestHeight();
+    return this.logsIn(criteria, criteria.from ?? latest, criteria.to ?? latest);
+  }
+
+  private async logsIn(criteria: LogCriteria, from: number, to: number): Promise<LogJson[]> {
+    const b = this.backend;
+    if (from > to) {
+      if (criteria.from !== undefined && criteria.to !== undefined) throw new EthRpcError(-32000, 'invalid block range params');
+      return [];
+    }
+    if (to - from > BLOCK_RANGE_CAP) throw new EthRpcError(-32000, `maximum [from, to] blocks distance: ${BLOCK_RANGE_CAP}`);
     const logs: LogJson[] = [];
     for (let h = from; h <= to; h++) {
       const block = b.env.blockStore.loadBlock(h);
@@ -258,14 +307,79 @@ export class EthRpcServer {
       if (!results.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
       for (const tx of await b.ethTxs(block)) {
         for (const log of tx.logs) {
-          if (addresses.length > 0 && !addresses.includes(log.address)) continue;
-          if (topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;
+          if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;
+          if (criteria.topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;
           logs.push(log);
           if (logs.length > LOGS_CAP) throw new EthRpcError(-32005, `query returned more than ${LOGS_CAP} results`);
         }
       }
     }
     return logs;
+  }
+
+  // ------------------------------------------------------------------ filters (polling)
+
+  private newFilter(filter: Filter): string {
+    this.evictFilters();
+    if (this.filters.size >= FILTER_CAP) throw new EthRpcError(-32000, `error creating filter: max limit reached`);
+    const id = `0x${randomBytes(16).toString('hex')}`;
+    this.filters.set(id, filter);
+    return id;
+  }
+
+  private evictFilters(): void {
+    const now = Date.now();
+    for (const [id, filter] of this.filters) if (now - filter.touched > FILTER_TIMEOUT_MS) this.filters.delete(id);
+  }
+
+  private filter(id: unknown): Filter {
+    this.evictFilters();
+    const filter = typeof id === 'string' ? this.filters.get(id) : undefined;
+    if (filter === undefined) throw new EthRpcError(-32000, 'filter not found');
+    filter.touched = Date.now();
+    return filter;
+  }
+
+  private async filterChanges(id: unknown): Promise<unknown[]> {
+    const filter = this.filter(id);
+    const b = this.backend;
+    const latest = b.latestHeight();
+    switch (filter.kind) {
+      case 'blocks': {
+        const hashes: string[] = [];
+        for (let h = filter.last + 1; h <= latest; h++) hashes.push(b.blockHash(h));
+        filter.last = latest;
+        return hashes;
+      }
+      case 'logs': {
+        const to = filter.criteria.to === undefined ? latest : Math.min(filter.criteria.to, latest);
+        const from = Math.max(filter.last + 1, filter.criteria.from ?? 0);
+        const logs = from > to ? [] : await this.logsIn(filter.criteria, from, to);
+        filter.last = Math.max(filter.last, to);
+        return logs;
+      }
+      case 'pending': {
+        const common = await b.common();
+        const { decodeTx } = await import('../app/tx.js');
+        const { txFromMsg, MSG_ETHEREUM_TX_URL } = await import('../modules/evm/ethTx.js');
+        const hashes: string[] = [];
+        const current = new Set<string>();
+        for (const bytes of b.env.mempool.reapMaxTxs(-1)) {
+          try {
+            for (const m of decodeTx(bytes).msgs) {
+              if (m.typeUrl !== MSG_ETHEREUM_TX_URL) continue;
+              const hash = bytesToHex(txFromMsg(m.message as never, common).hash());
+              current.add(hash);
+              if (!filter.seen.has(hash)) hashes.push(hash);
+            }
+          } catch {
+            // not an Ethereum tx
+          }
+        }
+        filter.seen = current;
+        return hashes;
+      }
+    }
   }
 
   private async handleOne(request: unknown): Promise<Record<string, unknown> | undefined> {
