@@ -50,6 +50,8 @@ export interface NodeOverrides {
   jsonRpcEnable?: boolean;
   /** --json-rpc.address */
   jsonRpcAddress?: string;
+  /** --json-rpc.ws-address */
+  jsonRpcWsAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
   /** --p2p.laddr */
@@ -113,6 +115,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   if (overrides.grpcAddress) appConfig.grpc.address = overrides.grpcAddress;
   if (overrides.jsonRpcEnable !== undefined) appConfig.jsonRpc.enable = overrides.jsonRpcEnable;
   if (overrides.jsonRpcAddress) appConfig.jsonRpc.address = overrides.jsonRpcAddress;
+  if (overrides.jsonRpcWsAddress) appConfig.jsonRpc.wsAddress = overrides.jsonRpcWsAddress;
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
   const logger =
@@ -255,7 +258,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     }
     let jsonRpcAddress: EthRpcAddress | undefined;
     if (appConfig.jsonRpc.enable) {
-      const ethRpc = new EthRpcServer({ env, address: appConfig.jsonRpc.address, logger: childLogger(logger, { module: 'json-rpc' }) });
+      const ethRpc = new EthRpcServer({ env, address: appConfig.jsonRpc.address, wsAddress: appConfig.jsonRpc.wsAddress, logger: childLogger(logger, { module: 'json-rpc' }) });
       jsonRpcAddress = await ethRpc.start();
       cleanups.push(() => ethRpc.stop());
     }

@@ -10,6 +10,7 @@ import { JsonRpcProvider, Transaction, Wallet, getBytes, hexlify, type Transacti
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { bech32 } from '@scure/base';
+import WebSocket from 'ws';
 import { runCli, tempHome } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
@@ -40,6 +41,7 @@ describe('EVM over the Ethereum JSON-RPC', () => {
   let bg: BackgroundNode | undefined;
   let home: string;
   let url: string;
+  let wsUrl: string;
   let provider: JsonRpcProvider;
   let wallet: Wallet;
   let contract: string;
@@ -64,7 +66,9 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...KB, ...h]);
     await ok(['collect-gentxs', ...h]);
     const jsonRpcPort = await freePort();
-    bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`]);
+    const wsPort = await freePort();
+    bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`, '--json-rpc.ws-address', `127.0.0.1:${wsPort}`]);
+    wsUrl = `ws://127.0.0.1:${wsPort}`;
     await waitForHeight(bg.node, 2);
     url = `http://127.0.0.1:${jsonRpcPort}`;
     provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200 });
@@ -145,6 +149,34 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     expect(((await rpc('eth_getFilterChanges', [blockFilter])).result as string[]).length).toBeGreaterThanOrEqual(1);
     expect((await rpc('eth_uninstallFilter', [logFilter])).result).toBe(true);
     expect((await rpc('eth_getFilterChanges', [logFilter])).error).toEqual({ code: -32000, message: 'filter not found' });
+  });
+
+  test('websocket: eth_subscribe newHeads and logs deliver a new block and a contract log', async () => {
+    const socket = new WebSocket(wsUrl);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const messages: { id?: number; result?: string; method?: string; params?: { subscription: string; result: Record<string, unknown> } }[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(check()).toBe(true);
+    };
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }));
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['logs', { address: contract }] }));
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'eth_chainId', params: [] }));
+    await until(() => messages.filter((m) => m.id !== undefined).length === 3);
+    const heads = messages.find((m) => m.id === 1)!.result!;
+    const logsSub = messages.find((m) => m.id === 2)!.result!;
+    expect(messages.find((m) => m.id === 3)!.result).toBe('0x2328');
+    const value = '0x' + '22'.padStart(64, '0');
+    const call = await wallet.sendTransaction({ to: contract, data: value });
+    await call.wait();
+    await until(() => messages.some((m) => m.params?.subscription === logsSub));
+    const log = messages.find((m) => m.params?.subscription === logsSub)!.params!.result;
+    expect(log).toMatchObject({ transactionHash: call.hash, data: value, topics: [TOPIC] });
+    const head = messages.find((m) => m.params?.subscription === heads)!.params!.result;
+    expect(head.number).toMatch(/^0x[0-9a-f]+$/);
+    expect(head.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    socket.close();
   });
 
   test('viem: a value transfer and its receipt; getLogs', async () => {

@@ -3,6 +3,8 @@
  * enabled by app.toml `[json-rpc] enable` (address 127.0.0.1:8545 by default).
  *
  *   POST /   JSON-RPC 2.0, one request or a batch (at most 1000); body at most 5 MB
+ *   ws://    (`[json-rpc] ws-address`, 127.0.0.1:8546) every method, plus eth_subscribe
+ *            newHeads / logs / newPendingTransactions and eth_unsubscribe
  *
  * Errors as geth / Ethermint word them: -32700 parse error, -32600 invalid request, -32601
  * "the method X does not exist/is not available", -32602 invalid argument, -32000 for refused
@@ -11,6 +13,7 @@
  * fee history cap 100.
  */
 import { randomBytes } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bytesToHex } from '@ethereumjs/util';
@@ -32,6 +35,8 @@ export interface EthRpcServerOptions {
   env: RpcEnvironment;
   /** host:port (tcp:// prefix accepted). */
   address: string;
+  /** The websocket server (eth_subscribe): host:port; none when undefined or empty. */
+  wsAddress?: string;
   logger?: Logger;
 }
 
@@ -39,6 +44,8 @@ export interface EthRpcAddress {
   host: string;
   port: number;
   url: string;
+  /** ws://host:port when the websocket server runs. */
+  wsUrl?: string;
 }
 
 type Handler = (params: unknown[]) => Promise<unknown>;
@@ -50,6 +57,9 @@ interface LogCriteria {
   addresses: string[];
   topics: string[][];
 }
+
+/** An eth_subscribe subscription (Ethermint's newPendingTransactions reports txs as they commit). */
+type Subscription = { kind: 'newHeads' } | { kind: 'logs'; criteria: LogCriteria } | { kind: 'newPendingTransactions' };
 
 type Filter =
   | { kind: 'blocks'; last: number; touched: number }
@@ -76,6 +86,10 @@ function address(value: unknown, what = '0'): string {
 
 export class EthRpcServer {
   private server: Server | undefined;
+  private wsServer: WebSocketServer | undefined;
+  private offNewBlock: (() => void) | undefined;
+  private readonly sockets = new Set<WebSocket>();
+  private readonly subscriptions = new Map<WebSocket, Map<string, Subscription>>();
   private readonly backend: EthBackend;
   private readonly logger: Logger;
   private readonly methods: Map<string, Handler>;
@@ -465,10 +479,138 @@ export class EthRpcServer {
     const bound = server.address() as AddressInfo;
     const url = `http://${host}:${bound.port}`;
     this.logger.info('Ethereum JSON-RPC listening', { address: url });
-    return { host, port: bound.port, url };
+    let wsUrl: string | undefined;
+    if (this.options.wsAddress !== undefined && this.options.wsAddress !== '') wsUrl = await this.startWs(this.options.wsAddress);
+    return { host, port: bound.port, url, wsUrl };
+  }
+
+  // ------------------------------------------------------------------ websocket (eth_subscribe)
+
+  private async startWs(addressText: string): Promise<string> {
+    const [host, portText] = splitAddress(addressText);
+    const wss = new WebSocketServer({ host, port: Number(portText), maxPayload: MAX_BODY });
+    await new Promise<void>((resolve, reject) => {
+      wss.once('error', reject);
+      wss.once('listening', () => {
+        wss.off('error', reject);
+        resolve();
+      });
+    });
+    this.wsServer = wss;
+    wss.on('connection', (socket) => {
+      this.sockets.add(socket);
+      this.subscriptions.set(socket, new Map());
+      socket.on('message', (data) => {
+        void this.onWsMessage(socket, data.toString()).catch((err: unknown) => this.logger.error('json-rpc ws message failed', { err: (err as Error).message }));
+      });
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        this.subscriptions.delete(socket);
+      });
+    });
+    this.offNewBlock = this.options.env.eventBus.on('NewBlock', (data) => {
+      void this.publishBlock(data.block.header.height).catch((err: unknown) => this.logger.error('json-rpc ws publish failed', { err: (err as Error).message }));
+    });
+    const bound = wss.address() as AddressInfo;
+    const url = `ws://${host}:${bound.port}`;
+    this.logger.info('Ethereum JSON-RPC websocket listening', { address: url });
+    return url;
+  }
+
+  private send(socket: WebSocket, body: unknown): void {
+    if (socket.readyState !== socket.OPEN) return;
+    socket.send(JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? hex(v) : v)));
+  }
+
+  private async onWsMessage(socket: WebSocket, text: string): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      this.send(socket, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+      return;
+    }
+    const one = async (request: unknown) => {
+      const r = request as { id?: unknown; method?: unknown; params?: unknown };
+      if (r !== null && typeof r === 'object' && (r.method === 'eth_subscribe' || r.method === 'eth_unsubscribe')) {
+        try {
+          const params = Array.isArray(r.params) ? r.params : [];
+          const result = r.method === 'eth_subscribe' ? this.subscribe(socket, params) : this.subscriptions.get(socket)?.delete(String(params[0])) === true;
+          return { jsonrpc: '2.0', id: r.id ?? null, result };
+        } catch (err) {
+          const e = err instanceof EthRpcError ? err : new EthRpcError(-32000, (err as Error).message);
+          return { jsonrpc: '2.0', id: r.id ?? null, error: { code: e.code, message: e.message } };
+        }
+      }
+      return this.handleOne(request);
+    };
+    if (Array.isArray(body)) {
+      const out = [];
+      for (const item of body.slice(0, MAX_BATCH)) out.push(await one(item));
+      this.send(socket, out);
+    } else {
+      this.send(socket, await one(body));
+    }
+  }
+
+  private subscribe(socket: WebSocket, params: unknown[]): string {
+    const kind = params[0];
+    const subs = this.subscriptions.get(socket)!;
+    const id = `0x${randomBytes(16).toString('hex')}`;
+    switch (kind) {
+      case 'newHeads':
+        subs.set(id, { kind: 'newHeads' });
+        break;
+      case 'logs':
+        subs.set(id, { kind: 'logs', criteria: this.logCriteria(params[1] ?? {}) });
+        break;
+      case 'newPendingTransactions':
+        subs.set(id, { kind: 'newPendingTransactions' });
+        break;
+      default:
+        throw new EthRpcError(-32602, `no "${String(kind)}" subscription in eth namespace`);
+    }
+    return id;
+  }
+
+  private async publishBlock(height: number): Promise<void> {
+    if (this.sockets.size === 0) return;
+    const b = this.backend;
+    const block = b.env.blockStore.loadBlock(height);
+    if (block === undefined) return;
+    let head: Record<string, unknown> | undefined;
+    let txs: { hash: string }[] | undefined;
+    for (const [socket, subs] of this.subscriptions) {
+      for (const [id, sub] of subs) {
+        let results: unknown[] = [];
+        if (sub.kind === 'newHeads') {
+          if (head === undefined) {
+            const { transactions: _t, uncles: _u, ...rest } = await b.blockJson(block, false);
+            head = rest;
+          }
+          results = [head];
+        } else if (sub.kind === 'logs') {
+          const from = sub.criteria.from ?? height;
+          const to = sub.criteria.to ?? height;
+          results = height < from || height > to ? [] : await this.logsIn(sub.criteria, height, height);
+        } else {
+          txs ??= await b.ethTxs(block);
+          results = txs.map((t) => t.hash);
+        }
+        for (const result of results) this.send(socket, { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } });
+      }
+    }
   }
 
   async stop(): Promise<void> {
+    this.offNewBlock?.();
+    this.offNewBlock = undefined;
+    const wss = this.wsServer;
+    this.wsServer = undefined;
+    if (wss !== undefined) {
+      for (const socket of this.sockets) socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    }
     const server = this.server;
     if (server === undefined) return;
     this.server = undefined;
