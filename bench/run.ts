@@ -22,6 +22,7 @@ const SUITES: Suite[] = [
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },
+  { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
 ];
 
 function formatValue(value: number): string {

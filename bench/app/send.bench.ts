@@ -48,7 +48,7 @@ const FEE = 2_000_000_000_000_000n; // 10^10 per gas
 const TOKEN = 10n ** 18n;
 const WARMUP_BLOCKS = 2;
 
-interface Key {
+export interface Key {
   privateKey: Uint8Array;
   pubKey: Uint8Array;
   address: Uint8Array;
@@ -56,7 +56,7 @@ interface Key {
   accountNumber: bigint;
 }
 
-function makeKeys(count: number): Key[] {
+export function makeKeys(count: number): Key[] {
   const keys: Key[] = [];
   for (let i = 0; i < count; i++) {
     const privateKey = sha256(new TextEncoder().encode(`bench-account-${i}`));
@@ -94,7 +94,7 @@ function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
   return signedTx(from, body, sequence, from.accountNumber, FEE);
 }
 
-function gentx(validator: Key): unknown {
+export function gentx(validator: Key): unknown {
   const consKey = sha256(new TextEncoder().encode('bench-validator-cons'));
   const msg = anyPack(
     MsgCreateValidatorSchema,

@@ -19,7 +19,7 @@ export default class TxEvmRaw extends NodeCommand<typeof TxEvmRaw, TxResponseJso
   async execute(): Promise<TxResponseJson> {
     const hex = this.args.hex;
     if (!/^0x([0-9a-fA-F]{2})+$/.test(hex)) throw new TokendError('INVALID_ARGUMENT', 'the transaction must be 0x-prefixed hex');
-    const { commonFor, cosmosTxBytes, txFromRaw } = await import('../../../node/modules/evm/ethTx.js');
+    const { commonFor, cosmosTxBytes, recoverSender, txFromRaw } = await import('../../../node/modules/evm/ethTx.js');
     const { eip155ChainId } = await import('../../../node/modules/evm/params.js');
     const config = this.clientConfig({ 'broadcast-mode': this.flags['broadcast-mode'] });
     const text = this.flags['evm-chain-id'];
@@ -28,7 +28,7 @@ export default class TxEvmRaw extends NodeCommand<typeof TxEvmRaw, TxResponseJso
     let bytes: Uint8Array;
     try {
       const tx = txFromRaw(new Uint8Array(Buffer.from(hex.slice(2), 'hex')), commonFor(chainId, 'cancun'));
-      bytes = cosmosTxBytes(tx, tx.getSenderAddress().toString(), this.flags.denom);
+      bytes = cosmosTxBytes(tx, `0x${Buffer.from(recoverSender(tx)).toString('hex')}`, this.flags.denom);
     } catch (err) {
       throw new TokendError('INVALID_ARGUMENT', (err as Error).message);
     }

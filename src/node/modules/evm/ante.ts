@@ -73,12 +73,12 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     name: 'EthValidateBasic',
     handle(state, env) {
       const params = keeper.getParams(state.ctx);
-      const { txFromMsg, commonFor } = evmLibraries();
+      const { cachedTxFromMsg, commonFor } = evmLibraries();
       const common = commonFor(keeper.chainId(state.ctx), keeper.hardfork(state.ctx, params), params.extraEips.map(Number));
       const txs: EthTx[] = [];
       let totalGas = 0n;
       for (const msg of ethMsgs(state)) {
-        const tx = txFromMsg(msg, common);
+        const tx = cachedTxFromMsg(msg, common);
         if (tx.to === undefined && !params.enableCreate) throw EvmErrors.CreateDisabled.wrap('failed to create new contract');
         if (tx.to !== undefined && !params.enableCall) throw EvmErrors.CallDisabled.wrap('failed to call contract');
         totalGas += tx.gasLimit;
@@ -95,18 +95,18 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     handle(state) {
       const params = keeper.getParams(state.ctx);
       const msgs = ethMsgs(state);
-      const { isProtected } = evmLibraries();
+      const { isProtected, cachedSender } = evmLibraries();
       decoded(state).forEach((tx, i) => {
         if (!params.allowUnprotectedTxs && !isProtected(tx)) {
           throw SdkErrors.NotSupported.wrap('rejected unprotected Ethereum transaction. Please EIP155 sign your transaction to protect it against replay-attacks');
         }
+        const msg = msgs[i]!;
         let sender: Uint8Array;
         try {
-          sender = tx.getSenderAddress().bytes;
+          sender = cachedSender(msg, tx);
         } catch (err) {
           throw SdkErrors.InvalidSigner.wrap(`couldn't retrieve sender address from the ethereum transaction: ${err instanceof Error ? err.message.split(' (')[0] : String(err)}`);
         }
-        const msg = msgs[i]!;
         if (msg.from !== '' && msg.from.toLowerCase() !== bytesToHex(sender)) {
           throw SdkErrors.InvalidSigner.wrap(`expected ${msg.from}, got ${bytesToHex(sender)}`);
         }

@@ -15,7 +15,9 @@ import {
   createTxFromRLP,
   type AccessList,
 } from '@ethereumjs/tx';
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
+import { secp256k1 } from '../../../keyring/secp256k1.js';
+import { keccak256 } from '../../../util/hash.js';
 import { AccessTupleSchema, type AccessTuple as AccessTupleMsg } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import {
   AccessListTxSchema,
@@ -253,4 +255,58 @@ export function cosmosTxBytes(tx: EthTx, sender: string, denom: string): Uint8Ar
     fee: create(FeeSchema, { amount: [create(CoinSchema, { denom, amount: (tx.gasLimit * gasFeeCap(tx)).toString() })], gasLimit: tx.gasLimit }),
   });
   return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes: toBinary(TxBodySchema, body), authInfoBytes: toBinary(AuthInfoSchema, authInfo), signatures: [] }));
+}
+
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/**
+ * The sender of a signed tx (20 bytes), recovered with libsecp256k1 when its binding loads (the
+ * library's own recovery is pure JS, ~100× slower). EIP-2: s ≤ n/2. Throws "Invalid Signature…".
+ */
+export function recoverSender(tx: EthTx): Uint8Array {
+  const { v, r, s } = tx;
+  if (v === undefined || r === undefined || s === undefined) throw new Error('Invalid Signature: the transaction is not signed');
+  if (r === 0n || s === 0n || s > HALF_N) throw new Error('Invalid Signature: s-values greater than secp256k1n/2 are considered invalid');
+  let recovery = v;
+  if (tx instanceof LegacyTx) recovery = v === 27n || v === 28n ? v - 27n : v - (tx.common.chainId() * 2n + 35n);
+  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid Signature: invalid v value');
+  const signature = new Uint8Array(64);
+  signature.set(setLengthLeft(bigIntToBytes(r), 32), 0);
+  signature.set(setLengthLeft(bigIntToBytes(s), 32), 32);
+  let publicKey: Uint8Array;
+  try {
+    publicKey = secp256k1().recover(tx.getHashedMessageToSign(), signature, Number(recovery), false);
+  } catch {
+    throw new Error('Invalid Signature: no public key recovers from it');
+  }
+  return keccak256(publicKey.subarray(1)).subarray(12);
+}
+
+const decodedMsgs = new WeakMap<object, { common: Common; tx: EthTx; sender?: Uint8Array | Error }>();
+
+/** txFromMsg, memoised per message object (CheckTx and FinalizeBlock share decoded txs). */
+export function cachedTxFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
+  const entry = decodedMsgs.get(msg);
+  if (entry !== undefined && entry.common === common) return entry.tx;
+  const tx = txFromMsg(msg, common);
+  decodedMsgs.set(msg, { common, tx });
+  return tx;
+}
+
+/** recoverSender, memoised per message object. */
+export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
+  const entry = decodedMsgs.get(msg);
+  if (entry !== undefined && entry.tx === tx && entry.sender !== undefined) {
+    if (entry.sender instanceof Error) throw entry.sender;
+    return entry.sender;
+  }
+  let sender: Uint8Array | Error;
+  try {
+    sender = recoverSender(tx);
+  } catch (err) {
+    sender = err as Error;
+  }
+  if (entry !== undefined && entry.tx === tx) entry.sender = sender;
+  if (sender instanceof Error) throw sender;
+  return sender;
 }

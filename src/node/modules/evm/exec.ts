@@ -22,11 +22,43 @@ import { StoreStateManager } from './stateManager.js';
 
 const ZERO32 = new Uint8Array(32);
 
-async function makeEvm(k: EvmKeeper, ctx: Context, params: EvmParams): Promise<{ evm: EVM; state: StoreStateManager; common: Common }> {
+interface PooledEvm {
+  evm: EVM;
+  state: StoreStateManager;
+  common: Common;
+}
+
+/**
+ * Idle EVM instances per Common (creating one costs ~1.5 ms: the library rebuilds its gas tables
+ * and opcode list). An instance serves one tx or call at a time — block execution and queries
+ * interleave at awaits — and is reset (state bound to the new context, journal and transient
+ * storage cleared) before each use.
+ */
+const idle = new Map<Common, PooledEvm[]>();
+const POOL_LIMIT = 8;
+
+async function acquireEvm(k: EvmKeeper, ctx: Context, params: EvmParams): Promise<PooledEvm> {
   const common = commonFor(k.chainId(ctx), k.hardfork(ctx, params), params.extraEips.map(Number));
-  const state = new StoreStateManager(ctx.with({ metered: false }), k.accounts, k.bank, params.evmDenom);
+  const bound = ctx.with({ metered: false });
+  const pooled = idle.get(common)?.pop();
+  if (pooled !== undefined) {
+    pooled.state.reset(bound, k.accounts, k.bank, params.evmDenom);
+    pooled.evm.journal.cleanJournal();
+    pooled.evm.transientStorage.clear();
+    return pooled;
+  }
+  const state = new StoreStateManager(bound, k.accounts, k.bank, params.evmDenom);
   const evm = await createEVM({ common, stateManager: state });
   return { evm, state, common };
+}
+
+function releaseEvm(pooled: PooledEvm): void {
+  let list = idle.get(pooled.common);
+  if (list === undefined) {
+    list = [];
+    idle.set(pooled.common, list);
+  }
+  if (list.length < POOL_LIMIT) list.push(pooled);
 }
 
 function blockOf(ctx: Context, baseFee: bigint | undefined) {
@@ -68,7 +100,25 @@ export async function applyTransaction(k: EvmKeeper, ctx: Context, tx: EthTx, se
   const params = k.getParams(ctx);
   const baseFee = k.baseFee(ctx, params);
   const price = effectiveGasPrice(tx, baseFee);
-  const { evm, common } = await makeEvm(k, ctx, params);
+  const pooled = await acquireEvm(k, ctx, params);
+  try {
+    return await runTransaction(k, ctx, tx, sender, cosmosTxHash, params, baseFee, price, pooled);
+  } finally {
+    releaseEvm(pooled);
+  }
+}
+
+async function runTransaction(
+  k: EvmKeeper,
+  ctx: Context,
+  tx: EthTx,
+  sender: Uint8Array,
+  cosmosTxHash: string,
+  params: EvmParams,
+  baseFee: bigint | undefined,
+  price: bigint,
+  { evm, common }: PooledEvm,
+): Promise<MsgEthereumTxResponse> {
   const caller = new Address(sender);
   const block = blockOf(ctx, baseFee);
   const accessList = 'accessList' in tx ? (tx.toJSON().accessList ?? []) : [];
@@ -142,7 +192,19 @@ export async function call(k: EvmKeeper, ctx: Context, args: CallArgs, gasCap: b
   try {
     const params = k.getParams(callCtx);
     const baseFee = k.baseFee(callCtx, params);
-    const { evm, common } = await makeEvm(k, callCtx, params);
+    const pooled = await acquireEvm(k, callCtx, params);
+    try {
+      return await runCallArgs(callCtx, args, gasCap, baseFee, pooled);
+    } finally {
+      releaseEvm(pooled);
+    }
+  } finally {
+    branch.discard();
+  }
+}
+
+async function runCallArgs(callCtx: Context, args: CallArgs, gasCap: bigint, baseFee: bigint | undefined, { evm, common }: PooledEvm): Promise<CallResult> {
+  {
     const caller = new Address(args.from ?? new Uint8Array(20));
     const to = args.to === undefined ? undefined : new Address(args.to);
     const block = blockOf(callCtx, baseFee);
@@ -175,7 +237,5 @@ export async function call(k: EvmKeeper, ctx: Context, args: CallArgs, gasCap: b
       logs: (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data: logData })),
       contractAddress: to === undefined ? createContractAddress(caller, account?.nonce ?? 0n).toString() : undefined,
     };
-  } finally {
-    branch.discard();
   }
 }

@@ -28,16 +28,25 @@ function stripZeros(value: Uint8Array): Uint8Array {
 }
 
 export class StoreStateManager implements StateManagerInterface {
-  private readonly frames: { ctx: Context; branch?: CacheMultiStore }[];
+  private frames: { ctx: Context; branch?: CacheMultiStore }[];
   private readonly original = new Map<string, Uint8Array>();
 
   constructor(
     ctx: Context,
-    private readonly accounts: EvmAccountKeeper,
-    private readonly bank: EvmBankKeeper,
-    private readonly denom: string,
+    private accounts: EvmAccountKeeper,
+    private bank: EvmBankKeeper,
+    private denom: string,
   ) {
     this.frames = [{ ctx }];
+  }
+
+  /** Binds the manager to another context (a pooled EVM's next tx or call); open checkpoints are dropped. */
+  reset(ctx: Context, accounts: EvmAccountKeeper, bank: EvmBankKeeper, denom: string): void {
+    this.frames = [{ ctx }];
+    this.accounts = accounts;
+    this.bank = bank;
+    this.denom = denom;
+    this.original.clear();
   }
 
   private get ctx(): Context {

@@ -5,7 +5,8 @@
  */
 import { Wallet, getBytes, hexlify } from 'ethers';
 import { bytesToHex } from '@ethereumjs/util';
-import { commonFor, cosmosTxBytes, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
+import { commonFor, cosmosTxBytes, recoverSender, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
+import { useSecp256k1Implementation, isNativeSecp256k1Available } from '../../../../src/keyring/secp256k1.js';
 import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
 import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
@@ -154,5 +155,20 @@ describe('evm module', () => {
     const again = manager().keeper<EvmKeeper>('evm');
     expect(bytesToHex(again.code(queryCtx(chain), getBytes(contract)))).toBe(`0x${RUNTIME}`);
     expect(bytesToHex(again.storage(queryCtx(chain), getBytes(contract), new Uint8Array(32)))).toBe(value);
+  });
+
+  test('sender recovery: libsecp256k1 and @noble agree with ethers (legacy and EIP-1559)', async () => {
+    const raw = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 3, to: bytesToHex(bob.address), value: 1n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const legacy = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 3, to: bytesToHex(bob.address), value: 1n, gasLimit: 21000n, gasPrice: GWEI });
+    const common = commonFor(CHAIN, 'cancun');
+    for (const impl of isNativeSecp256k1Available() ? (['native', 'noble'] as const) : (['noble'] as const)) {
+      useSecp256k1Implementation(impl);
+      try {
+        expect(bytesToHex(recoverSender(txFromRaw(getBytes(raw), common)))).toBe(wallet.address.toLowerCase());
+        expect(bytesToHex(recoverSender(txFromRaw(getBytes(legacy), common)))).toBe(wallet.address.toLowerCase());
+      } finally {
+        useSecp256k1Implementation(isNativeSecp256k1Available() ? 'native' : 'noble');
+      }
+    }
   });
 });
