@@ -167,8 +167,11 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
     const seconds = Number(process.env['EVM_BENCH_RPC_SECONDS'] ?? 3);
-    const ours = await loadgen(url, body, seconds, 32);
+    // Warm both (JIT, connection pools) before measuring; then measure each the same way.
+    await loadgen(bareUrl, body, 1, 32);
+    await loadgen(url, body, 1, 32);
     const baseline = await loadgen(bareUrl, body, seconds, 32);
+    const ours = await loadgen(url, body, seconds, 32);
     rows.push({ name: 'eth_blockNumber (JSON-RPC)', value: ours, unit: 'req/s' });
     rows.push({ name: 'eth_blockNumber (bare node:http)', value: baseline, unit: 'req/s' });
     await server.stop();

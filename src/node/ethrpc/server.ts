@@ -418,7 +418,7 @@ export class EthRpcServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? hex(v) : v));
+      const text = JSON.stringify(body, bigintAsHex);
       res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
       res.end(text);
     };
@@ -431,19 +431,14 @@ export class EthRpcServer {
       send(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'method not allowed' } });
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY) {
-        send(413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (${size}>${MAX_BODY})` } });
-        return;
-      }
-      chunks.push(chunk as Buffer);
+    const raw = await readBody(req);
+    if (raw === undefined) {
+      send(413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (>${MAX_BODY})` } });
+      return;
     }
     let body: unknown;
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      body = JSON.parse(raw);
     } catch {
       send(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
       return;
@@ -617,6 +612,26 @@ export class EthRpcServer {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+function bigintAsHex(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? hex(value) : value;
+}
+
+/** The request body as text; undefined when it exceeds MAX_BODY (the rest is drained). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 function splitAddress(text: string): [string, string] {
