@@ -15,6 +15,14 @@ const NODE = 'cosmos.base.node.v1beta1.Service';
 const BLOCKS = 'cosmos.base.tendermint.v1beta1.Service';
 const STAKING = 'cosmos.staking.v1beta1.Query';
 const TX = 'cosmos.tx.v1beta1.Service';
+const EVM = 'ethermint.evm.v1.Query';
+const FEEMARKET = 'ethermint.feemarket.v1.Query';
+
+/** The spec alias of an upstream path: /cosmos/ → /sdk/, /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
+function specAlias(pattern: string): string {
+  if (pattern.startsWith('/ethermint/')) return pattern.replace(/^\/ethermint\//, '/evmx/').replace('/cosmos_account/', '/sdk_account/');
+  return pattern.replace(/^\/cosmos\//, '/sdk/');
+}
 
 /** Copied from spec/SERVICE.md "Endpoints", with the group prefixes spelled out. */
 const SPEC_PATHS: SpecRow[] = [
@@ -118,17 +126,17 @@ describe('httpRoutes', () => {
     }
   });
 
-  it('gives every Query/Service method of the served services an /sdk/ alias of its upstream path', () => {
+  it('gives every Query/Service method of the served services an /sdk/ (or /evmx/) alias of its upstream path', () => {
     for (const route of routes.filter((r) => !r.additional)) {
-      expect(route.pattern.startsWith('/cosmos/')).toBe(true);
+      expect(route.pattern.startsWith('/cosmos/') || route.pattern.startsWith('/ethermint/')).toBe(true);
       const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
-      expect(aliases.map((r) => r.pattern)).toContain(route.pattern.replace(/^\/cosmos\//, '/sdk/'));
+      expect(aliases.map((r) => r.pattern)).toContain(specAlias(route.pattern));
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, EVM, FEEMARKET];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3);
   });
 
   it('names the fields bound by path variables', () => {
