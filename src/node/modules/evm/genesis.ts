@@ -30,7 +30,8 @@ export function validateEvmGenesis(json: JsonValue | undefined): string[] {
   } catch (err) {
     return [`invalid evm genesis: ${(err as Error).message}`];
   }
-  const problems = state.params === undefined ? ['evm params are required'] : validateEvmParams(state.params);
+  // A genesis written before the EVM existed has no evm entry: the defaults apply.
+  const problems = state.params === undefined ? [] : validateEvmParams(state.params);
   const seen = new Set<string>();
   for (const account of state.accounts) {
     if (!/^0x[0-9a-fA-F]{40}$/.test(account.address)) problems.push(`invalid genesis account address ${account.address}`);

@@ -46,7 +46,8 @@ export const feemarketModule = defineModule<FeeMarketKeeper>({
         validate: (json) => {
           try {
             const state = fromGatewayJson(GenesisStateSchema, json ?? {});
-            return state.params === undefined ? ['feemarket params are required'] : validateFeeMarketParams(state.params);
+            // A genesis without a feemarket entry takes the defaults.
+            return state.params === undefined ? [] : validateFeeMarketParams(state.params);
           } catch (err) {
             return [`invalid feemarket genesis: ${(err as Error).message}`];
           }
