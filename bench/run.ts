@@ -25,6 +25,8 @@ const SUITES: Suite[] = [
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
   { name: 'faults', load: () => import('./faults/faults.bench.js') },
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
+  { name: 'evm', load: () => import('./evm/evm.bench.js') },
+  { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
 ];
 
 function formatValue(value: number): string {

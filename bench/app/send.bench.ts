@@ -94,7 +94,7 @@ export function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
   return signedTx(from, body, sequence, from.accountNumber, FEE);
 }
 
-function gentx(validator: Key): unknown {
+export function gentx(validator: Key): unknown {
   const consKey = sha256(new TextEncoder().encode('bench-validator-cons'));
   const msg = anyPack(
     MsgCreateValidatorSchema,

@@ -21,6 +21,7 @@ interface NativeSecp256k1 {
   publicKeyConvert(publicKey: Uint8Array, compressed: boolean): Uint8Array;
   publicKeyVerify(publicKey: Uint8Array): boolean;
   privateKeyVerify(privateKey: Uint8Array): boolean;
+  ecdsaRecover(signature: Uint8Array, recid: number, digest: Uint8Array, compressed: boolean): Uint8Array;
 }
 
 /** The operations both implementations provide. */
@@ -34,6 +35,8 @@ interface Secp256k1Implementation {
   convertPublicKey(publicKey: Uint8Array, compressed: boolean): Uint8Array;
   isValidPublicKey(publicKey: Uint8Array): boolean;
   isValidPrivateKey(privateKey: Uint8Array): boolean;
+  /** The public key that made `signature` (64 bytes r||s) with recovery id 0/1 over `digest`; throws when none does. */
+  recover(digest: Uint8Array, signature: Uint8Array, recovery: number, compressed: boolean): Uint8Array;
 }
 
 function loadNative(): NativeSecp256k1 | undefined {
@@ -62,6 +65,7 @@ function nativeImplementation(native: NativeSecp256k1): Secp256k1Implementation 
     convertPublicKey: (publicKey, compressed) => native.publicKeyConvert(publicKey, compressed),
     isValidPublicKey: (publicKey) => native.publicKeyVerify(publicKey),
     isValidPrivateKey: (privateKey) => native.privateKeyVerify(privateKey),
+    recover: (digest, signature, recovery, compressed) => native.ecdsaRecover(signature, recovery, digest, compressed),
   };
 }
 
@@ -94,6 +98,12 @@ const nobleImplementation: Secp256k1Implementation = {
     }
   },
   isValidPrivateKey: (privateKey) => nobleSecp256k1.utils.isValidSecretKey(privateKey),
+  recover(digest, signature, recovery, compressed) {
+    const recovered = new Uint8Array(65);
+    recovered[0] = recovery;
+    recovered.set(signature, 1);
+    return nobleSecp256k1.Point.fromBytes(nobleSecp256k1.recoverPublicKey(recovered, digest, { prehash: false })).toBytes(compressed);
+  },
 };
 
 const nativeBinding = loadNative();

@@ -26,6 +26,7 @@ import { BlockStore } from './consensus/store/blockStore.js';
 import { StateStore } from './consensus/store/stateStore.js';
 import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
+import { EthRpcServer, type EthRpcAddress } from './ethrpc/server.js';
 import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInfo, type RpcAddress } from './rpc/index.js';
 import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
@@ -51,6 +52,12 @@ export interface NodeOverrides {
   apiAddress?: string;
   /** --grpc.address */
   grpcAddress?: string;
+  /** --json-rpc.enable */
+  jsonRpcEnable?: boolean;
+  /** --json-rpc.address */
+  jsonRpcAddress?: string;
+  /** --json-rpc.ws-address */
+  jsonRpcWsAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
   /** --p2p.laddr */
@@ -78,6 +85,8 @@ export interface RunningNode {
   readonly grpcAddress: GrpcAddress | undefined;
   /** The Prometheus endpoint (…/metrics); undefined when [instrumentation] prometheus = false. */
   readonly metricsAddress: { url: string } | undefined;
+  /** The Ethereum JSON-RPC; undefined when [json-rpc] enable = false. */
+  readonly jsonRpcAddress: EthRpcAddress | undefined;
   readonly logger: Logger;
   /**
    * Resolves (with the reason) when the node stops by itself: halt height, consensus failure
@@ -123,6 +132,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   if (overrides.seeds !== undefined) nodeConfig.p2p.seeds = overrides.seeds;
   if (overrides.apiAddress) appConfig.api.address = overrides.apiAddress;
   if (overrides.grpcAddress) appConfig.grpc.address = overrides.grpcAddress;
+  if (overrides.jsonRpcEnable !== undefined) appConfig.jsonRpc.enable = overrides.jsonRpcEnable;
+  if (overrides.jsonRpcAddress) appConfig.jsonRpc.address = overrides.jsonRpcAddress;
+  if (overrides.jsonRpcWsAddress) appConfig.jsonRpc.wsAddress = overrides.jsonRpcWsAddress;
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
   const logger =
@@ -220,6 +232,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       async () => {
         const previous = currentApp;
         currentApp = new App(opened.store, resolveAppOptions(appOptions));
+        await currentApp.ready();
         await previous.close();
       },
     );
@@ -389,6 +402,12 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       grpcAddress = await grpc.start();
       cleanups.push(() => grpc.stop());
     }
+    let jsonRpcAddress: EthRpcAddress | undefined;
+    if (appConfig.jsonRpc.enable) {
+      const ethRpc = new EthRpcServer({ env, address: appConfig.jsonRpc.address, wsAddress: appConfig.jsonRpc.wsAddress, logger: childLogger(logger, { module: 'json-rpc' }) });
+      jsonRpcAddress = await ethRpc.start();
+      cleanups.push(() => ethRpc.stop());
+    }
     // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
     await p2p.start();
     cleanups.push(() => p2p.stop());
@@ -418,6 +437,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       apiAddress,
       grpcAddress,
       metricsAddress,
+      jsonRpcAddress,
       logger,
       stopped,
       health: () => health.report(),

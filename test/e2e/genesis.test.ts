@@ -83,7 +83,7 @@ describe('genesis validation', () => {
     writeFileSync(join(nodeHome, 'config', 'genesis.json'), JSON.stringify(genesis));
     const port = await freePort();
     const started = await runCli(
-      ['start', '--home', nodeHome, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${await freePort()}`, '--grpc.address', `127.0.0.1:${await freePort()}`],
+      ['start', '--home', nodeHome, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${await freePort()}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`],
       { timeoutMs: 30000 },
     );
     expect(started.code).not.toBe(0);

@@ -18,9 +18,9 @@ import { join } from 'node:path';
 import { BIN, runCli, tempHome } from '../helpers/cli.js';
 
 const BASE_PORT = 21100;
-const FULL_NODE_PORTS = { p2p: BASE_PORT + 60, rpc: BASE_PORT + 61, api: BASE_PORT + 62, grpc: BASE_PORT + 63 };
-const TWIN_PORTS = { p2p: BASE_PORT + 70, rpc: BASE_PORT + 71, api: BASE_PORT + 72, grpc: BASE_PORT + 73 };
-const SYNC_PORTS = { p2p: BASE_PORT + 80, rpc: BASE_PORT + 81, api: BASE_PORT + 82, grpc: BASE_PORT + 83 };
+const FULL_NODE_PORTS = { p2p: BASE_PORT + 60, rpc: BASE_PORT + 61, api: BASE_PORT + 62, grpc: BASE_PORT + 63, jsonRpc: BASE_PORT + 64, jsonRpcWs: BASE_PORT + 65 };
+const TWIN_PORTS = { p2p: BASE_PORT + 70, rpc: BASE_PORT + 71, api: BASE_PORT + 72, grpc: BASE_PORT + 73, jsonRpc: BASE_PORT + 74, jsonRpcWs: BASE_PORT + 75 };
+const SYNC_PORTS = { p2p: BASE_PORT + 80, rpc: BASE_PORT + 81, api: BASE_PORT + 82, grpc: BASE_PORT + 83, jsonRpc: BASE_PORT + 84, jsonRpcWs: BASE_PORT + 85 };
 
 interface Proc {
   child: ChildProcess;
@@ -175,6 +175,10 @@ describe('a 4-validator network of separate processes on loopback', () => {
       `tcp://127.0.0.1:${FULL_NODE_PORTS.api}`,
       '--grpc.address',
       `127.0.0.1:${FULL_NODE_PORTS.grpc}`,
+      '--json-rpc.address',
+      `127.0.0.1:${FULL_NODE_PORTS.jsonRpc}`,
+      '--json-rpc.ws-address',
+      `127.0.0.1:${FULL_NODE_PORTS.jsonRpcWs}`,
     ]);
     const target = await height(rpcPort(0));
     await waitFor('the full node catches up', async () => {
@@ -228,6 +232,10 @@ describe('a 4-validator network of separate processes on loopback', () => {
       `tcp://127.0.0.1:${TWIN_PORTS.api}`,
       '--grpc.address',
       `127.0.0.1:${TWIN_PORTS.grpc}`,
+      '--json-rpc.address',
+      `127.0.0.1:${TWIN_PORTS.jsonRpc}`,
+      '--json-rpc.ws-address',
+      `127.0.0.1:${TWIN_PORTS.jsonRpcWs}`,
     ]);
     const from = await height(rpcPort(0));
     type EvidenceJson = { type: string; value: { vote_a: { validator_address: string; height: string }; vote_b: { block_id: unknown } } };
@@ -284,6 +292,10 @@ describe('a 4-validator network of separate processes on loopback', () => {
       `tcp://127.0.0.1:${SYNC_PORTS.api}`,
       '--grpc.address',
       `127.0.0.1:${SYNC_PORTS.grpc}`,
+      '--json-rpc.address',
+      `127.0.0.1:${SYNC_PORTS.jsonRpc}`,
+      '--json-rpc.ws-address',
+      `127.0.0.1:${SYNC_PORTS.jsonRpcWs}`,
     ];
 
     // A trust_hash that is not the block's: refused, one line, nothing written.

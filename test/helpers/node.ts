@@ -38,9 +38,13 @@ export interface BackgroundNode {
 export async function startBackground(home: string, port: number, extra: string[] = []): Promise<BackgroundNode> {
   const apiPort = await freePort();
   const grpcPort = await freePort();
+  const jsonRpc = [
+    ...(extra.includes('--json-rpc.address') ? [] : ['--json-rpc.address', `127.0.0.1:${await freePort()}`]),
+    ...(extra.includes('--json-rpc.ws-address') ? [] : ['--json-rpc.ws-address', `127.0.0.1:${await freePort()}`]),
+  ];
   // A free p2p port too (unless the test chooses one), so parallel test files never collide.
   const p2p = extra.includes('--p2p.laddr') ? [] : ['--p2p.laddr', 'tcp://127.0.0.1:0'];
-  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...extra];
+  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...jsonRpc, ...extra];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));

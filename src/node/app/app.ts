@@ -155,6 +155,7 @@ export class App implements Application {
     this.indexSet = new Set(this.options.indexEvents);
     this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
     this.ante.configure({ aminoNameOverrides: this.manager.aminoNames() });
+    for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
     this.bankKeeper = this.manager.keeper<BankKeeper>('bank');
     this.manager.afterCommit(store.latestVersion());
@@ -176,6 +177,11 @@ export class App implements Application {
     this.chainId = storedChainId ?? this.options.chainId;
     this.checkHeader = emptyHeader(this.chainId, store.latestVersion());
     this.checkState = store.branchCommitted();
+  }
+
+  /** Resolves when the modules have loaded what they need (openApp awaits it). */
+  ready(): Promise<void> {
+    return this.manager.ready();
   }
 
   /** Stops the signature workers. The store is the caller's to close. */

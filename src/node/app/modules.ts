@@ -13,6 +13,8 @@ import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
 import { evidenceModule } from '../modules/evidence/module.js';
+import { evmModule } from '../modules/evm/module.js';
+import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { mintModule } from '../modules/mint/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
@@ -33,16 +35,18 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   evidenceModule,
   mintModule,
   bonusModule,
+  feemarketModule,
+  evmModule,
   genutilModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
-  beginBlock: ['mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking'],
-  endBlock: ['staking'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'genutil'],
+  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking'],
+  endBlock: ['staking', 'feemarket'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

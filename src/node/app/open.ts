@@ -19,6 +19,7 @@ export async function openApp(db: Database, options: Partial<AppOptions> = {}, s
   const resolved = resolveAppOptions(options);
   const store = await openCommitMultiStore(db, { stores: APP_STORE_NAMES, pruning: resolved.pruning, ...storeOptions });
   const app = new App(store, resolved);
+  await app.ready();
   return {
     app,
     store,

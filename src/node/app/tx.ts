@@ -297,6 +297,8 @@ export function messageSigners(schema: DescMessage, message: Message): Uint8Arra
 }
 
 function signerAddress(text: string, field: string): Uint8Array {
+  // Ethermint's MsgEthereumTx names its signer as a 0x hex address (the recovered sender).
+  if (/^0x[0-9a-fA-F]{40}$/.test(text)) return new Uint8Array(Buffer.from(text.slice(2), 'hex'));
   const prefix = text.startsWith(`${VALIDATOR_OPERATOR_PREFIX}1`) ? VALIDATOR_OPERATOR_PREFIX : ACCOUNT_PREFIX;
   const parsed = parseBech32(text, prefix);
   if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(`invalid ${field.replace(/_address$/, '').replace(/_/g, ' ')} address: ${parsed.error}`);

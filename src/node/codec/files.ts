@@ -63,6 +63,14 @@ import { file_cosmos_tx_v1beta1_tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js'
 import { file_cosmos_proto_cosmos } from '../../gen/cosmos_proto/cosmos_pb.js';
 import { file_ethermint_crypto_v1_ethsecp256k1_keys } from '../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { file_ethermint_types_v1_account } from '../../gen/ethermint/types/v1/account_pb.js';
+import { file_ethermint_evm_v1_evm } from '../../gen/ethermint/evm/v1/evm_pb.js';
+import { file_ethermint_evm_v1_genesis } from '../../gen/ethermint/evm/v1/genesis_pb.js';
+import { file_ethermint_evm_v1_query } from '../../gen/ethermint/evm/v1/query_pb.js';
+import { file_ethermint_evm_v1_tx } from '../../gen/ethermint/evm/v1/tx_pb.js';
+import { file_ethermint_feemarket_v1_feemarket } from '../../gen/ethermint/feemarket/v1/feemarket_pb.js';
+import { file_ethermint_feemarket_v1_genesis } from '../../gen/ethermint/feemarket/v1/genesis_pb.js';
+import { file_ethermint_feemarket_v1_query } from '../../gen/ethermint/feemarket/v1/query_pb.js';
+import { file_ethermint_feemarket_v1_tx } from '../../gen/ethermint/feemarket/v1/tx_pb.js';
 import { file_gogoproto_gogo } from '../../gen/gogoproto/gogo_pb.js';
 import { file_google_api_annotations } from '../../gen/google/api/annotations_pb.js';
 import { file_google_api_http } from '../../gen/google/api/http_pb.js';
@@ -144,6 +152,14 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_tx_v1beta1_tx,
   file_ethermint_crypto_v1_ethsecp256k1_keys,
   file_ethermint_types_v1_account,
+  file_ethermint_evm_v1_evm,
+  file_ethermint_evm_v1_genesis,
+  file_ethermint_evm_v1_query,
+  file_ethermint_evm_v1_tx,
+  file_ethermint_feemarket_v1_feemarket,
+  file_ethermint_feemarket_v1_genesis,
+  file_ethermint_feemarket_v1_query,
+  file_ethermint_feemarket_v1_tx,
   file_gogoproto_gogo,
   file_google_api_annotations,
   file_google_api_http,

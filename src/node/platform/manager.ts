@@ -6,6 +6,7 @@
  * codespaces) is read from here.
  */
 import { type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
+import type { AnteChain } from '../app/ante/types.js';
 import type { ValidatorUpdate } from '../abci/types.js';
 import { moduleAddress } from '../modules/shared/address.js';
 import type { Context } from '../modules/shared/context.js';
@@ -128,6 +129,16 @@ export class ModuleManager {
 
   queryServices(): QueryServiceImpl[] {
     return this.list().flatMap(({ instance }) => [...(instance.queryServices ?? [])]);
+  }
+
+  /** Resolves when every module's `ready` has. */
+  async ready(): Promise<void> {
+    await Promise.all(this.list().map(({ instance }) => instance.ready?.()));
+  }
+
+  /** The ante chains modules declare, by extension option type URL. */
+  anteChains(): [string, AnteChain][] {
+    return this.list().flatMap(({ instance }) => Object.entries(instance.anteChains ?? {}));
   }
 
   /** Amino JSON names declared by modules (for messages whose proto has none). */

@@ -12,6 +12,7 @@
 import type { DescMessage, DescService, JsonObject, JsonValue } from '@bufbuild/protobuf';
 import type { Registry } from '@bufbuild/protobuf';
 import type { CommitInfo, ConsensusParams, Misbehavior, ValidatorUpdate } from '../abci/types.js';
+import type { AnteChain } from '../app/ante/types.js';
 import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
 import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/shared/module.js';
@@ -97,6 +98,16 @@ export interface ModuleInstance<K = unknown> {
    * some of the methods of that module's hook interface.
    */
   readonly hooks?: Readonly<Record<string, object>>;
+  /**
+   * Ante chains for txs whose first extension option has the given type URL (Ethermint's
+   * ExtensionOptionsEthereumTx → the EVM chain); the app registers them with its ante router.
+   */
+  readonly anteChains?: Readonly<Record<string, AnteChain>>;
+  /**
+   * Loads what the module needs before the app serves anything (heavy libraries kept off the
+   * import graph of the CLI); the app awaits it when it opens.
+   */
+  ready?(): Promise<void>;
 }
 
 /** One module, declared. */

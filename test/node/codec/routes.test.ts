@@ -21,8 +21,15 @@ const DISTRIBUTION = 'cosmos.distribution.v1beta1.Query';
 const SLASHING = 'cosmos.slashing.v1beta1.Query';
 const EVIDENCE = 'cosmos.evidence.v1beta1.Query';
 const NET_STAKING = 'aioz.staking.v1beta1.Query';
-/** Upstream prefix → the spec's neutral prefix (SDK modules /cosmos/ → /sdk/, the network's /aioz/ → /net/). */
-const NEUTRAL: Record<string, string> = { '/cosmos/': '/sdk/', '/aioz/': '/net/' };
+const EVM = 'ethermint.evm.v1.Query';
+const FEEMARKET = 'ethermint.feemarket.v1.Query';
+
+/** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/, /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
+function specAlias(pattern: string): string {
+  if (pattern.startsWith('/ethermint/')) return pattern.replace(/^\/ethermint\//, '/evmx/').replace('/cosmos_account/', '/sdk_account/');
+  if (pattern.startsWith('/aioz/')) return pattern.replace(/^\/aioz\//, '/net/');
+  return pattern.replace(/^\/cosmos\//, '/sdk/');
+}
 
 /** Copied from spec/SERVICE.md "Endpoints", with the group prefixes spelled out. */
 const SPEC_PATHS: SpecRow[] = [
@@ -126,18 +133,17 @@ describe('httpRoutes', () => {
     }
   });
 
-  it('gives every Query/Service method of the served services an /sdk/ (or /net/) alias of its upstream path', () => {
+  it('gives every Query/Service method of the served services an /sdk/ (/net/, /evmx/) alias of its upstream path', () => {
     for (const route of routes.filter((r) => !r.additional)) {
-      const upstream = Object.keys(NEUTRAL).find((prefix) => route.pattern.startsWith(prefix));
-      expect(upstream).toBeDefined();
+      expect(['/cosmos/', '/aioz/', '/ethermint/'].some((prefix) => route.pattern.startsWith(prefix))).toBe(true);
       const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
-      expect(aliases.map((r) => r.pattern)).toContain(NEUTRAL[upstream!] + route.pattern.slice(upstream!.length));
+      expect(aliases.map((r) => r.pattern)).toContain(specAlias(route.pattern));
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS, EVM, FEEMARKET];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1 + 9 + 3);
   });
 
   it('names the fields bound by path variables', () => {

@@ -1,0 +1,348 @@
+/**
+ * What the Ethereum JSON-RPC reads, over the node's narrow readers (RpcEnvironment): the app's
+ * evm / feemarket queries at a height (abci_query), blocks and their FinalizeBlock results
+ * (receipts and logs are rebuilt from the ethereum_tx / tx_log events, as Ethermint's RPC does),
+ * the tx index (eth hash → height), and the mempool (eth_sendRawTransaction).
+ *
+ * Block numbers and hashes are the chain's; an Ethereum tx that failed its ante chain is not part
+ * of the Ethereum view of a block.
+ */
+import { fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape, create } from '@bufbuild/protobuf';
+import { createContractAddress, Address, bytesToHex } from '@ethereumjs/util';
+import type { ExecTxResult } from '../abci/types.js';
+import type { RpcEnvironment } from '../rpc/environment.js';
+import { Query as IndexQuery } from '../indexer/query.js';
+import { decodeTx } from '../app/tx.js';
+import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, recoverSender, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
+import { eip155ChainId, hardforkAt } from '../modules/evm/params.js';
+import { EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
+import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm/v1/tx_pb.js';
+import type { Params as EvmParams } from '../../gen/ethermint/evm/v1/evm_pb.js';
+import type { Block } from '../consensus/types/block.js';
+import { keccak256 } from '../../util/hash.js';
+
+export class EthRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** One Ethereum tx of a block, with its result. */
+export interface BlockEthTx {
+  tx: EthTx;
+  msg: MsgEthereumTx;
+  from: string;
+  hash: string;
+  /** Index among the block's Ethereum txs. */
+  index: number;
+  result: ExecTxResult;
+  gasUsed: bigint;
+  failed: boolean;
+  logs: LogJson[];
+}
+
+export interface LogJson {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: string;
+  transactionHash: string;
+  transactionIndex: string;
+  blockHash: string;
+  logIndex: string;
+  removed: boolean;
+}
+
+const hex = (n: bigint | number): string => `0x${n.toString(16)}`;
+
+export class EthBackend {
+  private paramsCache: { height: number; params: EvmParams } | undefined;
+
+  constructor(readonly env: RpcEnvironment) {}
+
+  get chainIdText(): string {
+    return this.env.genesis.chainId;
+  }
+
+  /** The last block whose state is committed (the block store may already hold the next one). */
+  latestHeight(): number {
+    const stored = this.env.blockStore.height();
+    const committed = this.env.stateStore.load()?.lastBlockHeight ?? stored;
+    return Math.min(stored, committed);
+  }
+
+  /** A block tag or number → a height (throws for one not yet reached). */
+  resolveHeight(tag: unknown): number {
+    const latest = this.latestHeight();
+    if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return latest;
+    if (tag === 'earliest') return Math.max(1, this.env.blockStore.base());
+    if (typeof tag === 'object' && tag !== null && 'blockHash' in tag) {
+      const block = this.blockByHash((tag as { blockHash: string }).blockHash);
+      if (block === undefined) throw new EthRpcError(-32000, 'header for hash not found');
+      return block.header.height;
+    }
+    if (typeof tag === 'object' && tag !== null && 'blockNumber' in tag) return this.resolveHeight((tag as { blockNumber: unknown }).blockNumber);
+    if (typeof tag !== 'string' || !/^0x[0-9a-fA-F]+$/.test(tag)) throw new EthRpcError(-32602, `invalid argument: hex string without 0x prefix or invalid block tag ${JSON.stringify(tag)}`);
+    const height = Number(BigInt(tag));
+    if (height > latest) throw new EthRpcError(-32000, `height ${height} must be less than or equal to the current blockchain height ${latest}`);
+    return height;
+  }
+
+  async query<I extends DescMessage, O extends DescMessage>(path: string, input: I, request: MessageInitShape<I>, output: O, height = 0): Promise<MessageShape<O>> {
+    const response = await this.env.app.query({ path, data: toBinary(input, create(input, request)), height, prove: false });
+    if (response.code !== 0) throw new EthRpcError(-32000, response.log);
+    return fromBinary(output, response.value);
+  }
+
+  async evmParams(height = 0): Promise<EvmParams> {
+    const at = height === 0 ? this.latestHeight() : height;
+    if (this.paramsCache?.height === at) return this.paramsCache.params;
+    const { QueryParamsRequestSchema, QueryParamsResponseSchema } = await import('../../gen/ethermint/evm/v1/query_pb.js');
+    const response = await this.query('/ethermint.evm.v1.Query/Params', QueryParamsRequestSchema, {}, QueryParamsResponseSchema, height);
+    this.paramsCache = { height: at, params: response.params! };
+    return response.params!;
+  }
+
+  async chainId(): Promise<bigint> {
+    return eip155ChainId(this.chainIdText, await this.evmParams());
+  }
+
+  async common() {
+    const params = await this.evmParams();
+    return commonFor(eip155ChainId(this.chainIdText, params), hardforkAt(params.chainConfig, BigInt(this.latestHeight() + 1)), params.extraEips.map(Number));
+  }
+
+  /** The base fee at a height (undefined when the fee market has none). */
+  async baseFee(height = 0): Promise<bigint | undefined> {
+    const { QueryBaseFeeRequestSchema, QueryBaseFeeResponseSchema } = await import('../../gen/ethermint/feemarket/v1/query_pb.js');
+    const response = await this.query('/ethermint.feemarket.v1.Query/BaseFee', QueryBaseFeeRequestSchema, {}, QueryBaseFeeResponseSchema, height);
+    return response.baseFee === '' ? undefined : BigInt(response.baseFee);
+  }
+
+  async feeMarketParams(height = 0) {
+    const { QueryParamsRequestSchema, QueryParamsResponseSchema } = await import('../../gen/ethermint/feemarket/v1/query_pb.js');
+    return (await this.query('/ethermint.feemarket.v1.Query/Params', QueryParamsRequestSchema, {}, QueryParamsResponseSchema, height)).params!;
+  }
+
+  blockByHash(hashHex: string): Block | undefined {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hashHex)) throw new EthRpcError(-32602, `invalid argument: hex string has length ${hashHex.length - 2}, want 64 for common.Hash`);
+    return this.env.blockStore.loadBlockByHash(Buffer.from(hashHex.slice(2), 'hex'));
+  }
+
+  blockHash(height: number): string {
+    const meta = this.env.blockStore.loadBlockMeta(height);
+    return meta === undefined ? `0x${'0'.repeat(64)}` : bytesToHex(meta.blockId.hash);
+  }
+
+  maxGas(height: number): bigint {
+    const params = this.env.stateStore.loadConsensusParams(height);
+    const max = params?.block.maxGas ?? -1n;
+    // Ethermint's BlockMaxGasFromConsensusParams: no limit shows as 2^32 − 1.
+    return max > 0n ? max : 0xffffffffn;
+  }
+
+  /** The Ethereum txs a block executed, with receipts' material. */
+  async ethTxs(block: Block): Promise<BlockEthTx[]> {
+    const results = this.env.stateStore.loadFinalizeBlockResponse(block.header.height)?.txResults ?? [];
+    const common = await this.common();
+    const blockHash = this.blockHash(block.header.height);
+    const out: BlockEthTx[] = [];
+    let logIndex = 0;
+    block.data.txs.forEach((bytes, i) => {
+      const result = results[i];
+      if (result === undefined || result.code !== 0) return;
+      const ethEvents = result.events.filter((e) => e.type === EVENT_TYPE_ETHEREUM_TX);
+      if (ethEvents.length === 0) return;
+      let decoded;
+      try {
+        decoded = decodeTx(bytes);
+      } catch {
+        return;
+      }
+      const logEvents = result.events.filter((e) => e.type === EVENT_TYPE_TX_LOG);
+      decoded.msgs.forEach((m, j) => {
+        if (m.typeUrl !== MSG_ETHEREUM_TX_URL) return;
+        const msg = m.message as MsgEthereumTx;
+        const tx = cachedTxFromMsg(msg, common);
+        const attrs = new Map((ethEvents[j]?.attributes ?? []).map((a) => [a.key, a.value]));
+        const hash = bytesToHex(tx.hash());
+        const index = out.length;
+        const logs: LogJson[] = (logEvents[j]?.attributes ?? []).filter((a) => a.key === 'txLog').map((a) => {
+          const log = JSON.parse(a.value) as { address: string; topics: string[]; data: string };
+          return {
+            address: log.address.toLowerCase(),
+            topics: log.topics,
+            data: `0x${Buffer.from(log.data ?? '', 'base64').toString('hex')}`,
+            blockNumber: hex(block.header.height),
+            transactionHash: hash,
+            transactionIndex: hex(index),
+            blockHash,
+            logIndex: hex(logIndex++),
+            removed: false,
+          };
+        });
+        out.push({
+          tx,
+          msg,
+          from: msg.from.toLowerCase(),
+          hash,
+          index,
+          result,
+          gasUsed: BigInt(attrs.get('txGasUsed') ?? '0'),
+          failed: attrs.has('ethereumTxFailed'),
+          logs,
+        });
+      });
+    });
+    return out;
+  }
+
+  /** Finds an Ethereum tx by hash through the tx index. */
+  async findTx(hash: string): Promise<{ block: Block; tx: BlockEthTx } | undefined> {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new EthRpcError(-32602, `invalid argument 0: hex string has length ${hash.length - 2}, want 64 for common.Hash`);
+    const page = await this.env.txIndexer.search(IndexQuery.parse(`${EVENT_TYPE_ETHEREUM_TX}.ethereumTxHash='${hash.toLowerCase()}'`), { perPage: 1, orderBy: 'asc' });
+    const indexed = page.items[0];
+    if (indexed === undefined) return undefined;
+    const block = this.env.blockStore.loadBlock(indexed.height);
+    if (block === undefined) return undefined;
+    const tx = (await this.ethTxs(block)).find((t) => t.hash === hash.toLowerCase());
+    return tx === undefined ? undefined : { block, tx };
+  }
+
+  /** eth_sendRawTransaction: decode, carry in a Cosmos tx, CheckTx; the error text is the ante's. */
+  async sendRaw(raw: Uint8Array): Promise<string> {
+    const params = await this.evmParams();
+    let tx: EthTx;
+    try {
+      tx = txFromRaw(raw, await this.common());
+    } catch (err) {
+      throw new EthRpcError(-32000, (err as Error).message);
+    }
+    let from: string;
+    try {
+      from = bytesToHex(recoverSender(tx));
+    } catch (err) {
+      throw new EthRpcError(-32000, `couldn't retrieve sender address from the ethereum transaction: ${(err as Error).message.split(' (')[0]}: tx intended signer does not match the given signer`);
+    }
+    const bytes = cosmosTxBytes(tx, from, params.evmDenom);
+    let response;
+    try {
+      response = await this.env.mempool.checkTx(bytes);
+    } catch (err) {
+      throw new EthRpcError(-32000, (err as Error).message);
+    }
+    if (response.code !== 0) throw new EthRpcError(-32000, response.log);
+    return bytesToHex(tx.hash());
+  }
+
+  txJson(block: Block, item: BlockEthTx, baseFee: bigint | undefined): Record<string, unknown> {
+    const { tx } = item;
+    const json: Record<string, unknown> = {
+      blockHash: this.blockHash(block.header.height),
+      blockNumber: hex(block.header.height),
+      from: item.from,
+      gas: hex(tx.gasLimit),
+      gasPrice: hex(effectiveGasPrice(tx, baseFee)),
+      hash: item.hash,
+      input: bytesToHex(tx.data),
+      nonce: hex(tx.nonce),
+      to: tx.to === undefined ? null : tx.to.toString(),
+      transactionIndex: hex(item.index),
+      value: hex(tx.value),
+      type: hex(tx.type),
+      v: hex(tx.v ?? 0n),
+      r: hex(tx.r ?? 0n),
+      s: hex(tx.s ?? 0n),
+    };
+    if ('chainId' in tx) json.chainId = hex(tx.chainId);
+    else if (tx.v !== undefined && tx.v > 28n) json.chainId = hex((tx.v - 35n) / 2n);
+    if ('accessList' in tx) json.accessList = tx.toJSON().accessList ?? [];
+    if ('maxFeePerGas' in tx) {
+      json.maxFeePerGas = hex(tx.maxFeePerGas);
+      json.maxPriorityFeePerGas = hex(tx.maxPriorityFeePerGas);
+      json.yParity = hex(tx.v ?? 0n);
+    }
+    return json;
+  }
+
+  async receiptJson(block: Block, item: BlockEthTx, all: BlockEthTx[]): Promise<Record<string, unknown>> {
+    const baseFee = await this.baseFee(block.header.height).catch(() => undefined);
+    let cumulative = 0n;
+    for (const other of all) {
+      cumulative += other.gasUsed;
+      if (other === item) break;
+    }
+    const contract = item.tx.to === undefined ? createContractAddress(new Address(Buffer.from(item.from.slice(2), 'hex')), item.tx.nonce).toString() : null;
+    return {
+      blockHash: this.blockHash(block.header.height),
+      blockNumber: hex(block.header.height),
+      contractAddress: contract,
+      cumulativeGasUsed: hex(cumulative),
+      effectiveGasPrice: hex(effectiveGasPrice(item.tx, baseFee)),
+      from: item.from,
+      gasUsed: hex(item.gasUsed),
+      logs: item.logs,
+      logsBloom: bytesToHex(bloom(item.logs)),
+      status: item.failed ? '0x0' : '0x1',
+      to: item.tx.to === undefined ? null : item.tx.to.toString(),
+      transactionHash: item.hash,
+      transactionIndex: hex(item.index),
+      type: hex(item.tx.type),
+    };
+  }
+
+  async blockJson(block: Block, full: boolean): Promise<Record<string, unknown>> {
+    const height = block.header.height;
+    const txs = await this.ethTxs(block);
+    const baseFee = await this.baseFee(height).catch(() => undefined);
+    const gasUsed = txs.reduce((sum, t) => sum + t.gasUsed, 0n);
+    const size = this.env.blockStore.loadBlockMeta(height)?.blockSize ?? 0;
+    const json: Record<string, unknown> = {
+      number: hex(height),
+      hash: this.blockHash(height),
+      parentHash: block.header.lastBlockId.hash.length === 32 ? bytesToHex(block.header.lastBlockId.hash) : `0x${'0'.repeat(64)}`,
+      nonce: '0x0000000000000000',
+      sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347',
+      logsBloom: bytesToHex(bloom(txs.flatMap((t) => t.logs))),
+      transactionsRoot: bytesToHex(block.header.dataHash.length === 32 ? block.header.dataHash : keccak256(new Uint8Array(0))),
+      stateRoot: bytesToHex(block.header.appHash.length === 32 ? block.header.appHash : new Uint8Array(32)),
+      receiptsRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
+      miner: bytesToHex(block.header.proposerAddress.length === 20 ? block.header.proposerAddress : new Uint8Array(20)),
+      mixHash: `0x${'0'.repeat(64)}`,
+      difficulty: '0x0',
+      totalDifficulty: '0x0',
+      extraData: '0x',
+      size: hex(size),
+      gasLimit: hex(this.maxGas(height)),
+      gasUsed: hex(gasUsed),
+      timestamp: hex(block.header.time.seconds),
+      transactions: full ? txs.map((t) => this.txJson(block, t, baseFee)) : txs.map((t) => t.hash),
+      uncles: [],
+    };
+    if (baseFee !== undefined) json.baseFeePerGas = hex(baseFee);
+    return json;
+  }
+}
+
+/** The 2048-bit logs bloom (yellow paper §4.3.1): 3 bits per address and topic. */
+export function bloom(logs: readonly { address: string; topics: string[] }[]): Uint8Array {
+  const out = new Uint8Array(256);
+  const add = (value: Uint8Array) => {
+    const h = keccak256(value);
+    for (let i = 0; i < 6; i += 2) {
+      const bit = ((h[i]! << 8) | h[i + 1]!) & 2047;
+      out[256 - 1 - (bit >> 3)]! |= 1 << (bit & 7);
+    }
+  };
+  for (const log of logs) {
+    add(Buffer.from(log.address.slice(2), 'hex'));
+    for (const topic of log.topics) add(Buffer.from(topic.slice(2), 'hex'));
+  }
+  return out;
+}
+
+export { hex, MsgEthereumTxSchema };

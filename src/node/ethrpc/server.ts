@@ -1,0 +1,643 @@
+/**
+ * The Ethereum JSON-RPC server (Ethermint's `eth`, `net`, `web3` namespaces) on node:http,
+ * enabled by app.toml `[json-rpc] enable` (address 127.0.0.1:8545 by default).
+ *
+ *   POST /   JSON-RPC 2.0, one request or a batch (at most 1000); body at most 5 MB
+ *   ws://    (`[json-rpc] ws-address`, 127.0.0.1:8546) every method, plus eth_subscribe
+ *            newHeads / logs / newPendingTransactions and eth_unsubscribe
+ *
+ * Errors as geth / Ethermint word them: -32700 parse error, -32600 invalid request, -32601
+ * "the method X does not exist/is not available", -32602 invalid argument, -32000 for refused
+ * txs and state errors (the ante chain's text), 3 "execution reverted" with the revert data.
+ * Caps as Ethermint's defaults: gas cap 25,000,000, logs cap 10,000, block range cap 10,000,
+ * fee history cap 100.
+ */
+import { randomBytes } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bytesToHex } from '@ethereumjs/util';
+import { nullLogger, type Logger } from '../logger.js';
+import { appVersion } from '../version/version.js';
+import type { RpcEnvironment } from '../rpc/environment.js';
+import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
+import { revertText } from '../modules/evm/queryServer.js';
+import { effectiveGasPrice } from '../modules/evm/ethTx.js';
+
+export const GAS_CAP = 25_000_000n;
+export const LOGS_CAP = 10_000;
+export const BLOCK_RANGE_CAP = 10_000;
+export const FEE_HISTORY_CAP = 100;
+const MAX_BODY = 5 * 1024 * 1024;
+const MAX_BATCH = 1000;
+
+export interface EthRpcServerOptions {
+  env: RpcEnvironment;
+  /** host:port (tcp:// prefix accepted). */
+  address: string;
+  /** The websocket server (eth_subscribe): host:port; none when undefined or empty. */
+  wsAddress?: string;
+  logger?: Logger;
+}
+
+export interface EthRpcAddress {
+  host: string;
+  port: number;
+  url: string;
+  /** ws://host:port when the websocket server runs. */
+  wsUrl?: string;
+}
+
+type Handler = (params: unknown[]) => Promise<unknown>;
+
+interface LogCriteria {
+  /** Undefined: follow the latest block. */
+  from: number | undefined;
+  to: number | undefined;
+  addresses: string[];
+  topics: string[][];
+}
+
+/** An eth_subscribe subscription (Ethermint's newPendingTransactions reports txs as they commit). */
+type Subscription = { kind: 'newHeads' } | { kind: 'logs'; criteria: LogCriteria } | { kind: 'newPendingTransactions' };
+
+type Filter =
+  | { kind: 'blocks'; last: number; touched: number }
+  | { kind: 'logs'; criteria: LogCriteria; last: number; touched: number }
+  | { kind: 'pending'; seen: Set<string>; touched: number };
+
+/** Ethermint's filter cap and the 5-minute deadline of an unpolled filter. */
+export const FILTER_CAP = 200;
+const FILTER_TIMEOUT_MS = 5 * 60_000;
+
+function param(params: unknown[], index: number): unknown {
+  return params[index];
+}
+
+function hexData(value: unknown, what: string): Uint8Array {
+  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) throw new EthRpcError(-32602, `invalid argument ${what}: hex string expected`);
+  return new Uint8Array(Buffer.from(value.slice(2), 'hex'));
+}
+
+function address(value: unknown, what = '0'): string {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(value)) throw new EthRpcError(-32602, `invalid argument ${what}: hex string has length ${typeof value === 'string' ? value.length - 2 : 0}, want 40 for common.Address`);
+  return value;
+}
+
+export class EthRpcServer {
+  private server: Server | undefined;
+  private wsServer: WebSocketServer | undefined;
+  private offNewBlock: (() => void) | undefined;
+  private readonly sockets = new Set<WebSocket>();
+  private readonly subscriptions = new Map<WebSocket, Map<string, Subscription>>();
+  private readonly backend: EthBackend;
+  private readonly logger: Logger;
+  private readonly methods: Map<string, Handler>;
+  private readonly filters = new Map<string, Filter>();
+
+  constructor(private readonly options: EthRpcServerOptions) {
+    this.backend = new EthBackend(options.env);
+    this.logger = options.logger ?? nullLogger;
+    this.methods = this.buildMethods();
+  }
+
+  private buildMethods(): Map<string, Handler> {
+    const b = this.backend;
+    const evmQuery = async (method: string, request: Record<string, unknown>, height: number) => {
+      const q = await import('../../gen/ethermint/evm/v1/query_pb.js');
+      const { MsgEthereumTxResponseSchema } = await import('../../gen/ethermint/evm/v1/tx_pb.js');
+      const schemas: Record<string, [unknown, unknown]> = {
+        Balance: [q.QueryBalanceRequestSchema, q.QueryBalanceResponseSchema],
+        Account: [q.QueryAccountRequestSchema, q.QueryAccountResponseSchema],
+        Code: [q.QueryCodeRequestSchema, q.QueryCodeResponseSchema],
+        Storage: [q.QueryStorageRequestSchema, q.QueryStorageResponseSchema],
+        EthCall: [q.EthCallRequestSchema, MsgEthereumTxResponseSchema],
+        EstimateGas: [q.EthCallRequestSchema, q.EstimateGasResponseSchema],
+      };
+      const [input, output] = schemas[method]!;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      return (await b.query(`/ethermint.evm.v1.Query/${method}`, input as any, request, output as any, height)) as Record<string, any>;
+    };
+    const callRequest = async (params: unknown[]) => {
+      const args = param(params, 0);
+      if (args === null || typeof args !== 'object') throw new EthRpcError(-32602, 'missing value for required argument 0');
+      const height = b.resolveHeight(param(params, 1));
+      return { height, request: { args: new TextEncoder().encode(JSON.stringify(args)), gasCap: GAS_CAP, chainId: await b.chainId() } };
+    };
+    const suggestTip = async (): Promise<bigint> => {
+      const baseFee = await b.baseFee();
+      if (baseFee === undefined) return 0n;
+      const params = await b.feeMarketParams();
+      return (baseFee * BigInt(params.elasticityMultiplier - 1)) / BigInt(params.baseFeeChangeDenominator);
+    };
+    const m: Record<string, Handler> = {
+      web3_clientVersion: async () => `tokend/${appVersion()}/${process.platform}-${process.arch}/node${process.versions.node}`,
+      web3_sha3: async (p) => {
+        const { keccak256 } = await import('../../util/hash.js');
+        return bytesToHex(keccak256(hexData(param(p, 0), '0')));
+      },
+      net_version: async () => (await b.chainId()).toString(),
+      net_listening: async () => true,
+      net_peerCount: async () => (b.env.netInfo?.().peers.length ?? 0),
+      eth_chainId: async () => hex(await b.chainId()),
+      eth_blockNumber: async () => hex(b.latestHeight()),
+      eth_syncing: async () => false,
+      eth_mining: async () => false,
+      eth_hashrate: async () => '0x0',
+      eth_accounts: async () => [],
+      eth_protocolVersion: async () => hex(65),
+      eth_getBalance: async (p) => {
+        const response = await evmQuery('Balance', { address: address(param(p, 0)) }, b.resolveHeight(param(p, 1)));
+        return hex(BigInt(response.balance as string));
+      },
+      eth_getTransactionCount: async (p) => {
+        const response = await evmQuery('Account', { address: address(param(p, 0)) }, b.resolveHeight(param(p, 1)));
+        return hex(response.nonce as bigint);
+      },
+      eth_getCode: async (p) => bytesToHex((await evmQuery('Code', { address: address(param(p, 0)) }, b.resolveHeight(param(p, 1)))).code as Uint8Array),
+      eth_getStorageAt: async (p) => {
+        const key = param(p, 1);
+        if (typeof key !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(key)) throw new EthRpcError(-32602, 'invalid argument 1: hex string expected');
+        return (await evmQuery('Storage', { address: address(param(p, 0)), key }, b.resolveHeight(param(p, 2)))).value;
+      },
+      eth_call: async (p) => {
+        const { height, request } = await callRequest(p);
+        const response = await evmQuery('EthCall', request, height);
+        if (response.vmError !== '') {
+          const ret = response.ret as Uint8Array;
+          if (response.vmError === 'revert') throw new EthRpcError(3, revertText('revert', ret), bytesToHex(ret));
+          throw new EthRpcError(-32000, response.vmError as string);
+        }
+        return bytesToHex(response.ret as Uint8Array);
+      },
+      eth_estimateGas: async (p) => {
+        const { height, request } = await callRequest(p);
+        return hex((await evmQuery('EstimateGas', request, height)).gas as bigint);
+      },
+      eth_gasPrice: async () => {
+        const baseFee = await b.baseFee();
+        const params = await b.feeMarketParams();
+        const floor = (BigInt(params.minGasPrice || '0') + 10n ** 18n - 1n) / 10n ** 18n;
+        const price = (baseFee ?? 0n) + (await suggestTip());
+        return hex(price > floor ? price : floor);
+      },
+      eth_maxPriorityFeePerGas: async () => hex(await suggestTip()),
+      eth_feeHistory: async (p) => {
+        const countParam = param(p, 0);
+        let count = typeof countParam === 'number' ? countParam : typeof countParam === 'string' && /^0x[0-9a-fA-F]+$/.test(countParam) ? Number(BigInt(countParam)) : NaN;
+        if (!Number.isFinite(count) || count < 0) throw new EthRpcError(-32602, 'invalid argument 0: block count must be a number');
+        if (count > FEE_HISTORY_CAP) count = FEE_HISTORY_CAP;
+        const newest = b.resolveHeight(param(p, 1));
+        const percentiles = (param(p, 2) ?? []) as number[];
+        if (!Array.isArray(percentiles) || percentiles.some((x, i) => typeof x !== 'number' || x < 0 || x > 100 || (i > 0 && x < percentiles[i - 1]!))) {
+          throw new EthRpcError(-32602, 'invalid reward percentiles');
+        }
+        const oldest = Math.max(1, newest - count + 1);
+        const baseFees: string[] = [];
+        const ratios: number[] = [];
+        const rewards: string[][] = [];
+        for (let h = oldest; h <= newest; h++) {
+          const block = b.env.blockStore.loadBlock(h);
+          const baseFee = (await b.baseFee(h).catch(() => undefined)) ?? 0n;
+          baseFees.push(hex(baseFee));
+          const txs = block === undefined ? [] : await b.ethTxs(block);
+          const used = txs.reduce((s, t) => s + t.gasUsed, 0n);
+          const max = b.maxGas(h);
+          ratios.push(max === 0n ? 0 : Number(used) / Number(max));
+          const tips = txs.map((t) => ({ tip: effectiveGasPrice(t.tx, baseFee) - baseFee, gas: t.gasUsed })).sort((x, y) => (x.tip < y.tip ? -1 : x.tip > y.tip ? 1 : 0));
+          rewards.push(
+            percentiles.map((pct) => {
+              if (tips.length === 0 || used === 0n) return '0x0';
+              const threshold = (Number(used) * pct) / 100;
+              let sum = 0;
+              for (const t of tips) {
+                sum += Number(t.gas);
+                if (sum >= threshold) return hex(t.tip);
+              }
+              return hex(tips[tips.length - 1]!.tip);
+            }),
+          );
+        }
+        // The next block's base fee.
+        baseFees.push(hex((await b.baseFee().catch(() => undefined)) ?? 0n));
+        const result: Record<string, unknown> = { oldestBlock: hex(oldest), baseFeePerGas: baseFees, gasUsedRatio: ratios };
+        if (percentiles.length > 0) result.reward = rewards;
+        return result;
+      },
+      eth_sendRawTransaction: async (p) => b.sendRaw(hexData(param(p, 0), '0')),
+      eth_getTransactionByHash: async (p) => {
+        const found = await b.findTx(String(param(p, 0)));
+        if (found === undefined) return null;
+        return b.txJson(found.block, found.tx, await b.baseFee(found.block.header.height).catch(() => undefined));
+      },
+      eth_getTransactionReceipt: async (p) => {
+        const found = await b.findTx(String(param(p, 0)));
+        if (found === undefined) return null;
+        return b.receiptJson(found.block, found.tx, await b.ethTxs(found.block));
+      },
+      eth_getBlockByNumber: async (p) => {
+        const tag = param(p, 0);
+        let height: number;
+        try {
+          height = b.resolveHeight(tag);
+        } catch (err) {
+          if (err instanceof EthRpcError && err.code === -32000) return null;
+          throw err;
+        }
+        const block = b.env.blockStore.loadBlock(height);
+        return block === undefined ? null : b.blockJson(block, param(p, 1) === true);
+      },
+      eth_getBlockByHash: async (p) => {
+        const block = b.blockByHash(String(param(p, 0)));
+        return block === undefined ? null : b.blockJson(block, param(p, 1) === true);
+      },
+      eth_getBlockTransactionCountByNumber: async (p) => {
+        const block = b.env.blockStore.loadBlock(b.resolveHeight(param(p, 0)));
+        return block === undefined ? null : hex((await b.ethTxs(block)).length);
+      },
+      eth_getBlockTransactionCountByHash: async (p) => {
+        const block = b.blockByHash(String(param(p, 0)));
+        return block === undefined ? null : hex((await b.ethTxs(block)).length);
+      },
+      eth_getLogs: async (p) => this.getLogs(param(p, 0)),
+      eth_newFilter: async (p) => {
+        const criteria = this.logCriteria(param(p, 0));
+        return this.newFilter({ kind: 'logs', criteria, last: (criteria.from ?? b.latestHeight() + 1) - 1, touched: Date.now() });
+      },
+      eth_newBlockFilter: async () => this.newFilter({ kind: 'blocks', last: b.latestHeight(), touched: Date.now() }),
+      eth_newPendingTransactionFilter: async () => this.newFilter({ kind: 'pending', seen: new Set(), touched: Date.now() }),
+      eth_getFilterChanges: async (p) => this.filterChanges(param(p, 0)),
+      eth_getFilterLogs: async (p) => {
+        const filter = this.filter(param(p, 0));
+        if (filter.kind !== 'logs') throw new EthRpcError(-32000, 'filter is not a logs filter');
+        const latest = b.latestHeight();
+        return this.logsIn(filter.criteria, filter.criteria.from ?? latest, filter.criteria.to ?? latest);
+      },
+      eth_uninstallFilter: async (p) => typeof param(p, 0) === 'string' && this.filters.delete(param(p, 0) as string),
+    };
+    return new Map(Object.entries(m));
+  }
+
+  /** A filter object → block range and criteria (range checked against the caps). */
+  private logCriteria(filter: unknown): LogCriteria {
+    const b = this.backend;
+    if (filter === null || typeof filter !== 'object') throw new EthRpcError(-32602, 'invalid argument 0: filter object expected');
+    const f = filter as { fromBlock?: unknown; toBlock?: unknown; blockHash?: string; address?: string | string[]; topics?: (string | string[] | null)[] };
+    let from: number | undefined;
+    let to: number | undefined;
+    if (f.blockHash !== undefined) {
+      if (f.fromBlock !== undefined || f.toBlock !== undefined) throw new EthRpcError(-32602, 'invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
+      const block = b.blockByHash(f.blockHash);
+      if (block === undefined) throw new EthRpcError(-32000, 'unknown block');
+      from = to = block.header.height;
+    } else {
+      from = f.fromBlock === undefined || f.fromBlock === 'latest' ? undefined : b.resolveHeight(f.fromBlock);
+      to = f.toBlock === undefined || f.toBlock === 'latest' ? undefined : b.resolveHeight(f.toBlock);
+    }
+    const addresses = f.address === undefined || f.address === null ? [] : (Array.isArray(f.address) ? f.address : [f.address]).map((a) => address(a).toLowerCase());
+    if (!Array.isArray(f.topics ?? [])) throw new EthRpcError(-32602, 'invalid argument 0: topics must be an array');
+    const topics = (f.topics ?? []).map((t) => (t === null ? [] : Array.isArray(t) ? t.map((x) => String(x).toLowerCase()) : [String(t).toLowerCase()]));
+    return { from, to, addresses, topics };
+  }
+
+  private async getLogs(filter: unknown): Promise<LogJson[]> {
+    const criteria = this.logCriteria(filter);
+    const latest = this.backend.latestHeight();
+    return this.logsIn(criteria, criteria.from ?? latest, criteria.to ?? latest);
+  }
+
+  private async logsIn(criteria: LogCriteria, from: number, to: number): Promise<LogJson[]> {
+    const b = this.backend;
+    if (from > to) {
+      if (criteria.from !== undefined && criteria.to !== undefined) throw new EthRpcError(-32000, 'invalid block range params');
+      return [];
+    }
+    if (to - from > BLOCK_RANGE_CAP) throw new EthRpcError(-32000, `maximum [from, to] blocks distance: ${BLOCK_RANGE_CAP}`);
+    const logs: LogJson[] = [];
+    for (let h = from; h <= to; h++) {
+      const block = b.env.blockStore.loadBlock(h);
+      if (block === undefined) continue;
+      const results = b.env.stateStore.loadFinalizeBlockResponse(h)?.txResults ?? [];
+      if (!results.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
+      for (const tx of await b.ethTxs(block)) {
+        for (const log of tx.logs) {
+          if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;
+          if (criteria.topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;
+          logs.push(log);
+          if (logs.length > LOGS_CAP) throw new EthRpcError(-32005, `query returned more than ${LOGS_CAP} results`);
+        }
+      }
+    }
+    return logs;
+  }
+
+  // ------------------------------------------------------------------ filters (polling)
+
+  private newFilter(filter: Filter): string {
+    this.evictFilters();
+    if (this.filters.size >= FILTER_CAP) throw new EthRpcError(-32000, `error creating filter: max limit reached`);
+    const id = `0x${randomBytes(16).toString('hex')}`;
+    this.filters.set(id, filter);
+    return id;
+  }
+
+  private evictFilters(): void {
+    const now = Date.now();
+    for (const [id, filter] of this.filters) if (now - filter.touched > FILTER_TIMEOUT_MS) this.filters.delete(id);
+  }
+
+  private filter(id: unknown): Filter {
+    this.evictFilters();
+    const filter = typeof id === 'string' ? this.filters.get(id) : undefined;
+    if (filter === undefined) throw new EthRpcError(-32000, 'filter not found');
+    filter.touched = Date.now();
+    return filter;
+  }
+
+  private async filterChanges(id: unknown): Promise<unknown[]> {
+    const filter = this.filter(id);
+    const b = this.backend;
+    const latest = b.latestHeight();
+    switch (filter.kind) {
+      case 'blocks': {
+        const hashes: string[] = [];
+        for (let h = filter.last + 1; h <= latest; h++) hashes.push(b.blockHash(h));
+        filter.last = latest;
+        return hashes;
+      }
+      case 'logs': {
+        const to = filter.criteria.to === undefined ? latest : Math.min(filter.criteria.to, latest);
+        const from = Math.max(filter.last + 1, filter.criteria.from ?? 0);
+        const logs = from > to ? [] : await this.logsIn(filter.criteria, from, to);
+        filter.last = Math.max(filter.last, to);
+        return logs;
+      }
+      case 'pending': {
+        const common = await b.common();
+        const { decodeTx } = await import('../app/tx.js');
+        const { txFromMsg, MSG_ETHEREUM_TX_URL } = await import('../modules/evm/ethTx.js');
+        const hashes: string[] = [];
+        const current = new Set<string>();
+        for (const bytes of b.env.mempool.reapMaxTxs(-1)) {
+          try {
+            for (const m of decodeTx(bytes).msgs) {
+              if (m.typeUrl !== MSG_ETHEREUM_TX_URL) continue;
+              const hash = bytesToHex(txFromMsg(m.message as never, common).hash());
+              current.add(hash);
+              if (!filter.seen.has(hash)) hashes.push(hash);
+            }
+          } catch {
+            // not an Ethereum tx
+          }
+        }
+        filter.seen = current;
+        return hashes;
+      }
+    }
+  }
+
+  private async handleOne(request: unknown): Promise<Record<string, unknown> | undefined> {
+    if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+      return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } };
+    }
+    const { id, method, params } = request as { id?: unknown; method?: unknown; params?: unknown };
+    const reply = (body: Record<string, unknown>) => ({ jsonrpc: '2.0', id: id ?? null, ...body });
+    if (typeof method !== 'string') return reply({ error: { code: -32600, message: 'invalid request' } });
+    const handler = this.methods.get(method);
+    if (handler === undefined) return reply({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
+    if (params !== undefined && !Array.isArray(params)) return reply({ error: { code: -32602, message: 'non-array args' } });
+    try {
+      const result = await handler((params as unknown[] | undefined) ?? []);
+      return reply({ result: result ?? null });
+    } catch (err) {
+      if (err instanceof EthRpcError) return reply({ error: { code: err.code, message: err.message, ...(err.data === undefined ? {} : { data: err.data }) } });
+      this.logger.error('json-rpc handler failed', { method, err: (err as Error).message });
+      return reply({ error: { code: -32000, message: (err as Error).message } });
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body, bigintAsHex);
+      res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(text);
+    };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-allow-headers': 'content-type' });
+      res.end();
+      return;
+    }
+    if (req.method !== 'POST') {
+      send(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'method not allowed' } });
+      return;
+    }
+    const raw = await readBody(req);
+    if (raw === undefined) {
+      send(413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (>${MAX_BODY})` } });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      send(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+      return;
+    }
+    if (Array.isArray(body)) {
+      if (body.length === 0) return send(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
+      if (body.length > MAX_BATCH) return send(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } });
+      const out = [];
+      for (const item of body) out.push(await this.handleOne(item));
+      send(200, out);
+      return;
+    }
+    send(200, await this.handleOne(body));
+  }
+
+  async start(): Promise<EthRpcAddress> {
+    const [host, portText] = splitAddress(this.options.address);
+    const server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.logger.error('json-rpc request failed', { err: (err as Error).message });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(portText), host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const bound = server.address() as AddressInfo;
+    const url = `http://${host}:${bound.port}`;
+    this.logger.info('Ethereum JSON-RPC listening', { address: url });
+    let wsUrl: string | undefined;
+    if (this.options.wsAddress !== undefined && this.options.wsAddress !== '') wsUrl = await this.startWs(this.options.wsAddress);
+    return { host, port: bound.port, url, wsUrl };
+  }
+
+  // ------------------------------------------------------------------ websocket (eth_subscribe)
+
+  private async startWs(addressText: string): Promise<string> {
+    const [host, portText] = splitAddress(addressText);
+    const wss = new WebSocketServer({ host, port: Number(portText), maxPayload: MAX_BODY });
+    await new Promise<void>((resolve, reject) => {
+      wss.once('error', reject);
+      wss.once('listening', () => {
+        wss.off('error', reject);
+        resolve();
+      });
+    });
+    this.wsServer = wss;
+    wss.on('connection', (socket) => {
+      this.sockets.add(socket);
+      this.subscriptions.set(socket, new Map());
+      socket.on('message', (data) => {
+        void this.onWsMessage(socket, data.toString()).catch((err: unknown) => this.logger.error('json-rpc ws message failed', { err: (err as Error).message }));
+      });
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        this.subscriptions.delete(socket);
+      });
+    });
+    this.offNewBlock = this.options.env.eventBus.on('NewBlock', (data) => {
+      void this.publishBlock(data.block.header.height).catch((err: unknown) => this.logger.error('json-rpc ws publish failed', { err: (err as Error).message }));
+    });
+    const bound = wss.address() as AddressInfo;
+    const url = `ws://${host}:${bound.port}`;
+    this.logger.info('Ethereum JSON-RPC websocket listening', { address: url });
+    return url;
+  }
+
+  private send(socket: WebSocket, body: unknown): void {
+    if (socket.readyState !== socket.OPEN) return;
+    socket.send(JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? hex(v) : v)));
+  }
+
+  private async onWsMessage(socket: WebSocket, text: string): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      this.send(socket, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+      return;
+    }
+    const one = async (request: unknown) => {
+      const r = request as { id?: unknown; method?: unknown; params?: unknown };
+      if (r !== null && typeof r === 'object' && (r.method === 'eth_subscribe' || r.method === 'eth_unsubscribe')) {
+        try {
+          const params = Array.isArray(r.params) ? r.params : [];
+          const result = r.method === 'eth_subscribe' ? this.subscribe(socket, params) : this.subscriptions.get(socket)?.delete(String(params[0])) === true;
+          return { jsonrpc: '2.0', id: r.id ?? null, result };
+        } catch (err) {
+          const e = err instanceof EthRpcError ? err : new EthRpcError(-32000, (err as Error).message);
+          return { jsonrpc: '2.0', id: r.id ?? null, error: { code: e.code, message: e.message } };
+        }
+      }
+      return this.handleOne(request);
+    };
+    if (Array.isArray(body)) {
+      const out = [];
+      for (const item of body.slice(0, MAX_BATCH)) out.push(await one(item));
+      this.send(socket, out);
+    } else {
+      this.send(socket, await one(body));
+    }
+  }
+
+  private subscribe(socket: WebSocket, params: unknown[]): string {
+    const kind = params[0];
+    const subs = this.subscriptions.get(socket)!;
+    const id = `0x${randomBytes(16).toString('hex')}`;
+    switch (kind) {
+      case 'newHeads':
+        subs.set(id, { kind: 'newHeads' });
+        break;
+      case 'logs':
+        subs.set(id, { kind: 'logs', criteria: this.logCriteria(params[1] ?? {}) });
+        break;
+      case 'newPendingTransactions':
+        subs.set(id, { kind: 'newPendingTransactions' });
+        break;
+      default:
+        throw new EthRpcError(-32602, `no "${String(kind)}" subscription in eth namespace`);
+    }
+    return id;
+  }
+
+  private async publishBlock(height: number): Promise<void> {
+    if (this.sockets.size === 0) return;
+    const b = this.backend;
+    const block = b.env.blockStore.loadBlock(height);
+    if (block === undefined) return;
+    let head: Record<string, unknown> | undefined;
+    let txs: { hash: string }[] | undefined;
+    for (const [socket, subs] of this.subscriptions) {
+      for (const [id, sub] of subs) {
+        let results: unknown[] = [];
+        if (sub.kind === 'newHeads') {
+          if (head === undefined) {
+            const { transactions: _t, uncles: _u, ...rest } = await b.blockJson(block, false);
+            head = rest;
+          }
+          results = [head];
+        } else if (sub.kind === 'logs') {
+          const from = sub.criteria.from ?? height;
+          const to = sub.criteria.to ?? height;
+          results = height < from || height > to ? [] : await this.logsIn(sub.criteria, height, height);
+        } else {
+          txs ??= await b.ethTxs(block);
+          results = txs.map((t) => t.hash);
+        }
+        for (const result of results) this.send(socket, { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } });
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.offNewBlock?.();
+    this.offNewBlock = undefined;
+    const wss = this.wsServer;
+    this.wsServer = undefined;
+    if (wss !== undefined) {
+      for (const socket of this.sockets) socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    }
+    const server = this.server;
+    if (server === undefined) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function bigintAsHex(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? hex(value) : value;
+}
+
+/** The request body as text; undefined when it exceeds MAX_BODY (the rest is drained). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function splitAddress(text: string): [string, string] {
+  const bare = text.replace(/^tcp:\/\//, '').replace(/^http:\/\//, '');
+  const i = bare.lastIndexOf(':');
+  if (i <= 0 || !/^[0-9]+$/.test(bare.slice(i + 1))) throw new Error(`invalid [json-rpc] address "${text}": want host:port`);
+  const host = bare.slice(0, i);
+  return [host === 'localhost' ? '127.0.0.1' : host, bare.slice(i + 1)];
+}

@@ -1,0 +1,312 @@
+/**
+ * Ethereum transactions ⇄ MsgEthereumTx (Ethermint's LegacyTx / AccessListTx / DynamicFeeTx
+ * carried in `data`), and the @ethereumjs Common for a chain id and fork.
+ */
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { AnySchema } from '@bufbuild/protobuf/wkt';
+import { Common, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import {
+  AccessList2930Tx,
+  FeeMarket1559Tx,
+  LegacyTx,
+  createAccessList2930Tx,
+  createFeeMarket1559Tx,
+  createLegacyTx,
+  createTxFromRLP,
+  type AccessList,
+} from '@ethereumjs/tx';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
+import { secp256k1 } from '../../../keyring/secp256k1.js';
+import { keccak256 } from '../../../util/hash.js';
+import { AccessTupleSchema, type AccessTuple as AccessTupleMsg } from '../../../gen/ethermint/evm/v1/evm_pb.js';
+import {
+  AccessListTxSchema,
+  DynamicFeeTxSchema,
+  ExtensionOptionsEthereumTxSchema,
+  LegacyTxSchema,
+  MsgEthereumTxSchema,
+  type MsgEthereumTx,
+} from '../../../gen/ethermint/evm/v1/tx_pb.js';
+import { SdkErrors } from '../shared/errors.js';
+import { CoinSchema } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
+import { AuthInfoSchema, FeeSchema, TxBodySchema, TxRawSchema } from '../../../gen/cosmos/tx/v1beta1/tx_pb.js';
+
+export type EthTx = LegacyTx | AccessList2930Tx | FeeMarket1559Tx;
+
+export const LEGACY_TX_URL = `/${LegacyTxSchema.typeName}`;
+export const ACCESS_LIST_TX_URL = `/${AccessListTxSchema.typeName}`;
+export const DYNAMIC_FEE_TX_URL = `/${DynamicFeeTxSchema.typeName}`;
+export { MSG_ETHEREUM_TX_URL } from './keys.js';
+import { MSG_ETHEREUM_TX_URL } from './keys.js';
+
+const commons = new Map<string, Common>();
+
+/** A Common for `chainId` at `hardfork` (cached; Commons are not mutated after creation). */
+export function commonFor(chainId: bigint, hardfork: string, eips: readonly number[] = []): Common {
+  const key = `${chainId}:${hardfork}:${eips.join(',')}`;
+  let common = commons.get(key);
+  if (common === undefined) {
+    common = createCustomCommon({ chainId: Number(chainId), name: `tokend-${chainId}` }, Mainnet, { hardfork, eips: [...eips] });
+    commons.set(key, common);
+  }
+  return common;
+}
+
+function big(text: string, what: string): bigint {
+  if (text === '') return 0n;
+  if (!/^[0-9]+$/.test(text)) throw SdkErrors.InvalidRequest.wrap(`invalid ${what} "${text}"`);
+  return BigInt(text);
+}
+
+function accessList(tuples: readonly AccessTupleMsg[]): AccessList {
+  return tuples.map((t) => ({ address: t.address as `0x${string}`, storageKeys: t.storageKeys as `0x${string}`[] }));
+}
+
+function toTuples(list: readonly { address: string; storageKeys: string[] }[] | undefined): AccessTupleMsg[] {
+  return (list ?? []).map((t) => create(AccessTupleSchema, { address: t.address, storageKeys: t.storageKeys }));
+}
+
+/** v, r, s; an empty v is 0 (typed txs' y-parity 0 encodes as no bytes) once r and s are present. */
+function signature(t: { v: Uint8Array; r: Uint8Array; s: Uint8Array }): { v?: bigint; r?: bigint; s?: bigint } {
+  if (t.r.length === 0 && t.s.length === 0 && t.v.length === 0) return {};
+  return { v: bytesToBigInt(t.v), r: bytesToBigInt(t.r), s: bytesToBigInt(t.s) };
+}
+
+function recipient(to: string): `0x${string}` | undefined {
+  if (to === '') return undefined;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(to)) throw SdkErrors.InvalidAddress.wrap(`invalid to address ${to}`);
+  return to as `0x${string}`;
+}
+
+/**
+ * The @ethereumjs transaction a message carries, checked against `common` (a typed tx whose
+ * chain id differs, or a legacy tx signed for another chain, throws).
+ */
+export function txFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
+  const data = msg.data;
+  if (data === undefined) throw SdkErrors.InvalidRequest.wrap('MsgEthereumTx has no transaction data');
+  const opts = { common, freeze: true };
+  try {
+    switch (data.typeUrl) {
+      case LEGACY_TX_URL: {
+        const t = fromBinary(LegacyTxSchema, data.value);
+        return createLegacyTx(
+          { nonce: t.nonce, gasPrice: big(t.gasPrice, 'gas price'), gasLimit: t.gas, to: recipient(t.to), value: big(t.value, 'value'), data: t.data, ...signature(t) },
+          opts,
+        );
+      }
+      case ACCESS_LIST_TX_URL: {
+        const t = fromBinary(AccessListTxSchema, data.value);
+        return createAccessList2930Tx(
+          {
+            chainId: big(t.chainId, 'chain id'),
+            nonce: t.nonce,
+            gasPrice: big(t.gasPrice, 'gas price'),
+            gasLimit: t.gas,
+            to: recipient(t.to),
+            value: big(t.value, 'value'),
+            data: t.data,
+            accessList: accessList(t.accesses),
+            ...signature(t),
+          },
+          opts,
+        );
+      }
+      case DYNAMIC_FEE_TX_URL: {
+        const t = fromBinary(DynamicFeeTxSchema, data.value);
+        return createFeeMarket1559Tx(
+          {
+            chainId: big(t.chainId, 'chain id'),
+            nonce: t.nonce,
+            maxPriorityFeePerGas: big(t.gasTipCap, 'gas tip cap'),
+            maxFeePerGas: big(t.gasFeeCap, 'gas fee cap'),
+            gasLimit: t.gas,
+            to: recipient(t.to),
+            value: big(t.value, 'value'),
+            data: t.data,
+            accessList: accessList(t.accesses),
+            ...signature(t),
+          },
+          opts,
+        );
+      }
+    }
+  } catch (err) {
+    if (err instanceof Error && /chain ?id/i.test(err.message)) {
+      throw SdkErrors.InvalidSigner.wrap(`couldn't retrieve sender address from the ethereum transaction: invalid chain id for signer`);
+    }
+    throw err instanceof Error && 'codespace' in err ? err : SdkErrors.TxDecode.wrap(`invalid ethereum transaction: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  throw SdkErrors.TxDecode.wrap(`unknown ethereum transaction type ${data.typeUrl}`);
+}
+
+function u(value: bigint): Uint8Array {
+  return bigIntToUnpaddedBytes(value);
+}
+
+/** The MsgEthereumTx for a signed transaction (hash and sender filled in). */
+export function msgFromTx(tx: EthTx, from: string): MsgEthereumTx {
+  const to = tx.to?.toString() ?? '';
+  let data;
+  if (tx instanceof FeeMarket1559Tx) {
+    data = create(AnySchema, {
+      typeUrl: DYNAMIC_FEE_TX_URL,
+      value: toBinary(
+        DynamicFeeTxSchema,
+        create(DynamicFeeTxSchema, {
+          chainId: tx.chainId.toString(),
+          nonce: tx.nonce,
+          gasTipCap: tx.maxPriorityFeePerGas.toString(),
+          gasFeeCap: tx.maxFeePerGas.toString(),
+          gas: tx.gasLimit,
+          to,
+          value: tx.value.toString(),
+          data: tx.data,
+          accesses: toTuples(tx.toJSON().accessList),
+          v: u(tx.v ?? 0n),
+          r: u(tx.r ?? 0n),
+          s: u(tx.s ?? 0n),
+        }),
+      ),
+    });
+  } else if (tx instanceof AccessList2930Tx) {
+    data = create(AnySchema, {
+      typeUrl: ACCESS_LIST_TX_URL,
+      value: toBinary(
+        AccessListTxSchema,
+        create(AccessListTxSchema, {
+          chainId: tx.chainId.toString(),
+          nonce: tx.nonce,
+          gasPrice: tx.gasPrice.toString(),
+          gas: tx.gasLimit,
+          to,
+          value: tx.value.toString(),
+          data: tx.data,
+          accesses: toTuples(tx.toJSON().accessList),
+          v: u(tx.v ?? 0n),
+          r: u(tx.r ?? 0n),
+          s: u(tx.s ?? 0n),
+        }),
+      ),
+    });
+  } else {
+    data = create(AnySchema, {
+      typeUrl: LEGACY_TX_URL,
+      value: toBinary(
+        LegacyTxSchema,
+        create(LegacyTxSchema, { nonce: tx.nonce, gasPrice: tx.gasPrice.toString(), gas: tx.gasLimit, to, value: tx.value.toString(), data: tx.data, v: u(tx.v ?? 0n), r: u(tx.r ?? 0n), s: u(tx.s ?? 0n) }),
+      ),
+    });
+  }
+  return create(MsgEthereumTxSchema, { data, hash: bytesToHex(tx.hash()), from });
+}
+
+/** Decodes a raw signed transaction (eth_sendRawTransaction). */
+export function txFromRaw(raw: Uint8Array, common: Common): EthTx {
+  let tx;
+  try {
+    tx = createTxFromRLP(raw, { common, freeze: true });
+  } catch (err) {
+    if (err instanceof Error && /chain ?id/i.test(err.message)) {
+      throw SdkErrors.InvalidSigner.wrap(`couldn't retrieve sender address from the ethereum transaction: invalid chain id for signer`);
+    }
+    throw SdkErrors.TxDecode.wrap(`invalid ethereum transaction: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  }
+  if (!(tx instanceof LegacyTx || tx instanceof AccessList2930Tx || tx instanceof FeeMarket1559Tx)) throw new Error(`transaction type ${tx.type} not supported`);
+  return tx;
+}
+
+/** A legacy tx's EIP-155 protection: v ∉ {27, 28}. */
+export function isProtected(tx: EthTx): boolean {
+  if (!(tx instanceof LegacyTx)) return true;
+  const v = tx.v;
+  return v !== undefined && v !== 27n && v !== 28n;
+}
+
+/** The gas price the sender pays per gas: legacy/2930 gas price; 1559 min(tip + base fee, fee cap). */
+export function effectiveGasPrice(tx: EthTx, baseFee: bigint | undefined): bigint {
+  if (tx instanceof FeeMarket1559Tx) {
+    if (baseFee === undefined) return tx.maxFeePerGas;
+    const price = tx.maxPriorityFeePerGas + baseFee;
+    return price < tx.maxFeePerGas ? price : tx.maxFeePerGas;
+  }
+  return tx.gasPrice;
+}
+
+/** The most the sender may pay per gas (fee cap or gas price). */
+export function gasFeeCap(tx: EthTx): bigint {
+  return tx instanceof FeeMarket1559Tx ? tx.maxFeePerGas : tx.gasPrice;
+}
+
+export { hexToBytes };
+
+/**
+ * The Cosmos tx that carries a signed Ethereum transaction (Ethermint's BuildTx): one
+ * MsgEthereumTx, the ExtensionOptionsEthereumTx option, fee = gas × fee cap in the EVM denom,
+ * no Cosmos signatures.
+ */
+export function cosmosTxBytes(tx: EthTx, sender: string, denom: string): Uint8Array {
+  const msg = msgFromTx(tx, sender);
+  const body = create(TxBodySchema, {
+    messages: [create(AnySchema, { typeUrl: MSG_ETHEREUM_TX_URL, value: toBinary(MsgEthereumTxSchema, msg) })],
+    extensionOptions: [create(AnySchema, { typeUrl: `/${ExtensionOptionsEthereumTxSchema.typeName}`, value: new Uint8Array(0) })],
+  });
+  const authInfo = create(AuthInfoSchema, {
+    fee: create(FeeSchema, { amount: [create(CoinSchema, { denom, amount: (tx.gasLimit * gasFeeCap(tx)).toString() })], gasLimit: tx.gasLimit }),
+  });
+  return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes: toBinary(TxBodySchema, body), authInfoBytes: toBinary(AuthInfoSchema, authInfo), signatures: [] }));
+}
+
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/**
+ * The sender of a signed tx (20 bytes), recovered with libsecp256k1 when its binding loads (the
+ * library's own recovery is pure JS, ~100× slower). EIP-2: s ≤ n/2. Throws "Invalid Signature…".
+ */
+export function recoverSender(tx: EthTx): Uint8Array {
+  const { v, r, s } = tx;
+  if (v === undefined || r === undefined || s === undefined) throw new Error('Invalid Signature: the transaction is not signed');
+  if (r === 0n || s === 0n || s > HALF_N) throw new Error('Invalid Signature: s-values greater than secp256k1n/2 are considered invalid');
+  let recovery = v;
+  if (tx instanceof LegacyTx) recovery = v === 27n || v === 28n ? v - 27n : v - (tx.common.chainId() * 2n + 35n);
+  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid Signature: invalid v value');
+  const signature = new Uint8Array(64);
+  signature.set(setLengthLeft(bigIntToBytes(r), 32), 0);
+  signature.set(setLengthLeft(bigIntToBytes(s), 32), 32);
+  let publicKey: Uint8Array;
+  try {
+    publicKey = secp256k1().recover(tx.getHashedMessageToSign(), signature, Number(recovery), false);
+  } catch {
+    throw new Error('Invalid Signature: no public key recovers from it');
+  }
+  return keccak256(publicKey.subarray(1)).subarray(12);
+}
+
+const decodedMsgs = new WeakMap<object, { common: Common; tx: EthTx; sender?: Uint8Array | Error }>();
+
+/** txFromMsg, memoised per message object (CheckTx and FinalizeBlock share decoded txs). */
+export function cachedTxFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
+  const entry = decodedMsgs.get(msg);
+  if (entry !== undefined && entry.common === common) return entry.tx;
+  const tx = txFromMsg(msg, common);
+  decodedMsgs.set(msg, { common, tx });
+  return tx;
+}
+
+/** recoverSender, memoised per message object. */
+export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
+  const entry = decodedMsgs.get(msg);
+  if (entry !== undefined && entry.tx === tx && entry.sender !== undefined) {
+    if (entry.sender instanceof Error) throw entry.sender;
+    return entry.sender;
+  }
+  let sender: Uint8Array | Error;
+  try {
+    sender = recoverSender(tx);
+  } catch (err) {
+    sender = err as Error;
+  }
+  if (entry !== undefined && entry.tx === tx) entry.sender = sender;
+  if (sender instanceof Error) throw sender;
+  return sender;
+}

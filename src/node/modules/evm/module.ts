@@ -1,0 +1,55 @@
+/**
+ * The EVM module (ethermint.evm.v1): Ethereum transactions on @ethereumjs/evm over tokend's
+ * stores, its ante chain for ExtensionOptionsEthereumTx, queries and genesis. The fee market
+ * comes before it in the module list (it needs nothing of the EVM).
+ */
+import { ExtensionOptionsEthereumTxSchema, AccessListTxSchema, DynamicFeeTxSchema, LegacyTxSchema, Msg } from '../../../gen/ethermint/evm/v1/tx_pb.js';
+import { Query } from '../../../gen/ethermint/evm/v1/query_pb.js';
+import { defineModule } from '../../platform/module.js';
+import { evmAnteChain } from './ante.js';
+import { evmCli } from './cli.js';
+import { EvmErrors } from './errors.js';
+import { MSG_ETHEREUM_TX_URL } from './keys.js';
+import { loadEvmLibraries } from './lib.js';
+import type { EvmAccountKeeper, EvmBankKeeper, EvmFeeMarketKeeper } from './expectedKeepers.js';
+import { defaultEvmGenesis, exportEvmGenesis, initEvmGenesis, validateEvmGenesis } from './genesis.js';
+import { EvmKeeper } from './keeper.js';
+import { MODULE_NAME, evmStoreKey } from './keys.js';
+import { evmMsgRoutes } from './msgServer.js';
+import { evmQueryService } from './queryServer.js';
+
+export const EXTENSION_OPTIONS_ETHEREUM_TX_URL = `/${ExtensionOptionsEthereumTxSchema.typeName}`;
+
+export const evmModule = defineModule<EvmKeeper>({
+  name: MODULE_NAME,
+  storeKeys: [evmStoreKey],
+  msgService: Msg,
+  queryServices: [Query],
+  interfaces: [LegacyTxSchema, AccessListTxSchema, DynamicFeeTxSchema, ExtensionOptionsEthereumTxSchema],
+  errors: EvmErrors,
+  cli: evmCli,
+  consensusVersion: 5,
+  requires: ['auth', 'bank', 'feemarket'],
+  create(deps) {
+    const keeper = new EvmKeeper(deps.keeper<EvmAccountKeeper>('auth'), deps.keeper<EvmBankKeeper>('bank'));
+    const feeMarket = deps.keeper<EvmFeeMarketKeeper>('feemarket');
+    keeper.setFeeMarket(feeMarket);
+    return {
+      keeper,
+      msgRoutes: evmMsgRoutes(keeper, deps.authority),
+      queryServices: [evmQueryService(keeper)],
+      genesis: {
+        default: (defaults) => defaultEvmGenesis(defaults),
+        validate: (json) => validateEvmGenesis(json),
+        init: async (ctx, json) => initEvmGenesis(ctx, keeper, json),
+        export: (ctx) => exportEvmGenesis(ctx, keeper),
+      },
+      ready: async () => {
+        await loadEvmLibraries();
+      },
+      anteChains: { [EXTENSION_OPTIONS_ETHEREUM_TX_URL]: evmAnteChain(keeper, () => feeMarket) },
+    };
+  },
+});
+
+export { MSG_ETHEREUM_TX_URL };

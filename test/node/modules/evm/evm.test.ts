@@ -1,0 +1,174 @@
+/**
+ * The EVM module in-process: ethers-signed legacy / EIP-1559 txs carried in Cosmos txs, value
+ * transfers seen as bank balances, contract creation and calls with storage and logs, and the
+ * ante chain's refusals with Ethermint's texts.
+ */
+import { Wallet, getBytes, hexlify } from 'ethers';
+import { bytesToHex } from '@ethereumjs/util';
+import { commonFor, cosmosTxBytes, recoverSender, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
+import { useSecp256k1Implementation, isNativeSecp256k1Available } from '../../../../src/keyring/secp256k1.js';
+import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
+import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
+import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
+import { Context } from '../../../../src/node/modules/shared/context.js';
+import { DENOM, TOKEN, buildAppState, startChain, testKey, type Chain } from '../../app/helpers.js';
+import { exportAppState, validateAppState } from '../../../../src/node/app/genesis.js';
+
+const alice = testKey('alice');
+const bob = testKey('bob');
+const validator = testKey('validator');
+const wallet = new Wallet(hexlify(alice.privateKey));
+const CHAIN = 9000n;
+const GWEI = 10n ** 9n;
+
+// Runtime: sstore(0, calldataload(0)); mstore(0, it); log1(0, 32, 0x2a); return(0, 32)
+const RUNTIME = '600035806000556000526' + '02a60206000a160206000f3';
+const INIT = '0x6016600c60003960166000f3' + RUNTIME;
+
+function carry(raw: string): Uint8Array {
+  const tx = txFromRaw(getBytes(raw), commonFor(CHAIN, 'cancun'));
+  let from = '';
+  try {
+    from = tx.getSenderAddress().toString();
+  } catch {
+    from = '';
+  }
+  return cosmosTxBytes(tx, from, DENOM);
+}
+
+function queryCtx(chain: Chain): Context {
+  return new Context({ mode: 'query', multiStore: chain.store, header: { height: chain.height, time: new Date(), chainId: 'testnet_9000-1', proposerAddress: new Uint8Array(0), hash: new Uint8Array(0), nextValidatorsHash: new Uint8Array(0) } });
+}
+
+describe('evm module', () => {
+  let chain: Chain;
+  const manager = () => (chain.app as unknown as { manager: { keeper<T>(name: string): T } }).manager;
+
+  beforeEach(async () => {
+    chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }));
+  });
+  afterEach(async () => {
+    await chain.close();
+  });
+
+  test('a legacy EIP-155 value transfer moves the bank balance and bumps the sequence', async () => {
+    const raw = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 12345n, gasLimit: 21000n, gasPrice: 2n * GWEI });
+    const result = (await chain.block([carry(raw)])).txResults[0]!;
+    expect(result.log).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.gasUsed).toBe(21000n);
+    const ctx = queryCtx(chain);
+    const bank = manager().keeper<BankKeeper>('bank');
+    expect(bank.getBalance(ctx, bob.address, DENOM)).toBe(12345n);
+    expect(bank.getBalance(ctx, alice.address, DENOM)).toBe(1000n * TOKEN - 12345n - 21000n * 2n * GWEI);
+    expect(manager().keeper<AccountKeeper>('auth').getAccount(ctx, alice.address)?.sequence).toBe(1n);
+    const ethTx = result.events.find((e) => e.type === 'ethereum_tx')!;
+    expect(ethTx.attributes.find((a) => a.key === 'ethereumTxHash')?.value).toBe(txFromRaw(getBytes(raw), commonFor(CHAIN, 'cancun')).hash().reduce((s, b) => s + b.toString(16).padStart(2, '0'), '0x'));
+  });
+
+  test('EIP-1559 contract creation, then a call that stores and logs', async () => {
+    const deploy = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, data: INIT, gasLimit: 200000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const created = (await chain.block([carry(deploy)])).txResults[0]!;
+    expect(created.code).toBe(0);
+    const evm = manager().keeper<EvmKeeper>('evm');
+    const { getCreateAddress } = await import('ethers');
+    const contract = getCreateAddress({ from: wallet.address, nonce: 0 });
+    expect(bytesToHex(evm.code(queryCtx(chain), getBytes(contract)))).toBe(`0x${RUNTIME}`);
+
+    const value = '0x' + '07'.padStart(64, '0');
+    const call = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 1, to: contract, data: value, gasLimit: 100000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const called = (await chain.block([carry(call)])).txResults[0]!;
+    expect(called.code).toBe(0);
+    const log = JSON.parse(called.events.find((e) => e.type === 'tx_log')!.attributes[0]!.value) as { address: string; topics: string[] };
+    expect(log.address.toLowerCase()).toBe(contract.toLowerCase());
+    expect(log.topics).toEqual(['0x' + '2a'.padStart(64, '0')]);
+    expect(bytesToHex(evm.storage(queryCtx(chain), getBytes(contract), new Uint8Array(32)))).toBe(value);
+    // eth_call sees the stored value
+    const result = await evm.call(queryCtx(chain), { to: getBytes(contract), data: getBytes('0x' + '09'.padStart(64, '0')) }, 25_000_000n);
+    expect(bytesToHex(result.ret)).toBe('0x' + '09'.padStart(64, '0'));
+    const estimate = await evm.estimateGas(queryCtx(chain), { from: getBytes(wallet.address), to: getBytes(contract), data: getBytes(value) }, 25_000_000n);
+    expect(estimate.gas).toBeGreaterThan(21000n);
+  });
+
+  test('refusals carry Ethermint texts and change nothing', async () => {
+    const to = bytesToHex(bob.address);
+    const wrongChain = await wallet.signTransaction({ type: 2, chainId: 1n, nonce: 0, to, value: 1n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const tooLow = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 5, to, value: 1n, gasLimit: 21000n, gasPrice: 2n * GWEI });
+    const broke = await new Wallet(hexlify(bob.privateKey)).signTransaction({ type: 0, chainId: CHAIN, nonce: 0, to, value: 1n, gasLimit: 21000n, gasPrice: 2n * GWEI });
+    const unprotected = await wallet.signTransaction({ type: 0, nonce: 0, to, value: 1n, gasLimit: 21000n, gasPrice: 2n * GWEI });
+    const underBase = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to, value: 1n, gasLimit: 21000n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n });
+    let wrongChainTx: Uint8Array | undefined;
+    try {
+      wrongChainTx = carry(wrongChain);
+    } catch (err) {
+      expect(String(err)).toMatch(/invalid chain id for signer/);
+    }
+    const results = (await chain.block([carry(tooLow), carry(broke), carry(unprotected), carry(underBase)])).txResults;
+    expect(results[0]!.log).toBe('invalid nonce; got 5, expected 0: invalid sequence');
+    expect(results[1]!.log).toMatch(/^failed to check sender balance: sender balance < tx cost \(0 < 42000000000001\)/);
+    expect(results[1]!.code).toBe(5);
+    expect(results[2]!.log).toMatch(/rejected unprotected Ethereum transaction/);
+    expect(results[3]!.log).toMatch(/max fee per gas less than block base fee \(1 < \d+\)/);
+    expect(wrongChainTx).toBeUndefined();
+    const ctx = queryCtx(chain);
+    expect(manager().keeper<BankKeeper>('bank').getBalance(ctx, alice.address, DENOM)).toBe(1000n * TOKEN);
+  });
+
+  test('enable_create = false refuses a deployment with Ethermint’s error; calls still work', async () => {
+    await chain.close();
+    const state = buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }) as Record<string, { params: Record<string, unknown> }>;
+    state.evm!.params.enable_create = false;
+    chain = await startChain(state as never);
+    const deploy = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, data: INIT, gasLimit: 200000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const refused = (await chain.block([carry(deploy)])).txResults[0]!;
+    expect(refused.codespace).toBe('evm');
+    expect(refused.code).toBe(10);
+    expect(refused.log).toBe('failed to create new contract: EVM Create operation is disabled');
+    const send = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 5n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    expect((await chain.block([carry(send)])).txResults[0]!.code).toBe(0);
+  });
+
+  test('an EIP-2930 access-list tx; a reverted call pays its gas and keeps nothing; export re-imports code and storage', async () => {
+    const deploy = await wallet.signTransaction({ type: 1, chainId: CHAIN, nonce: 0, data: INIT, gasLimit: 200000n, gasPrice: 2n * GWEI, accessList: [] });
+    expect((await chain.block([carry(deploy)])).txResults[0]!.code).toBe(0);
+    const { getCreateAddress } = await import('ethers');
+    const contract = getCreateAddress({ from: wallet.address, nonce: 0 });
+    const value = '0x' + '05'.padStart(64, '0');
+    const call = await wallet.signTransaction({ type: 1, chainId: CHAIN, nonce: 1, to: contract, data: value, gasLimit: 100000n, gasPrice: 2n * GWEI, accessList: [{ address: contract, storageKeys: ['0x' + '00'.repeat(32)] }] });
+    expect((await chain.block([carry(call)])).txResults[0]!.code).toBe(0);
+    // Too little gas for the SSTORE: out of gas inside the EVM — included, fee charged, no state change.
+    const starved = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 2, to: contract, data: '0x' + '09'.padStart(64, '0'), gasLimit: 22000n, gasPrice: 2n * GWEI });
+    const failed = (await chain.block([carry(starved)])).txResults[0]!;
+    expect(failed.code).toBe(0);
+    expect(failed.events.find((e) => e.type === 'ethereum_tx')!.attributes.find((a) => a.key === 'ethereumTxFailed')?.value).toBe('out of gas');
+    const evm = manager().keeper<EvmKeeper>('evm');
+    expect(bytesToHex(evm.storage(queryCtx(chain), getBytes(contract), new Uint8Array(32)))).toBe(value);
+    expect(manager().keeper<AccountKeeper>('auth').getAccount(queryCtx(chain), alice.address)?.sequence).toBe(3n);
+
+    const exported = await exportAppState(chain.store);
+    expect(validateAppState(exported, 'testnet_9000-1')).toEqual([]);
+    const accounts = (exported as unknown as { evm: { accounts: { address: string; code: string; storage: { key: string; value: string }[] }[] } }).evm.accounts;
+    expect(accounts).toEqual([{ address: contract.toLowerCase(), code: `0x${RUNTIME}`, storage: [{ key: '0x' + '00'.repeat(32), value }] }]);
+    await chain.close();
+    chain = await startChain(exported);
+    await chain.block([]);
+    const again = manager().keeper<EvmKeeper>('evm');
+    expect(bytesToHex(again.code(queryCtx(chain), getBytes(contract)))).toBe(`0x${RUNTIME}`);
+    expect(bytesToHex(again.storage(queryCtx(chain), getBytes(contract), new Uint8Array(32)))).toBe(value);
+  });
+
+  test('sender recovery: libsecp256k1 and @noble agree with ethers (legacy and EIP-1559)', async () => {
+    const raw = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 3, to: bytesToHex(bob.address), value: 1n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const legacy = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 3, to: bytesToHex(bob.address), value: 1n, gasLimit: 21000n, gasPrice: GWEI });
+    const common = commonFor(CHAIN, 'cancun');
+    for (const impl of isNativeSecp256k1Available() ? (['native', 'noble'] as const) : (['noble'] as const)) {
+      useSecp256k1Implementation(impl);
+      try {
+        expect(bytesToHex(recoverSender(txFromRaw(getBytes(raw), common)))).toBe(wallet.address.toLowerCase());
+        expect(bytesToHex(recoverSender(txFromRaw(getBytes(legacy), common)))).toBe(wallet.address.toLowerCase());
+      } finally {
+        useSecp256k1Implementation(isNativeSecp256k1Available() ? 'native' : 'noble');
+      }
+    }
+  });
+});
