@@ -31,8 +31,8 @@ afterAll(async () => {
 
 /** `tokend start` through `sh -c 'ulimit -n N; exec …'` (N = undefined: the inherited limit). */
 async function startNode(home: string, nofile?: number): Promise<BackgroundNode & { rpc: string }> {
-  const [rpcPort, apiPort, grpcPort] = [await freePort(), await freePort(), await freePort()];
-  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, '--p2p.laddr', 'tcp://127.0.0.1:0'];
+  const [rpcPort, apiPort, grpcPort, ethPort, ethWsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, '--p2p.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', `127.0.0.1:${ethPort}`, '--json-rpc.ws-address', `127.0.0.1:${ethWsPort}`];
   const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('sh', ['-c', `${nofile ? `ulimit -n ${nofile} && ` : ''}exec ${quoted}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';

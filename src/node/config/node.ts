@@ -91,11 +91,7 @@ export interface AppConfig {
  * Settings the node writes into config.toml / app.toml but does not apply (yet), with the reason.
  * test/node/config/settings.test.ts walks the written files: every other key must be read.
  */
-export const IGNORED_SETTINGS: Readonly<Record<string, string>> = Object.freeze({
-  'app.toml json-rpc.enable': 'the Ethereum JSON-RPC server has not landed yet; the section is written for when it does',
-  'app.toml json-rpc.address': 'the Ethereum JSON-RPC server has not landed yet',
-  'app.toml json-rpc.ws-address': 'the Ethereum JSON-RPC server has not landed yet',
-});
+export const IGNORED_SETTINGS: Readonly<Record<string, string>> = Object.freeze({});
 
 export function defaultNodeConfig(moniker = 'node'): NodeConfig {
   return {

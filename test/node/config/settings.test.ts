@@ -89,6 +89,7 @@ describe('config.toml and app.toml settings', () => {
       expect(written.has(name)).toBe(true);
       expect(architecture).toContain(name.replace(/^\S+ /, ''));
     }
-    expect(nodeSource).not.toMatch(/appConfig\.jsonRpc/);
+    // The Ethereum JSON-RPC section, once documented as ignored, is applied since the EVM landed.
+    expect(nodeSource).toMatch(/appConfig\.jsonRpc\.enable/);
   });
 });

@@ -24,6 +24,8 @@ export async function startFast(home: string, overrides: NodeOverrides = {}): Pr
     apiAddress: 'tcp://127.0.0.1:0',
     grpcAddress: '127.0.0.1:0',
     p2pLaddr: 'tcp://127.0.0.1:0',
+    jsonRpcAddress: '127.0.0.1:0',
+    jsonRpcWsAddress: '127.0.0.1:0',
     ...overrides,
     nodeConfig: (c) => {
       c.consensus.timeoutCommitMs = 100;
