@@ -341,6 +341,7 @@ export class App implements Application {
       proposerAddress: request.proposerAddress,
       hash: request.hash,
       nextValidatorsHash: request.nextValidatorsHash,
+      appHash: this.store.lastCommitId().hash,
     };
     const blockBranch = this.store.branch();
     const decoded = request.txs.map((tx) => {

@@ -26,6 +26,8 @@ export interface BlockHeader {
   proposerAddress: Uint8Array;
   hash: Uint8Array;
   nextValidatorsHash: Uint8Array;
+  /** The app hash of the last committed block (FinalizeBlock's header.AppHash in the SDK). */
+  appHash?: Uint8Array;
 }
 
 /**

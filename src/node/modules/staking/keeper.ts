@@ -930,7 +930,8 @@ export class StakingKeeper {
 
   /**
    * TrackHistoricalInfo: prune entries older than historical_entries, store this block's header
-   * and last validator set (by power, then address). The record is assembled from the stored
+   * (as the SDK 0.50 FinalizeBlock builds it: chain id, height, time, proposer, next validators
+   * hash and the last app hash) and last validator set (by power, then address). The record is assembled from the stored
    * validator bytes (HistoricalInfo = header 1, repeated Validator 2) rather than decoding and
    * re-encoding 100 validators every block; the bytes are the ones protobuf-es would write.
    */
@@ -956,6 +957,7 @@ export class StakingKeeper {
       time: timestampFromDate(ctx.blockTime),
       nextValidatorsHash: ctx.header.nextValidatorsHash,
       proposerAddress: ctx.header.proposerAddress,
+      appHash: ctx.header.appHash ?? new Uint8Array(0),
     });
     const writer = new ProtoWriter(1024 + set.reduce((sum, entry) => sum + entry.bytes.length + 8, 0));
     writer.messageField(1, toBinary(HeaderSchema, header));

@@ -51,10 +51,15 @@ describe('x/staking on a four-validator chain', () => {
 
   test('historical info holds the header and the bonded set by power, as the stored validators', async () => {
     await pos.tx(alice, [delegate(alice.bech32, pos.validators[2]!.key.valoper, 5n * TOKEN)]);
+    const lastAppHash = pos.chain.store.lastCommitId().hash;
     await pos.block();
     const hist = staking().getHistoricalInfo(pos.ctx(), BigInt(pos.chain.height))!;
     expect(hist.header!.height).toBe(BigInt(pos.chain.height));
     expect(hist.header!.chainId).toBe('testnet_9000-1');
+    // The header as the SDK's FinalizeBlock builds it: the app hash is the last committed one.
+    expect(Buffer.from(hist.header!.appHash).toString('hex')).toBe(Buffer.from(lastAppHash).toString('hex'));
+    expect(lastAppHash.length).toBe(32);
+    expect(hist.header!.time).toBeDefined();
     // By power (val2 has 105), then by operator address bytes.
     const expected = [...pos.validators]
       .sort((x, y) => (x === pos.validators[2] ? -1 : y === pos.validators[2] ? 1 : Buffer.compare(Buffer.from(x.key.address), Buffer.from(y.key.address))))
