@@ -164,6 +164,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   const serverCaps: Record<string, number> = { rpc: nodeConfig.rpc.maxOpenConnections };
   if (appConfig.api.enable) serverCaps['api'] = appConfig.api.maxOpenConnections;
   if (appConfig.grpc.enable) serverCaps['grpc'] = appConfig.grpc.maxOpenConnections;
+  if (appConfig.jsonRpc.enable) serverCaps['json-rpc'] = appConfig.jsonRpc.maxOpenConnections;
   const fdPlan = planDescriptors(fdLimit, serverCaps, nodeConfig.p2p.maxNumInboundPeers + nodeConfig.p2p.maxNumOutboundPeers + 10);
   for (const warning of fdPlan.warnings) logger.warn(warning);
   const maxTxJson = Math.ceil(nodeConfig.mempool.maxTxBytes / 3) * 4 + 200;
@@ -404,7 +405,16 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     }
     let jsonRpcAddress: EthRpcAddress | undefined;
     if (appConfig.jsonRpc.enable) {
-      const ethRpc = new EthRpcServer({ env, address: appConfig.jsonRpc.address, wsAddress: appConfig.jsonRpc.wsAddress, logger: childLogger(logger, { module: 'json-rpc' }) });
+      const ethRpc = new EthRpcServer({
+        env,
+        address: appConfig.jsonRpc.address,
+        wsAddress: appConfig.jsonRpc.wsAddress,
+        logger: childLogger(logger, { module: 'json-rpc' }),
+        maxOpenConnections: fdPlan.caps['json-rpc'] ?? appConfig.jsonRpc.maxOpenConnections,
+        httpTimeoutMs: appConfig.jsonRpc.httpTimeoutMs,
+        httpIdleTimeoutMs: appConfig.jsonRpc.httpIdleTimeoutMs,
+      });
+      servers['json-rpc'] = ethRpc;
       jsonRpcAddress = await ethRpc.start();
       cleanups.push(() => ethRpc.stop());
     }

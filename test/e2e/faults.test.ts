@@ -1,6 +1,6 @@
 /**
  * Operating under faults, with the real binary (issue 14):
- *  - 2,000 idle connections to each server (RPC, REST, gRPC) of a node started under
+ *  - 2,000 idle connections to each server (RPC, REST, gRPC, Ethereum JSON-RPC) of a node started under
  *    `ulimit -n 1024` do not stop consensus, and a fresh client of each server is still served;
  *  - a disk that fills up (a 20 MB tmpfs) and a home remounted read-only: the node never reports
  *    healthy while it cannot commit, exits non-zero, refuses to start while the cause lasts, and
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** `tokend start` through `sh -c 'ulimit -n N; exec …'` (N = undefined: the inherited limit). */
-async function startNode(home: string, nofile?: number): Promise<BackgroundNode & { rpc: string }> {
+async function startNode(home: string, nofile?: number): Promise<BackgroundNode & { rpc: string; eth: string }> {
   const [rpcPort, apiPort, grpcPort, ethPort, ethWsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, '--p2p.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', `127.0.0.1:${ethPort}`, '--json-rpc.ws-address', `127.0.0.1:${ethWsPort}`];
   const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
@@ -39,7 +39,7 @@ async function startNode(home: string, nofile?: number): Promise<BackgroundNode 
   child.stdout!.on('data', (c: Buffer) => (logs += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (logs += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const bg = { child, node: `tcp://127.0.0.1:${rpcPort}`, rpc: `http://127.0.0.1:${rpcPort}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, logs: () => logs, exited };
+  const bg = { child, node: `tcp://127.0.0.1:${rpcPort}`, rpc: `http://127.0.0.1:${rpcPort}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, eth: `http://127.0.0.1:${ethPort}`, logs: () => logs, exited };
   running.push(bg);
   return bg;
 }
@@ -115,7 +115,7 @@ describe('bounded resources', () => {
     const bg = await startNode(home, 1024);
     await waitForHeight(bg.rpc, 2);
     expect(bg.logs()).toMatch(/do not fit the descriptor limit \(ulimit -n 1024\)/);
-    const ports = [bg.rpc, bg.api, `http://${bg.grpc}`].map((u) => Number(new URL(u).port));
+    const ports = [bg.rpc, bg.api, `http://${bg.grpc}`, bg.eth].map((u) => Number(new URL(u).port));
     const idle = ports.flatMap((port) => openIdle(port, 2000));
     try {
       await Promise.all(idle.map((s) => new Promise<void>((resolve) => (s.connecting ? s.once('connect', () => resolve()).once('close', () => resolve()) : resolve()))));
@@ -128,6 +128,8 @@ describe('bounded resources', () => {
       const rest = await fetch(`${bg.api}/cosmos/base/tendermint/v1beta1/node_info`);
       expect(rest.status).toBe(200);
       expect(await grpcNodeInfo(bg.grpc)).toBe('0');
+      const eth = await fetch(bg.eth, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+      expect(((await eth.json()) as { result: string }).result).toMatch(/^0x[0-9a-f]+$/);
       const ws = await fetch(`${bg.rpc}/health`);
       expect(ws.status).toBe(200);
       expect(bg.child.exitCode).toBeNull();

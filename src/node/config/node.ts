@@ -82,7 +82,8 @@ export interface AppConfig {
     idleTimeoutS: number;
   };
   grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number };
-  jsonRpc: { enable: boolean; address: string; wsAddress: string };
+  /** [json-rpc] (Ethermint names): max-open-connections (0 = what the descriptor limit allows), http-timeout, http-idle-timeout. */
+  jsonRpc: { enable: boolean; address: string; wsAddress: string; maxOpenConnections: number; httpTimeoutMs: number; httpIdleTimeoutMs: number };
   /** [state-sync]: take a snapshot every snapshot-interval blocks (0 = never), keep snapshot-keep-recent. */
   stateSync: { snapshotInterval: number; snapshotKeepRecent: number };
 }
@@ -158,7 +159,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
       idleTimeoutS: 60,
     },
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
-    jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546' },
+    jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
   };
 }
@@ -401,7 +402,14 @@ export function loadAppConfig(home: string): AppConfig {
       maxOpenConnections: grpc.int('max-open-connections', d.grpc.maxOpenConnections),
       idleTimeoutS: grpc.int('idle-timeout', d.grpc.idleTimeoutS),
     },
-    jsonRpc: { enable: jsonRpc.bool('enable', d.jsonRpc.enable), address: jsonRpc.str('address', d.jsonRpc.address), wsAddress: jsonRpc.str('ws-address', d.jsonRpc.wsAddress) },
+    jsonRpc: {
+      enable: jsonRpc.bool('enable', d.jsonRpc.enable),
+      address: jsonRpc.str('address', d.jsonRpc.address),
+      wsAddress: jsonRpc.str('ws-address', d.jsonRpc.wsAddress),
+      maxOpenConnections: jsonRpc.int('max-open-connections', d.jsonRpc.maxOpenConnections),
+      httpTimeoutMs: jsonRpc.duration('http-timeout', d.jsonRpc.httpTimeoutMs),
+      httpIdleTimeoutMs: jsonRpc.duration('http-idle-timeout', d.jsonRpc.httpIdleTimeoutMs),
+    },
     stateSync: {
       snapshotInterval: stateSync.int('snapshot-interval', d.stateSync.snapshotInterval),
       snapshotKeepRecent: stateSync.int('snapshot-keep-recent', d.stateSync.snapshotKeepRecent),
@@ -605,6 +613,13 @@ idle-timeout = ${config.grpc.idleTimeoutS}
 enable = ${config.jsonRpc.enable}
 address = ${q(config.jsonRpc.address)}
 ws-address = ${q(config.jsonRpc.wsAddress)}
+# Most open HTTP connections (0: as many as the descriptor limit allows); at the cap the oldest
+# idle one is closed for a new client
+max-open-connections = ${config.jsonRpc.maxOpenConnections}
+# Time to read a whole request and write its answer
+http-timeout = ${q(formatDurationMs(config.jsonRpc.httpTimeoutMs))}
+# An HTTP connection with no request in progress is closed after this
+http-idle-timeout = ${q(formatDurationMs(config.jsonRpc.httpIdleTimeoutMs))}
 
 [state-sync]
 # Take a state-sync snapshot every snapshot-interval blocks (0 disables snapshots)

@@ -15,7 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { bytesToHex } from '@ethereumjs/util';
 import { nullLogger, type Logger } from '../logger.js';
 import { appVersion } from '../version/version.js';
@@ -38,6 +39,12 @@ export interface EthRpcServerOptions {
   /** The websocket server (eth_subscribe): host:port; none when undefined or empty. */
   wsAddress?: string;
   logger?: Logger;
+  /** max-open-connections: at the cap the oldest idle connection is closed for a new client (0: no cap). */
+  maxOpenConnections?: number;
+  /** http-timeout: time to read a request and write its answer (0: none). */
+  httpTimeoutMs?: number;
+  /** http-idle-timeout: a connection with no request in progress is closed after this. */
+  httpIdleTimeoutMs?: number;
 }
 
 export interface EthRpcAddress {
@@ -86,6 +93,8 @@ function address(value: unknown, what = '0'): string {
 
 export class EthRpcServer {
   private server: Server | undefined;
+  private guard: ConnectionGuard | undefined;
+  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
   private wsServer: WebSocketServer | undefined;
   private offNewBlock: (() => void) | undefined;
   private readonly sockets = new Set<WebSocket>();
@@ -456,12 +465,36 @@ export class EthRpcServer {
 
   async start(): Promise<EthRpcAddress> {
     const [host, portText] = splitAddress(this.options.address);
-    const server = createServer((req, res) => {
-      this.handle(req, res).catch((err: unknown) => {
-        this.logger.error('json-rpc request failed', { err: (err as Error).message });
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
+    const timeoutMs = this.options.httpTimeoutMs ?? 30_000;
+    const idleMs = this.options.httpIdleTimeoutMs ?? 120_000;
+    const server = createServer(
+      {
+        requestTimeout: timeoutMs,
+        headersTimeout: timeoutMs > 0 ? Math.min(timeoutMs, 60_000) : 60_000,
+        keepAliveTimeout: idleMs,
+        connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor((timeoutMs || 20_000) / 4))),
+      },
+      (req, res) => {
+        const tracked = this.tracked.get(req.socket);
+        if (tracked) {
+          tracked.busy();
+          res.once('close', () => tracked.idle());
+        }
+        if (timeoutMs > 0) res.setTimeout(timeoutMs, () => res.destroy());
+        this.handle(req, res).catch((err: unknown) => {
+          this.logger.error('json-rpc request failed', { err: (err as Error).message });
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        });
+      },
+    );
+    // Connection cap with idle eviction, as the other servers (limits/connections.ts): a flood of
+    // idle sockets never locks out a new client.
+    const guard = new ConnectionGuard('json-rpc', { maxConnections: this.options.maxOpenConnections ?? 0, idleTimeoutMs: idleMs }, this.logger);
+    this.guard = guard;
+    server.on('connection', (socket: Socket) => {
+      const tracked = guard.admit(() => socket.destroy(), socket);
+      if (tracked) this.tracked.set(socket, tracked);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -470,6 +503,7 @@ export class EthRpcServer {
         resolve();
       });
     });
+    server.on('error', (err: Error) => this.logger.warn('json-rpc server error', { err: err.message }));
     this.server = server;
     const bound = server.address() as AddressInfo;
     const url = `http://${host}:${bound.port}`;
@@ -597,7 +631,13 @@ export class EthRpcServer {
     }
   }
 
+  /** Open HTTP connections against the cap (undefined before start). */
+  connectionStats(): ConnectionStats | undefined {
+    return this.guard?.stats();
+  }
+
   async stop(): Promise<void> {
+    this.guard?.close();
     this.offNewBlock?.();
     this.offNewBlock = undefined;
     const wss = this.wsServer;
