@@ -126,11 +126,13 @@ export async function runFast(argv: readonly string[]): Promise<boolean> {
     const { resolveHome } = await import('../node/config/home.js');
     const { resolveClientConfig } = await import('../node/config/client.js');
     const home = resolveHome(flags.home as string | undefined);
-    format = (flags.output as OutputFormat | undefined) ?? resolveClientConfig(home, {}).output;
+    // client.toml is read once: the output format and the node both come from it.
+    const clientConfig = resolveClientConfig(home, { node: flags.node as string | undefined });
+    format = (flags.output as OutputFormat | undefined) ?? clientConfig.output;
     const rpc = async (): Promise<RpcClient> => {
       if (!client) {
         const { RpcClient: Client } = await import('../node/client/rpc.js');
-        client = new Client(resolveClientConfig(home, { node: flags.node as string | undefined }).node);
+        client = new Client(clientConfig.node);
       }
       return client;
     };

@@ -193,14 +193,16 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       return { height: status?.latestBlockHeight ?? 0, catchingUp: status?.catchingUp ?? false, ...(failure ? { consensusFailure: `consensus failure: ${failure.message}` } : {}) };
     });
     let fatalReason: string | undefined;
-    const fatal = (reason: string): void => {
+    /** Unhealthy, new txs refused, one error line, and the node stops (once, for the first cause). */
+    const stopWith = (reason: string, stopReason: string, line: string, ctx: Record<string, unknown>): void => {
       if (fatalReason !== undefined) return;
       fatalReason = reason;
       health.fail(reason);
       ref.consensus?.refuseNewTxs(reason);
-      logger.error('FATAL: the node cannot commit; stopping (restart it once the cause is fixed)', { reason });
-      resolveStopped(`storage failure: ${reason}`);
+      logger.error(line, ctx);
+      resolveStopped(stopReason);
     };
+    const fatal = (reason: string): void => stopWith(reason, `storage failure: ${reason}`, 'FATAL: the node cannot commit; stopping (restart it once the cause is fixed)', { reason });
     const offFault = db.onStorageFault?.((source, fault) => fatal(`${source}: ${describeStorageFault(fault)}`));
     if (offFault) cleanups.push(async () => offFault());
     // The decoded-tx and verified-signature caches hold what lies between CheckTx and FinalizeBlock:
@@ -258,10 +260,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           fatal(`consensus: ${describeStorageFault(fault)}`);
           return;
         }
-        health.fail(`consensus failure: ${err.message}`);
-        ref.consensus?.refuseNewTxs(`consensus failure: ${err.message}`);
-        logger.error('consensus failed', { err: err.message });
-        resolveStopped(`consensus failure: ${err.message}`);
+        stopWith(`consensus failure: ${err.message}`, `consensus failure: ${err.message}`, 'consensus failed', { err: err.message });
       },
     });
     ref.consensus = consensus;

@@ -63,10 +63,6 @@ export function storageFaultOf(err: unknown): StorageFault | undefined {
   return undefined;
 }
 
-export function isStorageFault(err: unknown): boolean {
-  return storageFaultOf(err) !== undefined;
-}
-
 /** "ENOSPC (no space left on device): <detail>" */
 export function describeStorageFault(fault: StorageFault): string {
   return `${fault.code} (${fault.meaning}): ${fault.detail}`;

@@ -7,18 +7,13 @@
 import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
+import { runCli, tempHome, snapshotTree, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, status, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
 const KB = ['--keyring-backend', 'test'];
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-  return result.stdout;
-}
 
 async function balance(node: string, address: string): Promise<bigint> {
   const out = JSON.parse(await ok(['q', 'bank', 'balances', address, '--node', node, '-o', 'json']));

@@ -6,7 +6,7 @@
  * missing positional argument): one line, exit code 2, nothing written.
  */
 import { jest } from '@jest/globals';
-import { runCli, snapshotTree, tempHome } from '../helpers/cli.js';
+import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
@@ -16,11 +16,6 @@ const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 const JUNK_HEX = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const JUNK_VALOPER = 'tokenvaloper17w0adeg64ky0daxwd2ugyuneellmjgnx9escau';
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-  return result.stdout;
-}
 
 /** Runs `tasks` at most `width` at a time (the machine has two cores). */
 async function inBatches<T>(tasks: (() => Promise<T>)[], width = 2): Promise<T[]> {

@@ -4,12 +4,11 @@
  * upstream-shaped proto files over gRPC, and plain HTTP against the REST gateway.
  */
 import { jest } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
-import { REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, tempHome, cliOk as ok, runNodeScript } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(300_000);
@@ -17,20 +16,7 @@ jest.setTimeout(300_000);
 const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
 
-function runNode(script: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, ...args], { cwd: REPO_ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${script} failed: ${stderr || err.message}`));
-      else resolve(stdout);
-    });
-  });
-}
 
 describe('standard clients', () => {
   let bg: BackgroundNode | undefined;
@@ -60,7 +46,7 @@ describe('standard clients', () => {
 
   test('CosmJS reads chain id, height, EthAccount and balances, then signs and finds a bank send', async () => {
     const url = bg!.node.replace('tcp://', 'http://');
-    const out = JSON.parse(await runNode(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-flow.cjs'), [url, JUNK, bob]));
+    const out = JSON.parse(await runNodeScript(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-flow.cjs'), [url, JUNK, bob]));
     expect(out.chainId).toBe('testnet');
     expect(out.height).toBeGreaterThan(1);
     expect(out.address).toBe(JUNK_ADDR);
@@ -77,7 +63,7 @@ describe('standard clients', () => {
     const tx = JSON.parse(await ok(['q', 'tx', out.broadcast.hash, '--node', bg!.node, '-o', 'json']));
     expect(tx.tx.body.memo).toBe('from cosmjs');
     // CosmJS's tx extension finds it through abci_query /cosmos.tx.v1beta1.Service/GetTx.
-    const ext = JSON.parse(await runNode(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-tx-extension.cjs'), [url, out.broadcast.hash]));
+    const ext = JSON.parse(await runNodeScript(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-tx-extension.cjs'), [url, out.broadcast.hash]));
     expect(ext.getTx).toMatchObject({ hash: out.broadcast.hash, code: 0, memo: 'from cosmjs' });
     expect(ext.getTx.height).toBeGreaterThan(0);
     expect(ext.missing).toMatch(/code = NotFound desc = tx not found/);

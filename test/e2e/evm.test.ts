@@ -11,7 +11,7 @@ import { createPublicClient, createWalletClient, defineChain, http as viemHttp, 
 import { privateKeyToAccount } from 'viem/accounts';
 import { bech32 } from '@scure/base';
 import WebSocket from 'ws';
-import { runCli, tempHome } from '../helpers/cli.js';
+import { tempHome, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
@@ -27,11 +27,6 @@ const RUNTIME = '0x60003580600055600052602a60206000a160206000f3';
 const INIT = '0x6016600c60003960166000f3' + RUNTIME.slice(2);
 const TOPIC = '0x' + '2a'.padStart(64, '0');
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-  return result.stdout;
-}
 
 function bech32Of(hex: string): string {
   return bech32.encode('token', bech32.toWords(getBytes(hex)));

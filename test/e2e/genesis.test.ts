@@ -5,18 +5,13 @@
 import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { freePort } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
 type Genesis = { app_state: any; chain_id: string };
 
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args, { timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
 
 describe('genesis validation', () => {
   let home: string;

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { runCli, snapshotTree, tempHome } from '../helpers/cli.js';
+import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
@@ -22,11 +22,6 @@ const ALLOCATION = 'token1kkgmmahsmpldmek2d28ydh9dy2xr3zwzdvp9h4';
 const POOL = 5_000_000_000_000_000_000n;
 const BONUS = 1_000_000_000_000_000_000n;
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-  return result.stdout;
-}
 
 async function rest(url: string, height?: number): Promise<any> {
   const res = await fetch(url, { headers: height === undefined ? {} : { 'x-cosmos-block-height': String(height) } });

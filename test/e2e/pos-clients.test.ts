@@ -4,29 +4,15 @@
  * by SigningStargateClient with no custom code beyond the EthAccount parser.
  */
 import { jest } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { REPO_ROOT, runCli, tempHome } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, tempHome, cliOk as ok, runNodeScript } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
 const JUNK = 'test test test test test test test test test test test junk';
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
 
-function runNode(script: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, ...args], { cwd: REPO_ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${script} failed: ${stderr || err.message}`));
-      else resolve(stdout);
-    });
-  });
-}
 
 describe('CosmJS staking, distribution and slashing', () => {
   let bg: BackgroundNode | undefined;
@@ -51,7 +37,7 @@ describe('CosmJS staking, distribution and slashing', () => {
 
   test('queries and delegate / undelegate / withdraw-rewards', async () => {
     const url = bg!.node.replace('tcp://', 'http://');
-    const out = JSON.parse(await runNode(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-staking.cjs'), [url, JUNK]));
+    const out = JSON.parse(await runNodeScript(join(REPO_ROOT, 'test/e2e/fixtures/cosmjs-staking.cjs'), [url, JUNK]));
     expect(out.validators).toHaveLength(1);
     expect(out.validators[0].tokens).toBe('1000000000000000000000');
     expect(out.stakingParams).toBe('attotoken');

@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, runCli, snapshotTree, tempHome } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
@@ -18,11 +18,6 @@ const JUNK = 'test test test test test test test test test test test junk';
 const GENESIS_FUNDS = 1000000000000000000000000n;
 const FEE = 300000n;
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const result = await runCli(args, { input, timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed: ${result.stderr}`);
-  return result.stdout;
-}
 
 describe('amino and multisig signing, end to end', () => {
   let bg: BackgroundNode | undefined;

@@ -14,7 +14,7 @@ import { jest } from '@jest/globals';
 import { join } from 'node:path';
 import { Bucket } from '../../src/node/store/db/buckets.js';
 import { openDatabase } from '../../src/node/store/db/database.js';
-import { runCli, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { proofSaysExists, verifyStoreProof } from '../helpers/ics23.js';
 import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
 
@@ -22,11 +22,6 @@ jest.setTimeout(240_000);
 
 const KB = ['--keyring-backend', 'test'];
 
-async function ok(args: string[]): Promise<string> {
-  const result = await runCli(args, { timeoutMs: 60000 });
-  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
-  return result.stdout;
-}
 
 function rpcUrl(node: string): string {
   return node.replace(/^tcp:/, 'http:');

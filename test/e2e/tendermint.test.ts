@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { BIN, runCli, snapshotTree, tempHome } from '../helpers/cli.js';
+import { BIN, runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 const running: BackgroundNode[] = [];
@@ -15,11 +15,6 @@ afterAll(async () => {
   for (const bg of running) await stopNode(bg, 'SIGKILL');
 });
 
-async function ok(args: string[]): Promise<string> {
-  const res = await runCli(args, { timeoutMs: 60000 });
-  if (res.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${res.code}): ${res.stderr}`);
-  return res.stdout;
-}
 
 describe('tendermint commands', () => {
   const home = tempHome('tokend-tm-');

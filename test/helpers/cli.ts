@@ -1,5 +1,5 @@
 /** Spawn the real built binary (bin/run.js) the way a user's shell script would. */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,4 +68,21 @@ export function snapshotTree(dir: string): Record<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/** Run the CLI and return stdout; throw with the command, exit code and stderr when it fails. */
+export async function cliOk(args: string[], input?: string): Promise<string> {
+  const result = await runCli(args, { input, timeoutMs: 60000 });
+  if (result.code !== 0) throw new Error(`tokend ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Run a Node.js script (a client fixture) from the repository root; resolves with its stdout. */
+export function runNodeScript(script: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [script, ...args], { cwd: REPO_ROOT, timeout: 90_000 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${script} failed: ${stderr || err.message}`));
+      else resolve(stdout);
+    });
+  });
 }

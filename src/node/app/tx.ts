@@ -23,6 +23,7 @@ import { ACCOUNT_PREFIX, VALIDATOR_OPERATOR_PREFIX, parseBech32 } from '../modul
 import { coinsFromProto, type Coin } from '../modules/shared/coins.js';
 import { SdkErrors, isSdkError } from '../modules/shared/errors.js';
 import { bytesEqual } from '../modules/shared/keys.js';
+import { fromHex } from '../../util/bytes.js';
 
 /** One message of a tx, unpacked. */
 export interface TxMsg {
@@ -298,7 +299,8 @@ export function messageSigners(schema: DescMessage, message: Message): Uint8Arra
 
 function signerAddress(text: string, field: string): Uint8Array {
   // Ethermint's MsgEthereumTx names its signer as a 0x hex address (the recovered sender).
-  if (/^0x[0-9a-fA-F]{40}$/.test(text)) return new Uint8Array(Buffer.from(text.slice(2), 'hex'));
+  // (A bech32 signer never starts with "0x": the regex runs only for those that do.)
+  if (text.charCodeAt(0) === 48 && text.charCodeAt(1) === 120 && /^0x[0-9a-fA-F]{40}$/.test(text)) return fromHex(text);
   const prefix = text.startsWith(`${VALIDATOR_OPERATOR_PREFIX}1`) ? VALIDATOR_OPERATOR_PREFIX : ACCOUNT_PREFIX;
   const parsed = parseBech32(text, prefix);
   if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(`invalid ${field.replace(/_address$/, '').replace(/_/g, ' ')} address: ${parsed.error}`);

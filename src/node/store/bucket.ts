@@ -14,7 +14,7 @@
  *   9   nLive × (kh[32] ‖ vh[32])              kh = sha256(key), vh = sha256(value), kh ascending
  *   …   nLive × (u64 changedAt ‖ u32 keyLen ‖ key ‖ u32 valueLen ‖ value)      same order
  *   …   nDead × (u64 deletedAt ‖ u32 keyLen ‖ key)                             tombstones
- * *
+ *
  * `changedAt` (the version that last wrote the key) and tombstones (deleted keys, kept while a
  * retained version still has them) let a read at an older version walk back through the per-
  * version diffs with synchronous point gets only (see `Diff`).
@@ -76,7 +76,6 @@ export class BucketData {
   private liveEntries: LiveEntry[] | undefined;
   private deadEntries: DeadEntry[] | undefined;
   private encoded: Uint8Array | undefined;
-  private hashed: Uint8Array | undefined;
 
   constructor(live: LiveEntry[] | undefined, dead: DeadEntry[] | undefined, blob?: Uint8Array) {
     this.liveEntries = live;

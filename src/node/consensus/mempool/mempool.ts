@@ -253,11 +253,6 @@ export class Mempool implements MempoolReader {
     this.refusal ??= reason;
   }
 
-  /** Why new txs are refused, if they are. */
-  get refusedBecause(): string | undefined {
-    return this.refusal;
-  }
-
   private notifyTxsAvailable(): void {
     if (this.txs.size === 0 || this.notifiedTxsAvailable || !this.txsAvailableListener) return;
     this.notifiedTxsAvailable = true;

@@ -12,7 +12,7 @@
  */
 import type { BatchOp, Database } from '../../store/db/database.js';
 import { Bucket, bucketKey } from '../../store/db/buckets.js';
-import { fromHex } from '../types/bytes.js';
+import { fromHex, readUint64BE, toHexUpper, uint64BE } from '../../../util/bytes.js';
 
 export interface StoredTx {
   key: string;
@@ -29,12 +29,6 @@ export interface Eviction {
 
 /** Eviction records kept (the oldest are dropped at start beyond this). */
 export const MAX_EVICTION_RECORDS = 100_000;
-
-function u64(n: number): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(n));
-  return out;
-}
 
 export class MempoolStore {
   constructor(private readonly db: Database) {}
@@ -53,8 +47,8 @@ export class MempoolStore {
    */
   add(key: string, seq: number, height: number, tx: Uint8Array): Promise<void> {
     const value = new Uint8Array(16 + tx.length);
-    value.set(u64(seq), 0);
-    value.set(u64(height), 8);
+    value.set(uint64BE(seq), 0);
+    value.set(uint64BE(height), 8);
     value.set(tx, 16);
     this.pending.push({ type: 'put', key: this.txKey(key), value });
     this.flushing ??= new Promise<void>((resolve, reject) => {
@@ -95,8 +89,7 @@ export class MempoolStore {
     const out: StoredTx[] = [];
     const prefix = new Uint8Array([Bucket.mempoolTx]);
     for await (const [k, v] of this.db.entries({ gte: prefix, lt: new Uint8Array([Bucket.mempoolTx + 1]) })) {
-      const view = new DataView(v.buffer, v.byteOffset, v.byteLength);
-      out.push({ key: Buffer.from(k.subarray(1)).toString('hex').toUpperCase(), seq: Number(view.getBigUint64(0)), height: Number(view.getBigUint64(8)), tx: v.slice(16) });
+      out.push({ key: toHexUpper(k.subarray(1)), seq: readUint64BE(v, 0), height: readUint64BE(v, 8), tx: v.slice(16) });
     }
     out.sort((a, b) => a.seq - b.seq);
     return out;

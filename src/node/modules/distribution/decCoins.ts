@@ -78,10 +78,6 @@ export function decCoinsFromCoins(coins: readonly Coin[]): DecCoin[] {
   return normalize(new Map(coins.map((coin) => [coin.denom, decFromInt(coin.amount)])));
 }
 
-export function decCoinsEqual(a: DecCoins, b: DecCoins): boolean {
-  return a.length === b.length && a.every((coin, i) => coin.denom === b[i]!.denom && coin.amount === b[i]!.amount);
-}
-
 export function isZeroDecCoins(coins: DecCoins): boolean {
   return coins.every((coin) => coin.amount === 0n);
 }

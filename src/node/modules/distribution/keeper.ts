@@ -151,10 +151,6 @@ export class DistributionKeeper {
     return StartingInfos.get(ctx, [valAddr, delAddr]);
   }
 
-  moduleAddress(): Uint8Array {
-    return this.accountKeeper.getModuleAddress(MODULE_NAME)!;
-  }
-
   // ------------------------------------------------------------------ allocation
 
   /**

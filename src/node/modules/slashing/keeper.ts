@@ -17,8 +17,6 @@ import type { SlashingStakingKeeper } from './expectedKeepers.js';
 import { MissedBlocks, Params, SigningInfos } from './keys.js';
 import { decOfBytes, defaultSlashingParams, type SlashingParams } from './params.js';
 
-/** Jail end of a double signer: forever (evidencetypes.DoubleSignJailEndTime, 9999-12-31T23:59:59Z). */
-export const DOUBLE_SIGN_JAIL_END_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 /** sdk.ValidatorUpdateDelay. */
 export const VALIDATOR_UPDATE_DELAY = 1;
 

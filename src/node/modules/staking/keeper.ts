@@ -44,7 +44,6 @@ import {
   BONDED_POOL_NAME,
   NOT_BONDED_POOL_NAME,
   Delegations,
-  DelegationsByValidator,
   HistoricalInfoByHeight,
   LastTotalPower,
   LastValidatorPower,
@@ -69,6 +68,7 @@ import {
   consensusPower,
   operatorAddress,
   potentialConsensusPower,
+  tokensFromShares,
   validatorConsAddress,
   validatorShares,
   validatorTokens,
@@ -245,15 +245,6 @@ export class StakingKeeper {
     return delegations;
   }
 
-  async getValidatorDelegations(ctx: Context, valAddr: Uint8Array): Promise<Delegation[]> {
-    const delegations: Delegation[] = [];
-    for await (const delAddr of DelegationsByValidator.matchExact(ctx, valAddr)) {
-      const delegation = this.getDelegation(ctx, delAddr, valAddr);
-      if (delegation !== undefined) delegations.push(delegation);
-    }
-    return delegations;
-  }
-
   async getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]> {
     const delegations: Delegation[] = [];
     for await (const delegation of Delegations.values(ctx, { prefix: [delAddr] })) delegations.push(delegation);
@@ -320,10 +311,9 @@ export class StakingKeeper {
     return removed.amount;
   }
 
+  /** The tokens `shares` of the validator are worth (for the modules that hold a keeper). */
   tokensFromShares(validator: Validator, shares: Dec): Dec {
-    const total = validatorShares(validator);
-    if (total === 0n) return 0n;
-    return decQuo(decMulInt(shares, validatorTokens(validator)), total);
+    return tokensFromShares(validator, shares);
   }
 
   /** ValidateUnbondAmount: the shares `amount` tokens of a delegation are worth. */
