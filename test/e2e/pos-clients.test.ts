@@ -70,5 +70,14 @@ describe('CosmJS staking, distribution and slashing', () => {
     expect(evidence.evidence).toEqual([]);
     const bad = await runCli(['q', 'evidence', 'not-hex', ...n]);
     expect([bad.code, bad.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    // withdraw-rewards with neither a validator nor --commission: a usage error, nothing sent.
+    const none = await runCli(['tx', 'distribution', 'withdraw-rewards', '--from', 'alice', '--fees', '200000attotoken', '--yes', ...kb]);
+    expect([none.code, none.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(none.stderr).toMatch(/no validator given/);
+    // withdraw-all-rewards from an account with no delegations: one line saying so, exit 1.
+    await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '--home', home]);
+    const noDelegations = await runCli(['tx', 'distribution', 'withdraw-all-rewards', '--from', 'bob', '--fees', '200000attotoken', '--yes', ...kb]);
+    expect([noDelegations.code, noDelegations.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(noDelegations.stderr).toMatch(/has no delegations/);
   });
 });
