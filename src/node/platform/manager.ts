@@ -13,6 +13,7 @@ import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
 import type { QueryServiceImpl } from '../modules/shared/module.js';
 import type { StoreKey } from '../store/storeKey.js';
+import { ContentRouter } from './content.js';
 import { HookRegistry } from './hooks.js';
 import type { AppServices, EndBlockResult, GenesisDefaults, ModuleDeclaration, ModuleDeps, ModuleInstance, ModuleOrders, ModulePermission } from './module.js';
 import { MsgRouter, type SignersOf } from './router.js';
@@ -44,6 +45,7 @@ export class ModuleManager {
   readonly modules: ReadonlyMap<string, ManagedModule>;
   readonly orders: ModuleOrders;
   readonly router: MsgRouter;
+  readonly contentRouter = new ContentRouter();
   readonly registry: Registry;
   readonly hooks = new HookRegistry();
   readonly authority: Uint8Array;
@@ -75,12 +77,14 @@ export class ModuleManager {
     }
     for (const { declaration, instance } of created.values()) {
       this.router.register(instance.msgRoutes ?? [], declaration.name);
+      this.contentRouter.register(instance.legacyContent ?? [], declaration.name);
       for (const [target, hooks] of Object.entries(instance.hooks ?? {})) {
         if (!created.has(target)) throw new Error(`module ${declaration.name} registers hooks on unknown module ${target}`);
         this.hooks.register(target, declaration.name, hooks);
       }
     }
     this.router.seal();
+    this.contentRouter.seal();
     this.modules = created;
     checkInstances(created, options.orders);
   }
@@ -100,6 +104,7 @@ export class ModuleManager {
         return hooks.fanOut<T>(declaration.name);
       },
       router: this.router,
+      contentRouter: this.contentRouter,
       authority: this.authority,
       moduleAccounts: this.moduleAccounts,
       registry: this.registry,

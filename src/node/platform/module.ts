@@ -18,6 +18,7 @@ import type { RegisteredError } from '../modules/shared/errors.js';
 import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/shared/module.js';
 import type { StoreKey } from '../store/storeKey.js';
 import type { ModuleCli } from './cli.js';
+import type { ContentRoute, ContentRouter } from './content.js';
 import type { MsgRouter } from './router.js';
 
 export type { CommitInfo, Misbehavior };
@@ -64,6 +65,8 @@ export interface ModuleDeps {
   hooks<T extends object>(): T;
   /** The app's message router: dispatch Msgs as the tx path does (authz, gov, group, ICA host). */
   readonly router: MsgRouter;
+  /** Who carries out each v1beta1 proposal content type (gov asks it; owners declare `legacyContent`). */
+  readonly contentRouter: ContentRouter;
   /** The account that may send this module's MsgUpdateParams-style messages (the gov module account). */
   readonly authority: Uint8Array;
   /** Every module account name → permissions (x/auth's maccPerms). */
@@ -85,6 +88,8 @@ export interface ModuleInstance<K = unknown> {
   /** What other modules may receive through `deps.keeper(name)`. */
   readonly keeper: K;
   readonly msgRoutes?: readonly MsgRoute[];
+  /** v1beta1 proposal contents this module carries out when a proposal passes (types go in `interfaces`). */
+  readonly legacyContent?: readonly ContentRoute[];
   readonly queryServices?: readonly QueryServiceImpl[];
   readonly genesis?: ModuleGenesis;
   /** Runs before BeginBlock (the upgrade module's place). Returns true when consensus params changed. */

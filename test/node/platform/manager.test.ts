@@ -4,13 +4,14 @@
  * through the router with signer checks, and runs migrations version by version.
  */
 import { create } from '@bufbuild/protobuf';
-import { MsgSendResponseSchema, Msg as BankMsg } from '../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
+import { MsgSendResponseSchema, MsgSendSchema, Msg as BankMsg } from '../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { messageSigners } from '../../../src/node/app/tx.js';
 import { registry } from '../../../src/node/codec/index.js';
 import { accString, moduleAddress } from '../../../src/node/modules/shared/address.js';
 import { Context, emptyHeader } from '../../../src/node/modules/shared/context.js';
 import { isSdkError } from '../../../src/node/modules/shared/errors.js';
 import { msgRoute } from '../../../src/node/modules/shared/module.js';
+import { contentRoute } from '../../../src/node/platform/content.js';
 import { ModuleManager, type ModuleManagerOptions } from '../../../src/node/platform/manager.js';
 import { defineModule, type ModuleDeclaration, type ModuleOrders } from '../../../src/node/platform/module.js';
 import { MemKVStore } from '../../../src/node/store/index.js';
@@ -167,6 +168,36 @@ describe('ModuleManager: message router', () => {
 
   test('a type routed by two modules is refused', () => {
     expect(() => manager([bank, { ...bank, name: 'bank2' }])).toThrow('message /cosmos.bank.v1beta1.MsgSend is routed twice (again by module bank2)');
+  });
+});
+
+describe('ModuleManager: legacy proposal contents', () => {
+  const alice = testKey('alice');
+  const bob = testKey('bob');
+  // Any message serves as a content type here; real contents are TextProposal, ParameterChangeProposal …
+  const owner = (seen: string[]): ModuleDeclaration =>
+    plain('owner', { create: () => ({ keeper: undefined, legacyContent: [contentRoute(MsgSendSchema, async (_ctx, content) => void seen.push(content.toAddress))] }) });
+
+  test('a content type is carried out by the module that declares it, seen by every module', async () => {
+    const seen: string[] = [];
+    const gov = defineModule({ name: 'gov', consensusVersion: 1, create: (deps) => ({ keeper: { has: (url: string) => deps.contentRouter.has(url) } }) });
+    const m = manager([owner(seen), gov]);
+    expect(m.contentRouter.typeUrls()).toEqual(['/cosmos.bank.v1beta1.MsgSend']);
+    expect(m.keeper<{ has(url: string): boolean }>('gov').has('/cosmos.bank.v1beta1.MsgSend')).toBe(true);
+    expect(m.contentRouter.owner('/cosmos.bank.v1beta1.MsgSend')).toBe('owner');
+    const content = msgSend(alice.bech32, bob.bech32, 1n);
+    await m.contentRouter.execute(ctx(), content);
+    expect(seen).toEqual([bob.bech32]);
+  });
+
+  test('an unrouted content type is gov/9, undecodable bytes are a decode error, a type routed twice is refused', async () => {
+    const m = manager([owner([])]);
+    const unrouted = await m.contentRouter.execute(ctx(), { $typeName: 'google.protobuf.Any', typeUrl: '/cosmos.gov.v1beta1.TextProposal', value: new Uint8Array() }).catch((e: unknown) => e);
+    expect(isSdkError(unrouted) && [unrouted.root.codespace, unrouted.abciCode]).toEqual(['gov', 9]);
+    expect((unrouted as Error).message).toBe('/cosmos.gov.v1beta1.TextProposal: no handler exists for proposal type');
+    const garbage = await m.contentRouter.execute(ctx(), { $typeName: 'google.protobuf.Any', typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: Uint8Array.of(0xff) }).catch((e: unknown) => e);
+    expect(isSdkError(garbage) && garbage.abciCode).toBe(2);
+    expect(() => manager([owner([]), { ...owner([]), name: 'owner2' }])).toThrow('proposal content /cosmos.bank.v1beta1.MsgSend is routed by owner and again by owner2');
   });
 });
 
