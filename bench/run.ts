@@ -14,6 +14,7 @@ type Suite = { name: string; load: () => Promise<{ run: (log?: (line: string) =>
 const SUITES: Suite[] = [
   { name: 'store', load: () => import('./store/store.bench.js') },
   { name: 'app', load: () => import('./app/send.bench.js') },
+  { name: 'stall', load: () => import('./app/stall.bench.js') },
   { name: 'collections', load: () => import('./collections/collections.bench.js') },
   { name: 'ante', load: () => import('./ante/signing.bench.js') },
   { name: 'consensus', load: () => import('./consensus/consensus.bench.js') },

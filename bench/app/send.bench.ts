@@ -147,7 +147,7 @@ export async function startChain(dir: string, keys: Key[], validator: Key, worke
   return chain;
 }
 
-async function finalizeAndCommit(chain: Chain, txs: Uint8Array[]): Promise<{ finalizeMs: number; commitMs: number }> {
+export async function finalizeAndCommit(chain: Chain, txs: Uint8Array[]): Promise<{ finalizeMs: number; commitMs: number }> {
   const height = chain.height + 1;
   const t0 = performance.now();
   const response = await chain.app.finalizeBlock({
@@ -170,7 +170,7 @@ async function finalizeAndCommit(chain: Chain, txs: Uint8Array[]): Promise<{ fin
 }
 
 /** Round-robin senders: each tx sends 1 to the next account; `sequences` tracks each sender's next sequence. */
-class TxPlanner {
+export class TxPlanner {
   private next = 0;
   private readonly sequences: bigint[];
 

@@ -106,6 +106,11 @@ export interface AppTimings {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Resolves after the event loop has served pending I/O (a macrotask turn, unlike `await`). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** sha256("") — the app hash of an empty, never-committed state (the SDK's LastCommitID). */
 const EMPTY_APP_HASH = sha256(EMPTY);
 
@@ -145,12 +150,14 @@ export class App implements Application {
   private parallelVerification = true;
   /** Worker verification of the block being finalized. */
   private preverified: PreverifiedSignatures | undefined;
+  private executionSliceMs: number;
 
   constructor(
     readonly store: CommitMultiStore,
     options: Partial<AppOptions> = {},
   ) {
     this.options = resolveAppOptions(options);
+    this.executionSliceMs = this.options.executionSliceMs;
     this.minGasPrices = parseMinGasPrices(this.options.minGasPrices);
     this.indexSet = new Set(this.options.indexEvents);
     this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
@@ -201,6 +208,11 @@ export class App implements Application {
   /** Turns up-front worker verification of unseen block signatures on or off (operators, benchmarks). */
   setParallelVerification(enabled: boolean): void {
     this.parallelVerification = enabled;
+  }
+
+  /** Sets the execution slice (see AppOptions.executionSliceMs; benchmarks compare 0 and the default). */
+  setExecutionSlice(ms: number): void {
+    this.executionSliceMs = ms;
   }
 
   // ================================================================== ABCI: info / init
@@ -351,7 +363,7 @@ export class App implements Application {
         return undefined;
       }
     });
-    this.preverified = this.preverifySignatures(decoded, header);
+    this.preverified = await this.preverifySignatures(decoded, header);
     try {
       return await this.executeBlock(request, header, blockBranch, decoded, started);
     } finally {
@@ -383,7 +395,15 @@ export class App implements Application {
     collectHookEvents();
 
     const txResults: ExecTxResult[] = [];
+    // Queries, CheckTx and sockets read committed state, which this block does not touch until
+    // Commit: let them in every slice instead of making them wait for the whole block.
+    const slice = this.executionSliceMs;
+    let sliceStart = performance.now();
     for (let i = 0; i < request.txs.length; i++) {
+      if (slice > 0 && performance.now() - sliceStart >= slice) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
       const outcome = await this.runTx('finalize', request.txs[i]!, blockBranch, header, decoded[i]);
       txResults.push({
         code: outcome.code,
@@ -413,7 +433,7 @@ export class App implements Application {
     }
 
     blockBranch.write();
-    const appHash = this.store.workingHash();
+    const appHash = slice > 0 ? await this.store.workingHashSliced(slice) : this.store.workingHash();
     this.pendingHeader = header;
     this.timings.finalizeMs += performance.now() - started;
     return { events: markEventsToIndex(events, this.indexSet), txResults, validatorUpdates, ...(consensusParamUpdates ? { consensusParamUpdates } : {}), appHash };
@@ -445,14 +465,15 @@ export class App implements Application {
 
   // ================================================================== runTx
 
-  private anteEnv(): AnteEnvBase {
+  private anteEnv(mode: ExecMode): AnteEnvBase {
     return {
       accountKeeper: this.accountKeeper,
       bankKeeper: this.bankKeeper,
       minGasPrices: this.minGasPrices,
       sigCache: this.sigCache,
       maxBlockGas: this.consensusParams?.block.maxGas ?? -1n,
-      preverified: this.preverified,
+      // Only the block being finalized: CheckTx may run between its slices.
+      preverified: mode === 'finalize' ? this.preverified : undefined,
     };
   }
 
@@ -486,7 +507,7 @@ export class App implements Application {
       priority: 0n,
     };
     try {
-      this.ante.run(state, this.anteEnv());
+      this.ante.run(state, this.anteEnv(mode));
     } catch (err) {
       anteBranch.discard();
       return failure(outOfGas(err), gasWanted, BigInt(state.ctx.gasMeter.gasConsumed()), [], tx);
@@ -540,14 +561,23 @@ export class App implements Application {
    * order meanwhile, skips a check the workers already passed with the same facts and verifies
    * inline otherwise — it never waits, so a slow or busy worker can only save work, not add it.
    */
-  private preverifySignatures(txs: readonly (DecodedTx | undefined)[], header: BlockHeader): PreverifiedSignatures | undefined {
+  private async preverifySignatures(txs: readonly (DecodedTx | undefined)[], header: BlockHeader): Promise<PreverifiedSignatures | undefined> {
     if (this.verifierPool === undefined || !this.parallelVerification) return undefined;
     const started = performance.now();
+    const slice = this.executionSliceMs;
+    let sliceStart = started;
+    let yielded = 0;
     const ctx = new Context({ mode: 'block', multiStore: this.store, header });
     const jobs: VerifyJob[] = [];
     const entries = new Map<string, { job: number; accountNumber: bigint; pubKey: PubKey }>();
     for (const tx of txs) {
       if (tx === undefined) continue;
+      if (slice > 0 && performance.now() - sliceStart >= slice) {
+        const paused = performance.now();
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+        yielded += sliceStart - paused;
+      }
       tx.signers.forEach((signer, index) => {
         const info = tx.signerInfos[index];
         const signature = tx.signatures[index];
@@ -566,7 +596,7 @@ export class App implements Application {
     }
     let shared: SharedVerification | undefined;
     if (jobs.length >= this.options.parallelVerifyThreshold) shared = this.verifierPool.startShared(jobs);
-    this.timings.preverifyMs += performance.now() - started;
+    this.timings.preverifyMs += performance.now() - started - yielded;
     if (shared === undefined) return undefined;
     const chainId = this.chainId;
     const timings = this.timings;

@@ -8,8 +8,9 @@
  *   halt-height         haltHeight     FinalizeBlock above it fails; Commit at it asks to halt
  *   index-events        indexEvents    ["type.key", …]; empty = index every attribute
  *
- * Performance knobs (not in app.toml): the size of the decoded-tx/verified-signature cache and
- * the worker threads used to verify the signatures of a block that were not seen in CheckTx.
+ * Performance knobs (not in app.toml): the size of the decoded-tx/verified-signature cache, the
+ * worker threads used to verify the signatures of a block that were not seen in CheckTx, and
+ * the slice after which block execution yields to the event loop.
  */
 import { availableParallelism } from 'node:os';
 import { pruningFromAppToml, PRUNING_DEFAULT, type PruningOptions } from '../store/index.js';
@@ -37,6 +38,12 @@ export interface AppOptions {
   sigVerifyWorkers: number;
   /** Fewest unseen signatures in a block worth handing to the workers. */
   parallelVerifyThreshold: number;
+  /**
+   * Longest stretch (ms) FinalizeBlock runs txs before it lets the event loop serve queries,
+   * CheckTx and sockets (they read committed state, which a block in progress does not touch);
+   * 0 runs a block's txs in one go.
+   */
+  executionSliceMs: number;
   /** Application version reported by Info (app_version). */
   appVersion: bigint;
   /** Software version string reported by Info. */
@@ -63,6 +70,7 @@ export const defaultAppOptions: AppOptions = {
   txCacheSize: 50_000,
   sigVerifyWorkers: Math.max(0, Math.min(4, availableParallelism() - 1)),
   parallelVerifyThreshold: 256,
+  executionSliceMs: 4,
   appVersion: 0n,
   version: '0.1.0',
   logger: nullLogger,

@@ -427,13 +427,43 @@ class RootMultiStoreImpl implements RootMultiStore {
     return this.prepare().appHash;
   }
 
+  /**
+   * `workingHash()` that hands the event loop back whenever it has run `sliceMs` (readers of
+   * committed state — queries, CheckTx — go on meanwhile; the working state must not change
+   * until it resolves). Same result as the synchronous one.
+   */
+  async workingHashSliced(sliceMs: number): Promise<Uint8Array> {
+    if (this.prepared !== undefined && this.prepared.generation === this.generation) return this.prepared.appHash;
+    const steps = this.prepareSteps();
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) {
+        this.prepared = step.value;
+        return step.value.appHash;
+      }
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+
   private prepare(): Prepared {
     if (this.prepared !== undefined && this.prepared.generation === this.generation) return this.prepared;
-    this.prepared = this.prepareCommit();
+    const steps = this.prepareSteps();
+    let step = steps.next();
+    while (step.done !== true) step = steps.next();
+    this.prepared = step.value;
     return this.prepared;
   }
 
-  private prepareCommit(): Prepared {
+  /**
+   * Applies the working writes to each store's tree, hashes it, and builds the commit's batch.
+   * A generator: it pauses (yields) between bounded pieces of work so that a caller may let other
+   * work run in between (`workingHashSliced`); `prepare` runs it straight through.
+   */
+  private *prepareSteps(): Generator<void, Prepared, void> {
     const version = this.nextVersion();
     const ops: BatchOp[] = [];
     const roots: [string, Uint8Array][] = [];
@@ -452,7 +482,9 @@ class RootMultiStoreImpl implements RootMultiStore {
       // The block's writes, sorted by key, as the SDK's cache store flushes them into IAVL.
       const writes = [...state.working.entries()].sort((a, b) => compareBytes(a.key, b.key));
       const groups = new Map<number, BucketChange[]>();
+      let done = 0;
       for (const { key, value } of writes) {
+        if ((++done & 255) === 0) yield;
         let vh: Uint8Array | undefined;
         if (value === undefined) tree.remove(key);
         else tree.set(key, (vh = sha256(value)));
@@ -462,11 +494,14 @@ class RootMultiStoreImpl implements RootMultiStore {
         if (list === undefined) groups.set(bucket, [{ key, kh, value, vh }]);
         else list.push({ key, kh, value, vh });
       }
+      yield;
       const root = tree.workingHash();
+      yield;
       // Nodes created at this version, post-order; their index is their address.
       const created = tree.newNodes();
       const encoder = new NodeChunkEncoder(state.id, version);
       tree.encodeNodes(created, encoder);
+      yield;
       for (const op of encoder.finish()) ops.push(op);
       const rootAddress = tree.workingRootAddress();
       // Nodes this version replaced: their chunks can go once no retained version uses them.
@@ -478,7 +513,9 @@ class RootMultiStoreImpl implements RootMultiStore {
       const updated = new Map<number, BucketData>();
       const changedBuckets: number[] = [];
       const deletedKeys: Uint8Array[] = [];
+      let buckets = 0;
       for (const [bucket, changes] of groups) {
+        if ((++buckets & 63) === 0) yield;
         const update = applyBucketChanges(this.loadBucket(state, bucket), changes, version, this.earliest);
         if (update === undefined) continue;
         updated.set(bucket, update.data);
@@ -505,6 +542,7 @@ class RootMultiStoreImpl implements RootMultiStore {
         for (const [bucket, data] of updated) state.cache.set(bucket, data);
         state.working.discard();
       });
+      yield;
     }
 
     if (changedStores > 0) {

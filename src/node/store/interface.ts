@@ -112,6 +112,11 @@ export interface CommitMultiStore extends MultiStore {
   earliestVersion(): number;
   /** App hash of the working state (what `commit()` would return), without persisting. */
   workingHash(): Uint8Array;
+  /**
+   * The same hash, computed in pieces: the event loop gets a turn whenever `sliceMs` has passed
+   * (readers of committed state go on); the working state must not change until it resolves.
+   */
+  workingHashSliced(sliceMs: number): Promise<Uint8Array>;
   /** Persist the working state as version latest+1 in one atomic batch. */
   commit(): Promise<CommitId>;
   /** The first commit gets this version (InitChain's initial_height). Only before any commit. */
