@@ -34,6 +34,7 @@ import { defaultConsensusParams } from '../../src/node/consensus/types/params.js
 import { openDatabase, type Database } from '../../src/node/store/db/database.js';
 import { addGenesisAccounts, collectGentxs, defaultAppState, openApp, signDocBytes, type App } from '../../src/node/app/index.js';
 import { inlineVerifyStats } from '../../src/node/app/sigverify.js';
+import { Mempool } from '../../src/node/consensus/mempool/mempool.js';
 
 export interface Row {
   name: string;
@@ -211,6 +212,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const warmup = planner.blocks(WARMUP_BLOCKS, blockTxs);
     const plan = planner.blocks(blocks, blockTxs);
     const peerPlan = planner.blocks(peerBlocks * 2, blockTxs);
+    const admissionPlan = planner.blocks(4, blockTxs);
     log(`signed ${(WARMUP_BLOCKS + blocks + 2 * peerBlocks) * blockTxs} txs in ${((performance.now() - signStart) / 1000).toFixed(1)} s`);
 
     const chain = await startChain(join(dir, 'pipeline'), keys, validator, Number(process.env['APP_BENCH_WORKERS'] ?? 1));
@@ -268,6 +270,38 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     if (chain.app.verifierThreads > 0) {
       rows.push({ name: `app peer block: FinalizeBlock, signatures on ${chain.app.verifierThreads} worker(s) + main`, value: Math.round(peerTxs / (parallelMs / 1000)), unit: 'tx/s' });
       rows.push({ name: 'app peer block: speed-up from worker verification', value: round(inlineMs / parallelMs), unit: 'x' });
+    }
+
+    // Admission through the mempool, 50 submissions in flight (as from 50 RPC connections):
+    // signatures verified in CheckTx on the main thread vs prechecked on the workers in batches.
+    let admitInlineMs = 0;
+    let admitWorkerMs = 0;
+    for (let b = 0; b < admissionPlan.length; b++) {
+      const workers = b % 2 === 1;
+      chain.app.setParallelVerification(workers);
+      const pool = new Mempool(chain.app, { size: blockTxs * 2 });
+      const txs = admissionPlan[b]!;
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (next < txs.length) {
+            const response = await pool.checkTx(txs[next++]!);
+            if (response.code !== 0) throw new Error(`CheckTx failed: ${response.code} ${response.log}`);
+          }
+        }),
+      );
+      const ms = performance.now() - t0;
+      if (workers) admitWorkerMs += ms;
+      else admitInlineMs += ms;
+      log(`admission block ${b} (${workers ? 'worker precheck' : 'inline'}): ${ms.toFixed(0)} ms for ${txs.length} txs`);
+      await finalizeAndCommit(chain, txs);
+    }
+    const admitted = (admissionPlan.length / 2) * blockTxs;
+    rows.push({ name: 'app admission: mempool CheckTx, 50 in flight, signatures inline', value: Math.round(admitted / (admitInlineMs / 1000)), unit: 'tx/s' });
+    if (chain.app.verifierThreads > 0) {
+      rows.push({ name: `app admission: mempool CheckTx, 50 in flight, signatures prechecked on ${chain.app.verifierThreads} worker(s)`, value: Math.round(admitted / (admitWorkerMs / 1000)), unit: 'tx/s' });
+      rows.push({ name: 'app admission: speed-up from worker precheck', value: round(admitInlineMs / admitWorkerMs), unit: 'x' });
     }
     await chain.close();
   } finally {

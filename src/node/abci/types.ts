@@ -207,6 +207,11 @@ export interface Application {
   info(request: RequestInfo): Promise<ResponseInfo>;
   initChain(request: RequestInitChain): Promise<ResponseInitChain>;
   checkTx(request: RequestCheckTx): Promise<ResponseCheckTx>;
+  /**
+   * Not ABCI: work the mempool may start for a new tx before it queues for CheckTx (tokend's app
+   * verifies signatures on worker threads); it must never decide the tx's fate.
+   */
+  precheckTx?(tx: Uint8Array): Promise<void>;
   prepareProposal(request: RequestPrepareProposal): Promise<ResponsePrepareProposal>;
   processProposal(request: RequestProcessProposal): Promise<ResponseProcessProposal>;
   finalizeBlock(request: RequestFinalizeBlock): Promise<ResponseFinalizeBlock>;

@@ -74,7 +74,7 @@ import { APP_NAME, parseMinGasPrices, resolveAppOptions, type AppOptions } from 
 import { QueryRegistry, UNKNOWN_QUERY_PATH, queryErrorResponse, queryOkResponse, runQueryRoute, type QueryRoute } from './query.js';
 import { protoEvents } from '../codec/txResponse.js';
 import { nodeQueryService, txQueryService, type ServiceBackend, type SimulationOutcome } from './services.js';
-import { SignatureVerifierPool, VerifiedSignatureCache, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
+import { SignatureVerifierPool, VerifiedSignatureCache, VerifyBatcher, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
 import { DecodedTxCache, signDocBytes, type DecodedTx } from './tx.js';
 import { parseAppStateBytes, validateAppStateStatic } from './genesisState.js';
 
@@ -137,6 +137,8 @@ export class App implements Application {
   readonly sigCache: VerifiedSignatureCache;
   private readonly txCache: DecodedTxCache;
   private readonly verifierPool: SignatureVerifierPool | undefined;
+  /** Signatures of txs waiting for CheckTx, verified on the workers in batches. */
+  private readonly checkBatcher: VerifyBatcher | undefined;
   private readonly minGasPrices: DecCoin[];
   private readonly indexSet: ReadonlySet<string>;
   private chainId: string;
@@ -169,6 +171,7 @@ export class App implements Application {
     this.txCache = new DecodedTxCache(this.options.txCacheSize);
     this.sigCache = new VerifiedSignatureCache(this.options.txCacheSize);
     this.verifierPool = SignatureVerifierPool.create(this.options.sigVerifyWorkers);
+    this.checkBatcher = this.verifierPool === undefined ? undefined : new VerifyBatcher(this.verifierPool);
 
     for (const service of this.manager.queryServices()) this.queryRouter.register(service);
     const backend = this.serviceBackend();
@@ -578,21 +581,10 @@ export class App implements Application {
         sliceStart = performance.now();
         yielded += sliceStart - paused;
       }
-      tx.signers.forEach((signer, index) => {
-        const info = tx.signerInfos[index];
-        const signature = tx.signatures[index];
-        if (info === undefined || signature === undefined || info.signMode !== SignMode.DIRECT) return;
-        const account = this.accountKeeper.getAccount(ctx, signer);
-        if (account === undefined) return;
-        const pubKey = account.pubKey ?? info.pubKey;
-        if (pubKey === undefined) return;
-        const accountNumber = header.height === 0 ? 0n : account.accountNumber;
-        if (this.sigCache.has(tx.hash, this.chainId, index, accountNumber, pubKey, false)) return;
-        const job = verificationJob(pubKey, signDocBytes(tx.bodyBytes, tx.authInfoBytes, this.chainId, accountNumber), signature);
-        if (job === undefined) return;
+      for (const { index, accountNumber, pubKey, job } of this.signatureJobs(ctx, tx, header.height)) {
         entries.set(preverifiedKey(tx.hash, index), { job: jobs.length, accountNumber, pubKey });
         jobs.push(job);
-      });
+      }
     }
     let shared: SharedVerification | undefined;
     if (jobs.length >= this.options.parallelVerifyThreshold) shared = this.verifierPool.startShared(jobs);
@@ -611,6 +603,57 @@ export class App implements Application {
         shared.cancel();
       },
     };
+  }
+
+  /**
+   * The signatures of `tx` a worker can check: single DIRECT signatures of signers whose account
+   * (read in `ctx`) has a key or brings one, not verified before with the same facts.
+   */
+  private signatureJobs(ctx: Context, tx: DecodedTx, height: number): { index: number; accountNumber: bigint; pubKey: PubKey; job: VerifyJob }[] {
+    const out: { index: number; accountNumber: bigint; pubKey: PubKey; job: VerifyJob }[] = [];
+    tx.signers.forEach((signer, index) => {
+      const info = tx.signerInfos[index];
+      const signature = tx.signatures[index];
+      if (info === undefined || signature === undefined || info.signMode !== SignMode.DIRECT) return;
+      const account = this.accountKeeper.getAccount(ctx, signer);
+      if (account === undefined) return;
+      const pubKey = account.pubKey ?? info.pubKey;
+      if (pubKey === undefined) return;
+      const accountNumber = height === 0 ? 0n : account.accountNumber;
+      if (this.sigCache.has(tx.hash, this.chainId, index, accountNumber, pubKey, false)) return;
+      const job = verificationJob(pubKey, signDocBytes(tx.bodyBytes, tx.authInfoBytes, this.chainId, accountNumber), signature);
+      if (job !== undefined) out.push({ index, accountNumber, pubKey, job });
+    });
+    return out;
+  }
+
+  /**
+   * Ahead of CheckTx (the mempool calls it before queueing for the app): the tx's signatures are
+   * verified on the worker threads, batched with those of every other tx arriving meanwhile, and
+   * the successes go into the verified-signature cache, so CheckTx itself finds them verified
+   * (with the same facts, re-checked there) instead of spending the main thread on them. A
+   * failure records nothing: CheckTx verifies inline and answers the usual error.
+   */
+  async precheckTx(txBytes: Uint8Array): Promise<void> {
+    if (this.checkBatcher === undefined || !this.parallelVerification) return;
+    let tx: DecodedTx;
+    try {
+      tx = this.txCache.decode(txBytes);
+    } catch {
+      return;
+    }
+    const ctx = new Context({ mode: 'check', multiStore: this.checkState, header: this.checkHeader });
+    const signers = this.signatureJobs(ctx, tx, this.checkHeader.height);
+    if (signers.length === 0) return;
+    let results: boolean[];
+    try {
+      results = await this.checkBatcher.verify(signers.map((signer) => signer.job));
+    } catch {
+      return; // a worker failed: CheckTx verifies inline
+    }
+    signers.forEach(({ index, accountNumber, pubKey }, i) => {
+      if (results[i] === true) this.sigCache.add(tx.hash, this.chainId, index, { accountNumber, pubKey });
+    });
   }
 
   // ================================================================== simulate

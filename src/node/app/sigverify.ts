@@ -446,6 +446,20 @@ export class SignatureVerifierPool {
   }
 
   /**
+   * Verifies every job on the workers only (the calling thread stays free for other work),
+   * split evenly between them. Results are in job order.
+   */
+  async verifyOnWorkers(jobs: readonly VerifyJob[]): Promise<boolean[]> {
+    if (this.closed || this.workers.length === 0) return jobs.map((job) => verifyJobLocally(job));
+    const chunk = Math.ceil(jobs.length / this.workers.length);
+    const promises: Promise<Uint8Array>[] = [];
+    for (let from = 0, w = 0; from < jobs.length; from += chunk, w++) promises.push(this.send(this.workers[w]!, jobs.slice(from, from + chunk)));
+    const results: boolean[] = [];
+    for (const out of await Promise.all(promises)) for (let i = 0; i < out.length; i++) results.push(out[i] === 1);
+    return results;
+  }
+
+  /**
    * Starts verifying `jobs` on every worker through shared memory and returns at once. Each
    * result appears in `state(i)` (0 pending, 1 valid, 2 invalid) as soon as a worker finishes
    * it, readable synchronously (no event-loop turn needed); `cancel()` stops the workers.
@@ -519,5 +533,45 @@ export class SignatureVerifierPool {
     this.closed = true;
     await Promise.all(this.workers.map((worker) => worker.terminate()));
     this.workers.length = 0;
+  }
+}
+
+/**
+ * Batches verifications requested by many callers in the same event-loop turn (txs arriving for
+ * CheckTx) into one message per worker: the first request of a turn schedules a flush, every
+ * request until then joins it, and each caller gets its own results back.
+ */
+export class VerifyBatcher {
+  private waiting: { jobs: readonly VerifyJob[]; resolve: (results: boolean[]) => void; reject: (err: Error) => void }[] = [];
+  /** Jobs sent to the workers and batches flushed, for benchmarks. */
+  readonly stats = { jobs: 0, batches: 0 };
+
+  constructor(private readonly pool: SignatureVerifierPool) {}
+
+  verify(jobs: readonly VerifyJob[]): Promise<boolean[]> {
+    return new Promise<boolean[]>((resolve, reject) => {
+      if (this.waiting.length === 0) setImmediate(() => this.flush());
+      this.waiting.push({ jobs, resolve, reject });
+    });
+  }
+
+  private flush(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    const jobs = batch.flatMap((entry) => entry.jobs);
+    this.stats.jobs += jobs.length;
+    this.stats.batches++;
+    this.pool.verifyOnWorkers(jobs).then(
+      (results) => {
+        let at = 0;
+        for (const entry of batch) {
+          entry.resolve(results.slice(at, at + entry.jobs.length));
+          at += entry.jobs.length;
+        }
+      },
+      (err: Error) => {
+        for (const entry of batch) entry.reject(err);
+      },
+    );
   }
 }

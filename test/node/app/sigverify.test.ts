@@ -4,7 +4,7 @@
  */
 import { isNativeSecp256k1Available } from '../../../src/keyring/index.js';
 import { signMessage } from '../../../src/keyring/keys.js';
-import { SignatureVerifierPool, VerifiedSignatureCache } from '../../../src/node/app/sigverify.js';
+import { SignatureVerifierPool, VerifiedSignatureCache, inlineVerifyStats } from '../../../src/node/app/sigverify.js';
 import { TOKEN, buildAppState, msgSend, signTx, startChain, testKey } from './helpers.js';
 
 const alice = testKey('alice');
@@ -95,6 +95,39 @@ describe('FinalizeBlock reuse', () => {
     // verified inline; either way the forged signature is rejected.
     expect(block.txResults.map((r) => r.code)).toEqual([0, 0, 4]);
     expect(chain.app.timings.preverifiedHits).toBeLessThanOrEqual(2);
+    await chain.close();
+  });
+});
+
+describe('CheckTx with worker verification', () => {
+  nativeTest('txs arriving together are verified on the workers; CheckTx then verifies nothing itself', async () => {
+    const carol = testKey('carol');
+    const chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [carol, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }), {
+      appOptions: { sigVerifyWorkers: 1 },
+    });
+    await chain.block([]);
+    const txs = [signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 0n, accountNumber: 0n }), signTx({ signer: carol, msgs: [msgSend(carol.bech32, bob.bech32, 1n)], sequence: 0n, accountNumber: 1n })];
+    await Promise.all(txs.map((tx) => chain.app.precheckTx(tx)));
+    const inlineBefore = inlineVerifyStats.count;
+    for (const tx of txs) expect((await chain.app.checkTx({ tx, type: 'new' })).code).toBe(0);
+    expect(inlineVerifyStats.count).toBe(inlineBefore);
+    await chain.close();
+  });
+
+  nativeTest('a forged signature is left to CheckTx, which refuses it', async () => {
+    const chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }), {
+      appOptions: { sigVerifyWorkers: 1 },
+    });
+    await chain.block([]);
+    const forged = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 0n, accountNumber: 0n, signWith: bob });
+    await chain.app.precheckTx(forged);
+    const inlineBefore = inlineVerifyStats.count;
+    const response = await chain.app.checkTx({ tx: forged, type: 'new' });
+    expect(response.code).toBe(4);
+    expect(inlineVerifyStats.count).toBe(inlineBefore + 1);
+    // Garbage is not the precheck's business either: CheckTx answers the decode error.
+    await chain.app.precheckTx(Uint8Array.of(1, 2, 3));
+    expect((await chain.app.checkTx({ tx: Uint8Array.of(1, 2, 3), type: 'new' })).code).toBe(2);
     await chain.close();
   });
 });

@@ -35,6 +35,31 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 }
 
 describe('mempool', () => {
+  it('starts the app\'s precheck of every new tx before queueing it for CheckTx, all of them at once; duplicates are not prechecked', async () => {
+    const base = app();
+    const events: string[] = [];
+    let releasePrechecks: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (releasePrechecks = resolve));
+    const pool = new Mempool({
+      checkTx: async (req) => {
+        events.push(`check:${new TextDecoder().decode(req.tx)}`);
+        return base.checkTx(req);
+      },
+      precheckTx: async (bytes) => {
+        events.push(`precheck:${new TextDecoder().decode(bytes)}`);
+        await gate;
+      },
+    });
+    const both = Promise.all([pool.checkTx(tx('a=1')), pool.checkTx(tx('b=2'))]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['precheck:a=1', 'precheck:b=2']);
+    releasePrechecks();
+    await both;
+    expect(events).toEqual(['precheck:a=1', 'precheck:b=2', 'check:a=1', 'check:b=2']);
+    expect(await refusal(pool.checkTx(tx('a=1')))).toBe('tx already exists in cache');
+    expect(events).toHaveLength(4);
+  });
+
   it('refuses with CometBFT wording: duplicate, too large, full', async () => {
     const pool = new Mempool(app(), { size: 2, maxTxBytes: 10, maxTxsBytes: 1000 });
     await pool.checkTx(tx('a=1'));

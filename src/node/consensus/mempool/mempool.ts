@@ -81,6 +81,9 @@ class TxCache {
   }
 }
 
+/** What the mempool needs of the app: CheckTx, and optionally work it can start before CheckTx. */
+export type MempoolApp = Pick<Application, 'checkTx' | 'precheckTx'>;
+
 /** A minimal async mutex (FIFO). */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
@@ -115,7 +118,7 @@ export class Mempool implements MempoolReader {
   private newTxWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly app: Pick<Application, 'checkTx'>,
+    private readonly app: MempoolApp,
     options: Partial<MempoolOptions> = {},
     private readonly logger: Logger = nullLogger,
     /** The durable mempool's records (mempool/store.ts); absent: memory only, as in CometBFT. */
@@ -284,6 +287,9 @@ export class Mempool implements MempoolReader {
       throw new ConsensusError('MEMPOOL_TX_IN_CACHE', 'tx already exists in cache');
     }
 
+    // Signatures go to the worker threads now, batched with other arrivals, while CheckTx of
+    // earlier txs holds the app; CheckTx then finds them verified.
+    if (this.app.precheckTx !== undefined) await this.app.precheckTx(tx);
     const release = await this.lock.acquire();
     let persisted: Promise<void> | undefined;
     let admitted: MempoolTx | undefined;
