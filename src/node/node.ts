@@ -15,7 +15,7 @@ import { NodeMetrics } from './metrics/index.js';
 import type { ConnectionStats } from './limits/connections.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
-import { homePath, loadAppConfig, loadNodeConfig, type AppConfig, type NodeConfig } from './config/node.js';
+import { homePath, loadAppConfig, loadNodeConfig, parseJsonRpcApi, type AppConfig, type NodeConfig } from './config/node.js';
 import { createLogger, type Logger, type NodeLogLevel, type LogFormat } from './logger.js';
 import { childLogger } from './logger.js';
 import { openDatabase, type Database } from './store/db/database.js';
@@ -26,7 +26,7 @@ import { BlockStore } from './consensus/store/blockStore.js';
 import { StateStore } from './consensus/store/stateStore.js';
 import { rollbackState } from './consensus/rollback.js';
 import { IndexerService } from './indexer/index.js';
-import { EthRpcServer, type EthRpcAddress } from './ethrpc/server.js';
+import { EthRpcServer, SERVED_NAMESPACES, UNSERVED_NAMESPACES, type EthRpcAddress } from './ethrpc/server.js';
 import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInfo, type RpcAddress } from './rpc/index.js';
 import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
@@ -58,6 +58,8 @@ export interface NodeOverrides {
   jsonRpcAddress?: string;
   /** --json-rpc.ws-address */
   jsonRpcWsAddress?: string;
+  /** --json-rpc.api (comma-separated namespaces) */
+  jsonRpcApi?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
   /** --p2p.laddr */
@@ -135,6 +137,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   if (overrides.jsonRpcEnable !== undefined) appConfig.jsonRpc.enable = overrides.jsonRpcEnable;
   if (overrides.jsonRpcAddress) appConfig.jsonRpc.address = overrides.jsonRpcAddress;
   if (overrides.jsonRpcWsAddress) appConfig.jsonRpc.wsAddress = overrides.jsonRpcWsAddress;
+  if (overrides.jsonRpcApi !== undefined) appConfig.jsonRpc.api = parseJsonRpcApi(overrides.jsonRpcApi, '--json-rpc.api');
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
   const logger =
@@ -404,10 +407,13 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     }
     let jsonRpcAddress: EthRpcAddress | undefined;
     if (appConfig.jsonRpc.enable) {
+      const unserved = appConfig.jsonRpc.api.filter((name) => (UNSERVED_NAMESPACES as readonly string[]).includes(name));
+      if (unserved.length > 0) logger.warn('json-rpc namespaces not served by this version', { namespaces: unserved.join(','), served: SERVED_NAMESPACES.join(',') });
       const ethRpc = new EthRpcServer({
         env,
         address: appConfig.jsonRpc.address,
         wsAddress: appConfig.jsonRpc.wsAddress,
+        api: appConfig.jsonRpc.api,
         logger: childLogger(logger, { module: 'json-rpc' }),
         maxOpenConnections: fdPlan.caps['json-rpc'] ?? appConfig.jsonRpc.maxOpenConnections,
         httpTimeoutMs: appConfig.jsonRpc.httpTimeoutMs,

@@ -83,7 +83,7 @@ export interface AppConfig {
   };
   grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number };
   /** [json-rpc] (Ethermint names): max-open-connections (0 = what the descriptor limit allows), http-timeout, http-idle-timeout. */
-  jsonRpc: { enable: boolean; address: string; wsAddress: string; maxOpenConnections: number; httpTimeoutMs: number; httpIdleTimeoutMs: number };
+  jsonRpc: { enable: boolean; address: string; wsAddress: string; api: string[]; maxOpenConnections: number; httpTimeoutMs: number; httpIdleTimeoutMs: number };
   /** [state-sync]: take a snapshot every snapshot-interval blocks (0 = never), keep snapshot-keep-recent. */
   stateSync: { snapshotInterval: number; snapshotKeepRecent: number };
 }
@@ -159,7 +159,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
       idleTimeoutS: 60,
     },
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
-    jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
+    jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
   };
 }
@@ -370,6 +370,16 @@ export function loadNodeConfig(home: string): NodeConfig {
   };
 }
 
+/** Namespaces of `[json-rpc] api` / `--json-rpc.api` (Ethermint's names, comma-separated). */
+export const JSON_RPC_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug', 'personal', 'miner'];
+
+export function parseJsonRpcApi(value: string, where: string): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const unknown = names.filter((name) => !JSON_RPC_NAMESPACES.includes(name));
+  if (unknown.length > 0) throw new TokendError('CONFIG_INVALID', `${where}: unknown namespace ${unknown.join(', ')} (known: ${JSON_RPC_NAMESPACES.join(', ')})`);
+  return [...new Set(names)];
+}
+
 export function loadAppConfig(home: string): AppConfig {
   const d = defaultAppConfig();
   const root = new Reader(readToml(appTomlPath(home)), 'app.toml');
@@ -406,6 +416,7 @@ export function loadAppConfig(home: string): AppConfig {
       enable: jsonRpc.bool('enable', d.jsonRpc.enable),
       address: jsonRpc.str('address', d.jsonRpc.address),
       wsAddress: jsonRpc.str('ws-address', d.jsonRpc.wsAddress),
+      api: parseJsonRpcApi(jsonRpc.str('api', d.jsonRpc.api.join(',')), 'app.toml: json-rpc.api'),
       maxOpenConnections: jsonRpc.int('max-open-connections', d.jsonRpc.maxOpenConnections),
       httpTimeoutMs: jsonRpc.duration('http-timeout', d.jsonRpc.httpTimeoutMs),
       httpIdleTimeoutMs: jsonRpc.duration('http-idle-timeout', d.jsonRpc.httpIdleTimeoutMs),
@@ -613,6 +624,8 @@ idle-timeout = ${config.grpc.idleTimeoutS}
 enable = ${config.jsonRpc.enable}
 address = ${q(config.jsonRpc.address)}
 ws-address = ${q(config.jsonRpc.wsAddress)}
+# Namespaces served, comma-separated: eth, net, web3 (Ethermint's default) and txpool
+api = ${q(config.jsonRpc.api.join(','))}
 # Most open HTTP connections (0: as many as the descriptor limit allows); at the cap the oldest
 # idle one is closed for a new client
 max-open-connections = ${config.jsonRpc.maxOpenConnections}

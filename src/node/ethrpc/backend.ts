@@ -45,6 +45,13 @@ export interface BlockEthTx {
   logs: LogJson[];
 }
 
+/** An Ethereum tx waiting in the mempool. */
+export interface PendingEthTx {
+  tx: EthTx;
+  from: string;
+  hash: string;
+}
+
 export interface LogJson {
   address: string;
   topics: string[];
@@ -239,11 +246,33 @@ export class EthBackend {
     return bytesToHex(tx.hash());
   }
 
-  txJson(block: Block, item: BlockEthTx, baseFee: bigint | undefined): Record<string, unknown> {
+  /** The Ethereum txs in the mempool, in its (FIFO) order. */
+  async pendingEthTxs(): Promise<PendingEthTx[]> {
+    const common = await this.common();
+    const out: PendingEthTx[] = [];
+    for (const bytes of this.env.mempool.reapMaxTxs(-1)) {
+      let msgs;
+      try {
+        msgs = decodeTx(bytes).msgs;
+      } catch {
+        continue;
+      }
+      for (const m of msgs) {
+        if (m.typeUrl !== MSG_ETHEREUM_TX_URL) continue;
+        const msg = m.message as MsgEthereumTx;
+        const tx = cachedTxFromMsg(msg, common);
+        out.push({ tx, from: msg.from.toLowerCase(), hash: bytesToHex(tx.hash()) });
+      }
+    }
+    return out;
+  }
+
+  /** An RPC transaction object; a pending one (no block) has null block hash, number and index. */
+  txJson(block: Block | undefined, item: BlockEthTx | PendingEthTx, baseFee: bigint | undefined): Record<string, unknown> {
     const { tx } = item;
     const json: Record<string, unknown> = {
-      blockHash: this.blockHash(block.header.height),
-      blockNumber: hex(block.header.height),
+      blockHash: block === undefined ? null : this.blockHash(block.header.height),
+      blockNumber: block === undefined ? null : hex(block.header.height),
       from: item.from,
       gas: hex(tx.gasLimit),
       gasPrice: hex(effectiveGasPrice(tx, baseFee)),
@@ -251,7 +280,7 @@ export class EthBackend {
       input: bytesToHex(tx.data),
       nonce: hex(tx.nonce),
       to: tx.to === undefined ? null : tx.to.toString(),
-      transactionIndex: hex(item.index),
+      transactionIndex: 'index' in item ? hex(item.index) : null,
       value: hex(tx.value),
       type: hex(tx.type),
       v: hex(tx.v ?? 0n),
@@ -290,7 +319,7 @@ export class EthBackend {
       status: item.failed ? '0x0' : '0x1',
       to: item.tx.to === undefined ? null : item.tx.to.toString(),
       transactionHash: item.hash,
-      transactionIndex: hex(item.index),
+      transactionIndex: 'index' in item ? hex(item.index) : null,
       type: hex(item.tx.type),
     };
   }

@@ -17,7 +17,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
-import { bytesToHex } from '@ethereumjs/util';
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
 import { nullLogger, type Logger } from '../logger.js';
 import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
@@ -45,7 +45,15 @@ export interface EthRpcServerOptions {
   httpTimeoutMs?: number;
   /** http-idle-timeout: a connection with no request in progress is closed after this. */
   httpIdleTimeoutMs?: number;
+  /** `[json-rpc] api`: the namespaces served (default eth, net, web3). */
+  api?: readonly string[];
 }
+
+/** Namespaces this server has: Ethermint's defaults, and txpool on request. */
+export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool'] as const;
+/** Ethermint's other namespaces: accepted in `[json-rpc] api`, not served (a warning at start). */
+export const UNSERVED_NAMESPACES = ['debug', 'personal', 'miner'] as const;
+export const DEFAULT_NAMESPACES: readonly string[] = ['eth', 'net', 'web3'];
 
 export interface EthRpcAddress {
   host: string;
@@ -107,7 +115,8 @@ export class EthRpcServer {
   constructor(private readonly options: EthRpcServerOptions) {
     this.backend = new EthBackend(options.env);
     this.logger = options.logger ?? nullLogger;
-    this.methods = this.buildMethods();
+    const api = new Set(options.api ?? DEFAULT_NAMESPACES);
+    this.methods = new Map([...this.buildMethods()].filter(([name]) => api.has(name.slice(0, name.indexOf('_')))));
   }
 
   private buildMethods(): Map<string, Handler> {
@@ -234,6 +243,31 @@ export class EthRpcServer {
         return result;
       },
       eth_sendRawTransaction: async (p) => b.sendRaw(hexData(param(p, 0), '0')),
+      // txpool (geth's TxPoolAPI): the mempool holds only executable txs (CheckTx admits the
+      // next nonce of each sender), so everything is pending and nothing queued.
+      txpool_content: async () => {
+        const pending: Record<string, Record<string, unknown>> = {};
+        const baseFee = await b.baseFee().catch(() => undefined);
+        for (const item of await b.pendingEthTxs()) (pending[toChecksumAddress(item.from)] ??= {})[item.tx.nonce.toString()] = b.txJson(undefined, item, baseFee);
+        return { pending, queued: {} };
+      },
+      txpool_contentFrom: async (p) => {
+        const from = address(param(p, 0)).toLowerCase();
+        const pending: Record<string, unknown> = {};
+        const baseFee = await b.baseFee().catch(() => undefined);
+        for (const item of await b.pendingEthTxs()) if (item.from === from) pending[item.tx.nonce.toString()] = b.txJson(undefined, item, baseFee);
+        return { pending, queued: {} };
+      },
+      txpool_inspect: async () => {
+        const pending: Record<string, Record<string, string>> = {};
+        for (const { tx, from } of await b.pendingEthTxs()) {
+          const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
+          const target = tx.to === undefined ? 'contract creation' : toChecksumAddress(tx.to.toString());
+          (pending[toChecksumAddress(from)] ??= {})[tx.nonce.toString()] = `${target}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
+        }
+        return { pending, queued: {} };
+      },
+      txpool_status: async () => ({ pending: hex((await b.pendingEthTxs()).length), queued: '0x0' }),
       eth_getTransactionByHash: async (p) => {
         const found = await b.findTx(String(param(p, 0)));
         if (found === undefined) return null;
@@ -382,22 +416,11 @@ export class EthRpcServer {
         return logs;
       }
       case 'pending': {
-        const common = await b.common();
-        const { decodeTx } = await import('../app/tx.js');
-        const { txFromMsg, MSG_ETHEREUM_TX_URL } = await import('../modules/evm/ethTx.js');
         const hashes: string[] = [];
         const current = new Set<string>();
-        for (const bytes of b.env.mempool.reapMaxTxs(-1)) {
-          try {
-            for (const m of decodeTx(bytes).msgs) {
-              if (m.typeUrl !== MSG_ETHEREUM_TX_URL) continue;
-              const hash = bytesToHex(txFromMsg(m.message as never, common).hash());
-              current.add(hash);
-              if (!filter.seen.has(hash)) hashes.push(hash);
-            }
-          } catch {
-            // not an Ethereum tx
-          }
+        for (const { hash } of await b.pendingEthTxs()) {
+          current.add(hash);
+          if (!filter.seen.has(hash)) hashes.push(hash);
         }
         filter.seen = current;
         return hashes;
@@ -561,7 +584,7 @@ export class EthRpcServer {
     }
     const one = async (request: unknown) => {
       const r = request as { id?: unknown; method?: unknown; params?: unknown };
-      if (r !== null && typeof r === 'object' && (r.method === 'eth_subscribe' || r.method === 'eth_unsubscribe')) {
+      if (r !== null && typeof r === 'object' && (r.method === 'eth_subscribe' || r.method === 'eth_unsubscribe') && this.methods.has('eth_chainId')) {
         try {
           const params = Array.isArray(r.params) ? r.params : [];
           const result = r.method === 'eth_subscribe' ? this.subscribe(socket, params) : this.subscriptions.get(socket)?.delete(String(params[0])) === true;
