@@ -23,7 +23,7 @@ import { sha256 } from '../../../src/keyring/hash.js';
 import { keyPairFromPrivateKey, signMessage } from '../../../src/keyring/keys.js';
 import { toAccountAddress, toValidatorOperatorAddress } from '../../../src/keyring/address.js';
 import type { KeyAlgo } from '../../../src/keyring/types.js';
-import type { RequestFinalizeBlock, ResponseFinalizeBlock, ResponseInitChain, ResponseQuery } from '../../../src/node/abci/types.js';
+import type { ConsensusParams, RequestFinalizeBlock, ResponseFinalizeBlock, ResponseInitChain, ResponseQuery } from '../../../src/node/abci/types.js';
 import { anyPack, legacyDecToWire, registry, toGatewayJson } from '../../../src/node/codec/index.js';
 import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
 import { memoryDatabase, openDatabase, type Database } from '../../../src/node/store/db/database.js';
@@ -179,14 +179,14 @@ export interface Chain {
   close(): Promise<void>;
 }
 
-export async function startChain(appState: AppStateJson, options: { db?: Database; appOptions?: Partial<AppOptions>; chainId?: string } = {}): Promise<Chain> {
+export async function startChain(appState: AppStateJson, options: { db?: Database; appOptions?: Partial<AppOptions>; chainId?: string; consensusParams?: ConsensusParams } = {}): Promise<Chain> {
   const db = options.db ?? memoryDatabase();
   const chainId = options.chainId ?? CHAIN_ID;
   const opened = await openApp(db, { chainId, sigVerifyWorkers: 0, ...options.appOptions }, { syncCommits: false });
   const init = await opened.app.initChain({
     time: GENESIS_TIME,
     chainId,
-    consensusParams: defaultConsensusParams(),
+    consensusParams: options.consensusParams ?? defaultConsensusParams(),
     validators: [],
     appStateBytes: new TextEncoder().encode(JSON.stringify(appState)),
     initialHeight: 1,

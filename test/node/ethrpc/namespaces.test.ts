@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { JsonRpcProvider, Wallet, type HDNodeWallet } from 'ethers';
 import { appTomlPath } from '../../../src/node/config/node.js';
 import { ensureDevnet } from '../../../src/node/genesis/devnet.js';
 import type { RunningNode } from '../../../src/node/node.js';
@@ -19,7 +19,7 @@ jest.setTimeout(90_000);
 const homes: string[] = [];
 let node: RunningNode;
 let plain: RunningNode;
-let wallet: Wallet;
+let wallet: HDNodeWallet;
 let url: string;
 
 async function rpc(target: string, method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
