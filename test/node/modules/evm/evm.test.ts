@@ -11,8 +11,11 @@ import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
 import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
 import { Context } from '../../../../src/node/modules/shared/context.js';
-import { DENOM, TOKEN, buildAppState, startChain, testKey, type Chain } from '../../app/helpers.js';
+import { DENOM, TOKEN, buildAppState, msgSend, startChain, testKey, type Chain } from '../../app/helpers.js';
 import { exportAppState, validateAppState } from '../../../../src/node/app/genesis.js';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { AuthInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema, type AuthInfo, type TxBody } from '../../../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
+import { defaultConsensusParams } from '../../../../src/node/consensus/types/params.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
@@ -170,5 +173,99 @@ describe('evm module', () => {
         useSecp256k1Implementation(isNativeSecp256k1Available() ? 'native' : 'noble');
       }
     }
+  });
+
+  describe('ante refusals', () => {
+    const base = () => buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }) as unknown as Record<string, Record<string, unknown>>;
+    const send = (nonce = 0) => wallet.signTransaction({ type: 0, chainId: CHAIN, nonce, to: bytesToHex(bob.address), value: 1n, gasLimit: 21000n, gasPrice: 2n * GWEI });
+
+    /** The Cosmos tx carrying `raw`, changed by `edit` (body and auth info decoded). */
+    async function tampered(raw: string, edit: (body: TxBody, authInfo: AuthInfo) => void): Promise<Uint8Array> {
+      const txRaw = fromBinary(TxRawSchema, carry(raw));
+      const body = fromBinary(TxBodySchema, txRaw.bodyBytes);
+      const authInfo = fromBinary(AuthInfoSchema, txRaw.authInfoBytes);
+      edit(body, authInfo);
+      return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes: toBinary(TxBodySchema, body), authInfoBytes: toBinary(AuthInfoSchema, authInfo), signatures: txRaw.signatures }));
+    }
+
+    async function expectUnchanged(): Promise<void> {
+      const ctx = queryCtx(chain);
+      expect(manager().keeper<BankKeeper>('bank').getBalance(ctx, alice.address, DENOM)).toBe(1000n * TOKEN);
+      expect(manager().keeper<AccountKeeper>('auth').getAccount(ctx, alice.address)?.sequence ?? 0n).toBe(0n);
+    }
+
+    test('enable_call = false refuses a call or transfer; a deployment still works', async () => {
+      await chain.close();
+      const state = base();
+      (state.evm!.params as Record<string, unknown>).enable_call = false;
+      chain = await startChain(state as never);
+      const refused = (await chain.block([carry(await send())])).txResults[0]!;
+      expect([refused.codespace, refused.code, refused.log]).toEqual(['evm', 11, 'failed to call contract: EVM Call operation is disabled']);
+      await expectUnchanged();
+      const deploy = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 0, data: INIT, gasLimit: 200000n, gasPrice: 2n * GWEI });
+      expect((await chain.block([carry(deploy)])).txResults[0]!.code).toBe(0);
+    });
+
+    test('a sender with code is not an EOA', async () => {
+      await chain.close();
+      const state = base();
+      (state.evm as { accounts: unknown[] }).accounts = [{ address: wallet.address.toLowerCase(), code: `0x${RUNTIME}`, storage: [] }];
+      chain = await startChain(state as never);
+      const refused = (await chain.block([carry(await send())])).txResults[0]!;
+      expect(refused.code).toBe(29);
+      expect(refused.log).toMatch(new RegExp(`^the sender is not EOA: address ${wallet.address.toLowerCase()}, codeHash <0x[0-9a-f]{64}>`));
+      await expectUnchanged();
+    });
+
+    test('a gas price under the fee market\'s min_gas_price (no base fee) is under the global minimum fee', async () => {
+      await chain.close();
+      const state = base();
+      const params = state.feemarket!.params as Record<string, unknown>;
+      params.no_base_fee = true;
+      params.min_gas_price = '1000000000000.000000000000000000';
+      chain = await startChain(state as never);
+      const refused = (await chain.block([carry(await send())])).txResults[0]!;
+      expect(refused.code).toBe(13);
+      expect(refused.log).toBe('provided fee < minimum global fee (42000000000000 < 21000000000000000). Please increase the priority tip (for EIP-1559 txs) or the gas prices (for access list or legacy txs): insufficient fee');
+      await expectUnchanged();
+    });
+
+    test('the node\'s minimum-gas-prices refuse a cheap Ethereum tx in CheckTx only', async () => {
+      await chain.close();
+      chain = await startChain(base() as never, { appOptions: { minGasPrices: `1000000000000${DENOM}` } });
+      const tx = carry(await send());
+      const checked = await chain.app.checkTx({ tx, type: 'new' });
+      expect(checked.code).toBe(13);
+      expect(checked.log).toBe(`insufficient fee; got: 42000000000000${DENOM} required: 21000000000000000${DENOM}: insufficient fee`);
+      // A block proposer may still include it: FinalizeBlock does not apply the local minimum.
+      expect((await chain.block([tx])).txResults[0]!.code).toBe(0);
+    });
+
+    test('a Cosmos gas limit other than the Ethereum txs\' sum, a memo, signer infos or another message are refused', async () => {
+      const raw = await send();
+      const wrongGas = await tampered(raw, (_body, authInfo) => void (authInfo.fee!.gasLimit = 50_000n));
+      const memo = await tampered(raw, (body) => void (body.memo = 'hello'));
+      const signers = await tampered(raw, (_body, authInfo) => authInfo.signerInfos.push(create(SignerInfoSchema, { sequence: 0n })));
+      const mixed = await tampered(raw, (body) => body.messages.push(msgSend(alice.bech32, bob.bech32, 1n)));
+      const results = (await chain.block([wrongGas, memo, signers, mixed])).txResults;
+      expect(results.map((r) => r.log)).toEqual([
+        'invalid gas limit; got 50000, expected 21000: invalid request',
+        'for eth tx Body Memo should be empty: invalid request',
+        'for eth tx AuthInfo SignerInfos should be empty: invalid request',
+        'invalid message type /cosmos.bank.v1beta1.MsgSend, expected /ethermint.evm.v1.MsgEthereumTx: unknown request',
+      ]);
+      await expectUnchanged();
+    });
+
+    test('a tx with more gas than the block allows is refused', async () => {
+      await chain.close();
+      const params = defaultConsensusParams();
+      params.block.maxGas = 200_000n; // the gentx's gas fits
+      chain = await startChain(base() as never, { consensusParams: params });
+      const big = await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 1n, gasLimit: 250_000n, gasPrice: 2n * GWEI });
+      const refused = (await chain.block([carry(big)])).txResults[0]!;
+      expect([refused.code, refused.log]).toEqual([11, 'tx gas (250000) exceeds block gas limit (200000): out of gas']);
+      await expectUnchanged();
+    });
   });
 });
