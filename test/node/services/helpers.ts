@@ -38,7 +38,7 @@ export interface FullNode {
   db: Database;
   /** The consensus (ed25519) public key of the validator. */
   validatorConsKey: Uint8Array;
-  /** Resolves once the block store reaches `height`. */
+  /** Resolves once `height` is stored and committed by the app. */
   waitForHeight(height: number, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -106,7 +106,8 @@ export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcas
     router,
     db,
     validatorConsKey: pv.pubKey.bytes,
-    waitForHeight: (height, timeoutMs = 15_000) => waitFor(() => consensus.blockStore.height() >= height, timeoutMs, `height ${height}`),
+    // The block is stored before the app executes and commits it: wait for both.
+    waitForHeight: (height, timeoutMs = 15_000) => waitFor(() => consensus.blockStore.height() >= height && opened.app.store.latestVersion() >= height, timeoutMs, `height ${height}`),
     async stop() {
       await consensus.stop();
       await indexer.stop();
