@@ -60,6 +60,8 @@ export interface NodeOverrides {
   jsonRpcWsAddress?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
+  /** --unsafe-skip-upgrades: heights at which a due upgrade plan is skipped (cleared) instead of stopping the node. */
+  unsafeSkipUpgrades?: readonly number[];
   /** --p2p.laddr */
   p2pLaddr?: string;
   /** --p2p.persistent_peers */
@@ -208,7 +210,12 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     // The decoded-tx and verified-signature caches hold what lies between CheckTx and FinalizeBlock:
     // sized from the mempool's size (CometBFT's [mempool] size), a pool and a block in flight.
     const txCacheSize = Math.max(1000, 2 * nodeConfig.mempool.size);
-    const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), txCacheSize, onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
+    const appOptions = {
+      ...appOptionsFrom(appConfig, genesis.chainId, logger),
+      txCacheSize,
+      onHalt: (reason: string) => resolveStopped(`halted: ${reason}`),
+      upgrades: { skipHeights: overrides.unsafeSkipUpgrades ?? [], homeDir: home },
+    };
     const opened: OpenedApp = await openApp(db, appOptions);
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).
