@@ -8,6 +8,7 @@
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { APP_MODULES, MODULE_ORDERS } from '../../src/node/app/modules.js';
 import type { AppOptions } from '../../src/node/app/options.js';
+import { accString } from '../../src/node/modules/shared/address.js';
 import type { Context } from '../../src/node/modules/shared/context.js';
 import { defineModule, type ModuleDeclaration, type ModuleDeps } from '../../src/node/platform/module.js';
 
@@ -22,13 +23,13 @@ export interface DriverOutcome {
 
 export class UpgradeDriver {
   deps: ModuleDeps | undefined;
-  private queue: { msg: Any; signer?: Uint8Array }[] = [];
+  private queue: { msg: Any | ((authority: string) => Any); signer?: Uint8Array }[] = [];
   readonly outcomes: DriverOutcome[] = [];
   /** Every migration run: "<module> <from>→<to> at <height>". */
   readonly migrations: string[] = [];
 
-  /** Queue `msg` to run at the next EndBlock, signed by the authority (or `signer`). */
-  send(msg: Any, signer?: Uint8Array): void {
+  /** Queue `msg` to run at the next EndBlock, signed by the authority (or `signer`); a function gets the authority's address. */
+  send(msg: Any | ((authority: string) => Any), signer?: Uint8Array): void {
     this.queue.push(signer === undefined ? { msg } : { msg, signer });
   }
 
@@ -42,7 +43,8 @@ export class UpgradeDriver {
         endBlock: async (ctx: Context) => {
           const queued = this.queue;
           this.queue = [];
-          for (const { msg, signer } of queued) {
+          for (const { msg: queuedMsg, signer } of queued) {
+            const msg = typeof queuedMsg === 'function' ? queuedMsg(accString(deps.authority)) : queuedMsg;
             const branch = ctx.multiStore.branch();
             try {
               await deps.router.dispatch(ctx.with({ multiStore: branch }), msg, [signer ?? deps.authority]);
