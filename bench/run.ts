@@ -23,6 +23,7 @@ const SUITES: Suite[] = [
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
+  { name: 'upgrade', load: () => import('./upgrade/upgrade.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
   { name: 'faults', load: () => import('./faults/faults.bench.js') },
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },

@@ -1,5 +1,22 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base.js';
+import { TokendError } from '../util/errors.js';
+
+/** "1000,2000" → [1000, 2000]; anything else is one usage error naming the bad part. */
+export function parseSkipHeights(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const height = /^[0-9]+$/.test(part) ? Number(part) : NaN;
+      if (!Number.isSafeInteger(height) || height <= 0) {
+        throw new TokendError('INVALID_ARGUMENT', `invalid --unsafe-skip-upgrades height "${part}": expected comma-separated positive integers, e.g. 1000,2000`);
+      }
+      return height;
+    });
+}
 
 export default class Start extends BaseCommand<typeof Start, void> {
   static override summary = 'Run the full node';
@@ -16,6 +33,9 @@ export default class Start extends BaseCommand<typeof Start, void> {
     'json-rpc.api': Flags.string({ description: 'Ethereum JSON-RPC namespaces, comma-separated: eth,net,web3,txpool (default from app.toml, eth,net,web3)' }),
     'minimum-gas-prices': Flags.string({ description: 'Minimum gas prices accepted in CheckTx, e.g. 0.1attotoken (default from app.toml)' }),
     'halt-height': Flags.integer({ description: 'Stop after committing this height', min: 0 }),
+    'unsafe-skip-upgrades': Flags.string({
+      description: 'Comma-separated heights whose due upgrade plans are skipped (cleared without running) so this binary continues, e.g. 1000,2000',
+    }),
     'p2p.laddr': Flags.string({ description: 'P2P listen address (default from config.toml, tcp://0.0.0.0:26656)' }),
     'p2p.persistent_peers': Flags.string({ description: 'Comma-separated id@host:port nodes to stay connected to (default from config.toml)' }),
     'p2p.seeds': Flags.string({ description: 'Comma-separated id@host:port seed nodes (default from config.toml)' }),
@@ -36,6 +56,7 @@ export default class Start extends BaseCommand<typeof Start, void> {
       jsonRpcApi: this.flags['json-rpc.api'],
       minimumGasPrices: this.flags['minimum-gas-prices'],
       haltHeight: this.flags['halt-height'],
+      unsafeSkipUpgrades: parseSkipHeights(this.flags['unsafe-skip-upgrades']),
       p2pLaddr: this.flags['p2p.laddr'],
       persistentPeers: this.flags['p2p.persistent_peers'],
       seeds: this.flags['p2p.seeds'],

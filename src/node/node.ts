@@ -31,7 +31,8 @@ import { RpcServer, rpcEnvironment, unsafeNetRoutes, type NodeInfo as RpcNodeInf
 import { P2PNode, type NodeInfo as P2PNodeInfo } from './p2p/index.js';
 import { openApp, type OpenedApp } from './app/open.js';
 import { App } from './app/app.js';
-import { resolveAppOptions } from './app/options.js';
+import { resolveAppOptions, type AppOptions } from './app/options.js';
+import type { UpgradeHandlerEntry } from './platform/upgrades.js';
 import { SnapshotManager } from './snapshots/manager.js';
 import { createQueryRouter, withNodeQueries, type QueryRouter } from './services/index.js';
 import { ApiServer, type ApiAddress } from './api/index.js';
@@ -62,6 +63,12 @@ export interface NodeOverrides {
   jsonRpcApi?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
+  /** --unsafe-skip-upgrades: heights at which a due upgrade plan is skipped (cleared) instead of stopping the node. */
+  unsafeSkipUpgrades?: readonly number[];
+  /** Upgrade handlers instead of src/node/app/upgrades.ts (a program embedding the node library). */
+  upgradeHandlers?: readonly UpgradeHandlerEntry[];
+  /** Another module list than the app's (tools, tests): AppOptions.moduleSet. */
+  moduleSet?: AppOptions['moduleSet'];
   /** --p2p.laddr */
   p2pLaddr?: string;
   /** --p2p.persistent_peers */
@@ -211,7 +218,13 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     // The decoded-tx and verified-signature caches hold what lies between CheckTx and FinalizeBlock:
     // sized from the mempool's size (CometBFT's [mempool] size), a pool and a block in flight.
     const txCacheSize = Math.max(1000, 2 * nodeConfig.mempool.size);
-    const appOptions = { ...appOptionsFrom(appConfig, genesis.chainId, logger), txCacheSize, onHalt: (reason: string) => resolveStopped(`halted: ${reason}`) };
+    const appOptions = {
+      ...appOptionsFrom(appConfig, genesis.chainId, logger),
+      txCacheSize,
+      onHalt: (reason: string) => resolveStopped(`halted: ${reason}`),
+      upgrades: { skipHeights: overrides.unsafeSkipUpgrades ?? [], homeDir: home, ...(overrides.upgradeHandlers ? { handlers: overrides.upgradeHandlers } : {}) },
+      ...(overrides.moduleSet ? { moduleSet: overrides.moduleSet } : {}),
+    };
     const opened: OpenedApp = await openApp(db, appOptions);
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).

@@ -21,13 +21,15 @@ export interface CliOptions {
   input?: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /** Another build's bin/run.js (test/helpers/upgradeBuild.ts); default this checkout's. */
+  bin?: string;
 }
 
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
     for (const [key, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[key];
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -34,8 +34,11 @@ export interface BackgroundNode {
   exited: Promise<number | null>;
 }
 
-/** Start `tokend start` on loopback ports: `port` for the RPC, and free ports for REST and gRPC. */
-export async function startBackground(home: string, port: number, extra: string[] = []): Promise<BackgroundNode> {
+/**
+ * Start `tokend start` on loopback ports: `port` for the RPC, and free ports for REST and gRPC;
+ * `bin` runs another build (test/helpers/upgradeBuild.ts) instead of this checkout's.
+ */
+export async function startBackground(home: string, port: number, extra: string[] = [], bin: string = BIN): Promise<BackgroundNode> {
   const apiPort = await freePort();
   const grpcPort = await freePort();
   const jsonRpc = [
@@ -44,7 +47,7 @@ export async function startBackground(home: string, port: number, extra: string[
   ];
   // A free p2p port too (unless the test chooses one), so parallel test files never collide.
   const p2p = extra.includes('--p2p.laddr') ? [] : ['--p2p.laddr', 'tcp://127.0.0.1:0'];
-  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...jsonRpc, ...extra];
+  const args = [bin, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...jsonRpc, ...extra];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));

@@ -69,6 +69,8 @@ import type { AccountKeeper } from '../modules/auth/keeper.js';
 import type { BankKeeper } from '../modules/bank/keeper.js';
 import type { ModuleManager } from '../platform/manager.js';
 import { CONSENSUS_STORE_KEY, createModuleManager } from './modules.js';
+import { UPGRADE_HANDLERS } from './upgrades.js';
+import { childLogger } from '../logger.js';
 import { loadChainId, loadConsensusParams, saveConsensusState } from './consensus.js';
 import { APP_NAME, parseMinGasPrices, resolveAppOptions, type AppOptions } from './options.js';
 import { QueryRegistry, UNKNOWN_QUERY_PATH, queryErrorResponse, queryOkResponse, runQueryRoute, type QueryRoute } from './query.js';
@@ -162,7 +164,19 @@ export class App implements Application {
     this.executionSliceMs = this.options.executionSliceMs;
     this.minGasPrices = parseMinGasPrices(this.options.minGasPrices);
     this.indexSet = new Set(this.options.indexEvents);
-    this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
+    const upgrades = this.options.upgrades;
+    this.manager = createModuleManager(
+      {
+        deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes),
+        upgrades: {
+          handlers: upgrades?.handlers ?? UPGRADE_HANDLERS,
+          skipHeights: upgrades?.skipHeights ?? [],
+          ...(upgrades?.homeDir !== undefined ? { homeDir: upgrades.homeDir } : {}),
+          logger: childLogger(this.options.logger, { module: 'x/upgrade' }),
+        },
+      },
+      this.options.moduleSet ?? {},
+    );
     this.ante.configure({ aminoNameOverrides: this.manager.aminoNames() });
     for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');

@@ -18,6 +18,7 @@ import { parseDecCoins, type DecCoin } from '../modules/shared/coins.js';
 import { TokendError } from '../../util/errors.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { ModuleDeclaration, ModuleOrders } from '../platform/module.js';
+import type { UpgradeHandlerEntry } from '../platform/upgrades.js';
 
 
 export interface AppOptions {
@@ -56,6 +57,12 @@ export interface AppOptions {
   moduleSet?: { modules: readonly ModuleDeclaration[]; orders: ModuleOrders };
   /** Called once after Commit of the halt height (the node shuts down). */
   onHalt?: (reason: string) => void;
+  /**
+   * x/upgrade: this binary's upgrade handlers (default src/node/app/upgrades.ts), the heights
+   * whose due plans are skipped (`start --unsafe-skip-upgrades`), and the home whose data/ gets
+   * upgrade-info.json when the node stops for an upgrade (unset: no file).
+   */
+  upgrades?: { handlers?: readonly UpgradeHandlerEntry[]; skipHeights?: readonly number[]; homeDir?: string };
 }
 
 export const APP_NAME = 'tokend';
@@ -81,6 +88,9 @@ export function resolveAppOptions(options: Partial<AppOptions> = {}): AppOptions
   parseMinGasPrices(resolved.minGasPrices);
   if (!Number.isSafeInteger(resolved.haltHeight) || resolved.haltHeight < 0) {
     throw new TokendError('CONFIG_INVALID', `halt-height must be a non-negative integer, got ${resolved.haltHeight}`);
+  }
+  for (const height of resolved.upgrades?.skipHeights ?? []) {
+    if (!Number.isSafeInteger(height) || height <= 0) throw new TokendError('CONFIG_INVALID', `unsafe-skip-upgrades heights must be positive integers, got ${height}`);
   }
   return resolved;
 }

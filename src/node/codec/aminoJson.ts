@@ -34,6 +34,7 @@ import type { Any } from '@bufbuild/protobuf/wkt';
 import { dont_omitempty, encoding, field_name, message_encoding, name as aminoNameOption, oneof_name } from '../../gen/amino/amino_pb.js';
 import { CoinSchema, type Coin } from '../../gen/cosmos/base/v1beta1/coin_pb.js';
 import { scalar } from '../../gen/cosmos_proto/cosmos_pb.js';
+import { nullable } from '../../gen/gogoproto/gogo_pb.js';
 import { typeNameFromUrl } from './any.js';
 import { legacyDecFromWire } from './decimal.js';
 import { registry as defaultRegistry } from './registry.js';
@@ -148,6 +149,14 @@ export interface DecodedAny {
  * properties with a plan per message type (names, order, options), so encoding a MsgSend costs a
  * few microseconds.
  */
+/** Go's zero time.Time as amino JSON writes it. */
+const GO_ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** A Timestamp field with (gogoproto.nullable) = false: a Go time.Time value, never nil. */
+function isGoZeroTime(field: DescField): boolean {
+  return field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Timestamp' && hasOption(field, nullable) && getOption(field, nullable) === false;
+}
+
 export class AminoJsonEncoder {
   private readonly registry: Registry;
   private readonly overrides: ReadonlyMap<string, string>;
@@ -297,6 +306,10 @@ export class AminoJsonEncoder {
           writeNull = true;
           nullOneofs.add(name);
         } else if (fieldPlan.omitEmpty) {
+          continue;
+        } else if (isGoZeroTime(field)) {
+          // A gogoproto non-nullable time.Time left unset is Go's zero time, which amino writes (x/upgrade Plan.time).
+          parts.push(`${goJsonString(name)}:"${GO_ZERO_TIME}"`);
           continue;
         } else if (field.fieldKind === 'message') {
           throw new AminoJsonError(`not supported: dont_omit_empty=true on invalid (nil?) message field: ${name}`);

@@ -60,6 +60,9 @@ import { file_cosmos_staking_v1beta1_tx } from '../../gen/cosmos/staking/v1beta1
 import { file_cosmos_tx_signing_v1beta1_signing } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { file_cosmos_tx_v1beta1_service } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
 import { file_cosmos_tx_v1beta1_tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
+import { file_cosmos_upgrade_v1beta1_query } from '../../gen/cosmos/upgrade/v1beta1/query_pb.js';
+import { file_cosmos_upgrade_v1beta1_tx } from '../../gen/cosmos/upgrade/v1beta1/tx_pb.js';
+import { file_cosmos_upgrade_v1beta1_upgrade } from '../../gen/cosmos/upgrade/v1beta1/upgrade_pb.js';
 import { file_cosmos_proto_cosmos } from '../../gen/cosmos_proto/cosmos_pb.js';
 import { file_ethermint_crypto_v1_ethsecp256k1_keys } from '../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { file_ethermint_types_v1_account } from '../../gen/ethermint/types/v1/account_pb.js';
@@ -150,6 +153,9 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_tx_signing_v1beta1_signing,
   file_cosmos_tx_v1beta1_service,
   file_cosmos_tx_v1beta1_tx,
+  file_cosmos_upgrade_v1beta1_query,
+  file_cosmos_upgrade_v1beta1_tx,
+  file_cosmos_upgrade_v1beta1_upgrade,
   file_ethermint_crypto_v1_ethsecp256k1_keys,
   file_ethermint_types_v1_account,
   file_ethermint_evm_v1_evm,

@@ -17,6 +17,7 @@ import { ContentRouter } from './content.js';
 import { HookRegistry } from './hooks.js';
 import type { AppServices, EndBlockResult, GenesisDefaults, ModuleDeclaration, ModuleDeps, ModuleInstance, ModuleOrders, ModulePermission } from './module.js';
 import { MsgRouter, type SignersOf } from './router.js';
+import type { ModuleMigrator, VersionMap } from './upgrades.js';
 
 /** The module whose account is the default authority (x/gov). */
 export const GOV_MODULE_NAME = 'gov';
@@ -30,6 +31,8 @@ export interface ModuleManagerOptions {
   app: AppServices;
   /** Authority of MsgUpdateParams-style messages; default the gov module account. */
   authority?: Uint8Array;
+  /** The default genesis parameters a module new in an upgrade starts from; default denom attotoken. */
+  genesisDefaults?: GenesisDefaults;
 }
 
 /** A module: its declaration and what `create` returned. */
@@ -38,8 +41,7 @@ export interface ManagedModule {
   readonly instance: ModuleInstance;
 }
 
-/** The module versions of a state (x/upgrade's VersionMap). */
-export type VersionMap = Record<string, number>;
+export type { VersionMap };
 
 export class ModuleManager {
   readonly modules: ReadonlyMap<string, ManagedModule>;
@@ -50,6 +52,8 @@ export class ModuleManager {
   readonly hooks = new HookRegistry();
   readonly authority: Uint8Array;
   readonly moduleAccounts: ReadonlyMap<string, readonly ModulePermission[]>;
+  /** What x/upgrade gets: this manager's versions and migrations. */
+  readonly migrator: ModuleMigrator;
 
   constructor(options: ModuleManagerOptions) {
     const declarations = options.modules;
@@ -59,6 +63,11 @@ export class ModuleManager {
     this.registry = options.registry;
     const registry = this.registry;
     this.router = new MsgRouter(() => registry, options.signersOf);
+    const genesisDefaults = options.genesisDefaults ?? { denom: 'attotoken' };
+    this.migrator = {
+      versionMap: () => this.versionMap(),
+      runMigrations: (ctx, from) => this.runMigrations(ctx, from, genesisDefaults),
+    };
 
     const accounts = new Map<string, readonly ModulePermission[]>();
     for (const declaration of declarations) {
@@ -108,6 +117,7 @@ export class ModuleManager {
       authority: this.authority,
       moduleAccounts: this.moduleAccounts,
       registry: this.registry,
+      migrator: this.migrator,
       app,
     };
   }

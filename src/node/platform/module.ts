@@ -20,6 +20,7 @@ import type { StoreKey } from '../store/storeKey.js';
 import type { ModuleCli } from './cli.js';
 import type { ContentRoute, ContentRouter } from './content.js';
 import type { MsgRouter } from './router.js';
+import type { ModuleMigrator, UpgradeSettings } from './upgrades.js';
 
 export type { CommitInfo, Misbehavior };
 
@@ -73,6 +74,8 @@ export interface ModuleDeps {
   readonly moduleAccounts: ReadonlyMap<string, readonly ModulePermission[]>;
   /** The app's Any registry (every declared interface). */
   readonly registry: Registry;
+  /** This binary's module versions and the migrations between them (x/upgrade runs them). */
+  readonly migrator: ModuleMigrator;
   /** Services the app itself offers to modules (genutil delivers gentxs through the tx path). */
   readonly app: AppServices;
 }
@@ -81,6 +84,8 @@ export interface ModuleDeps {
 export interface AppServices {
   /** Runs one tx in the given (genesis) context through the normal finalize path. */
   deliverTx(ctx: Context, txBytes: Uint8Array): Promise<{ code: number; log: string }>;
+  /** This binary's upgrade handlers, skipped heights and home (x/upgrade); unset: none, none, no file. */
+  readonly upgrades?: UpgradeSettings;
 }
 
 /** A created module: its keeper and everything the app calls. */

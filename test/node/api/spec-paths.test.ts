@@ -1,5 +1,5 @@
 /**
- * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, and the
+ * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, Upgrade, and the
  * network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
  * path and on the upstream /cosmos/... (/aioz/...) path, with the same answer, on a full node (app + consensus + indexer) behind the
  * gateway; and the OpenAPI document lists both templates of each. Plus the transaction flow a
@@ -92,6 +92,17 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/txs/{hash}'],
     ],
   },
+  Upgrade: {
+    sdk: '/sdk/upgrade/v1beta1',
+    cosmos: '/cosmos/upgrade/v1beta1',
+    rows: [
+      ['GET', '/applied_plan/{name}'],
+      ['GET', '/authority'],
+      ['GET', '/current_plan'],
+      ['GET', '/module_versions'],
+      ['GET', '/upgraded_consensus_state/{last_height}'],
+    ],
+  },
 };
 
 const SPEC_ENDPOINTS: SpecEndpoint[] = Object.values(SPEC_GROUPS).flatMap((group) =>
@@ -151,6 +162,7 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{name}', 'fee_collector')
       .replace('{denom}', 'attotoken')
       .replace('{height}', String(txHeight))
+      .replace('{last_height}', String(txHeight))
       .replace('{hash}', txHash);
   }
 

@@ -16,6 +16,7 @@ const BLOCKS = 'cosmos.base.tendermint.v1beta1.Service';
 const STAKING = 'cosmos.staking.v1beta1.Query';
 const TX = 'cosmos.tx.v1beta1.Service';
 const MINT = 'aioz.mint.v1.Query';
+const UPGRADE = 'cosmos.upgrade.v1beta1.Query';
 const BONUS = 'aioz.bonus.v1.Query';
 const DISTRIBUTION = 'cosmos.distribution.v1beta1.Query';
 const SLASHING = 'cosmos.slashing.v1beta1.Query';
@@ -103,6 +104,12 @@ const SPEC_PATHS: SpecRow[] = [
   ['POST', '/sdk/tx/v1beta1/txs', `${TX}/BroadcastTx`],
   ['GET', '/sdk/tx/v1beta1/txs/block/{height}', `${TX}/GetBlockWithTxs`],
   ['GET', '/sdk/tx/v1beta1/txs/{hash}', `${TX}/GetTx`],
+  // Upgrade (/sdk/upgrade/v1beta1), all GET
+  ['GET', '/sdk/upgrade/v1beta1/applied_plan/{name}', `${UPGRADE}/AppliedPlan`],
+  ['GET', '/sdk/upgrade/v1beta1/authority', `${UPGRADE}/Authority`],
+  ['GET', '/sdk/upgrade/v1beta1/current_plan', `${UPGRADE}/CurrentPlan`],
+  ['GET', '/sdk/upgrade/v1beta1/module_versions', `${UPGRADE}/ModuleVersions`],
+  ['GET', '/sdk/upgrade/v1beta1/upgraded_consensus_state/{last_height}', `${UPGRADE}/UpgradedConsensusState`],
 ];
 
 /** The upstream path the SDK serves for the same method. */
@@ -141,9 +148,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS, EVM, FEEMARKET];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1 + 9 + 3);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1 + 9 + 3 + 5);
   });
 
   it('names the fields bound by path variables', () => {

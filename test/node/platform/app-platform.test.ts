@@ -72,7 +72,7 @@ describe('module platform in the app', () => {
           modules: [...APP_MODULES, probe],
           orders: {
             ...MODULE_ORDERS,
-            preBlock: ['probe'],
+            preBlock: [...MODULE_ORDERS.preBlock, 'probe'],
             beginBlock: ['probe', ...MODULE_ORDERS.beginBlock],
             endBlock: [...MODULE_ORDERS.endBlock, 'probe'],
             initGenesis: [...MODULE_ORDERS.initGenesis, 'probe'],

@@ -1,0 +1,37 @@
+/**
+ * The upgrade module's command line, with the SDK's names: `tokend query upgrade plan`,
+ * `applied <name>`, `module_versions [name]`, `authority`, `upgraded-consensus-state <height>`;
+ * `tokend tx upgrade software-upgrade|cancel-upgrade` (the authority is the gov module account,
+ * so in practice these are carried in a gov proposal).
+ */
+import { comments } from '../../../gen/cosmos/upgrade/v1beta1/comments.js';
+import { Query } from '../../../gen/cosmos/upgrade/v1beta1/query_pb.js';
+import { Msg } from '../../../gen/cosmos/upgrade/v1beta1/tx_pb.js';
+import type { ModuleCli } from '../../platform/cli.js';
+
+export const upgradeCli: ModuleCli = {
+  module: 'upgrade',
+  comments,
+  querySummary: 'Querying commands for the upgrade module (scheduled plan, applied upgrades, module versions)',
+  txSummary: 'Upgrade transaction subcommands (authority only: carried by a gov proposal)',
+  query: {
+    service: Query,
+    overrides: {
+      CurrentPlan: { use: 'plan', examples: ['<%= config.bin %> query upgrade plan'] },
+      AppliedPlan: { use: 'applied', examples: ['<%= config.bin %> query upgrade applied v2'] },
+      ModuleVersions: {
+        use: 'module_versions',
+        aliases: ['module-versions'],
+        positional: [{ field: 'module_name', optional: true }],
+        examples: ['<%= config.bin %> query upgrade module_versions', '<%= config.bin %> query upgrade module_versions bank'],
+      },
+      Authority: { examples: ['<%= config.bin %> query upgrade authority'] },
+    },
+  },
+  tx: {
+    service: Msg,
+    overrides: {
+      SoftwareUpgrade: { positional: ['plan'] },
+    },
+  },
+};

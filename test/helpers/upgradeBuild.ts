@@ -1,0 +1,46 @@
+/**
+ * "A build with the handler" for upgrade tests of the real binary: a copy of this checkout's
+ * built binary (bin/ + dist/ + package.json + oclif.manifest.json, node_modules linked) whose
+ * upgrade-handler list (dist/node/app/upgrades.js, the built src/node/app/upgrades.ts) has one more
+ * handler, named by the caller, that runs the modules' migrations — what a release with
+ * `{ name, handler: (ctx, plan, from, migrator) => migrator.runMigrations(ctx, from) }` added to
+ * src/node/app/upgrades.ts would be. `npm run build` must have run first.
+ *
+ *   const next = upgradeBuild('v2');
+ *   runCli(['version'], { bin: next.bin });  startBackground(home, port, [], next.bin);
+ *   next.cleanup();
+ */
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from './cli.js';
+
+export interface UpgradeBuild {
+  /** The copy's root directory. */
+  dir: string;
+  /** Its bin/run.js (spawn it with `node`). */
+  bin: string;
+  /** The plan name the copy has a handler for. */
+  name: string;
+  cleanup(): void;
+}
+
+/** The built handler list, relative to the build's root. */
+export const UPGRADES_JS = join('dist', 'node', 'app', 'upgrades.js');
+
+export function upgradeBuild(name: string, options: { from?: string } = {}): UpgradeBuild {
+  const from = options.from ?? REPO_ROOT;
+  const handlers = join(from, UPGRADES_JS);
+  if (!existsSync(handlers)) throw new Error(`no built binary at ${from} (${UPGRADES_JS} is missing): run npm run build first`);
+  if (!/^export const UPGRADE_HANDLERS = \[/m.test(readFileSync(handlers, 'utf8'))) throw new Error(`${handlers} does not declare UPGRADE_HANDLERS as the upgrade tests expect`);
+  const dir = mkdtempSync(join(tmpdir(), `tokend-build-${name.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
+  for (const part of ['bin', 'dist']) cpSync(join(from, part), join(dir, part), { recursive: true });
+  for (const file of ['package.json', 'oclif.manifest.json']) if (existsSync(join(from, file))) cpSync(join(from, file), join(dir, file));
+  symlinkSync(join(from, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  appendFileSync(
+    join(dir, UPGRADES_JS),
+    `\n// Added by test/helpers/upgradeBuild.ts: this build carries out the upgrade ${JSON.stringify(name)}.\n` +
+      `UPGRADE_HANDLERS.push({ name: ${JSON.stringify(name)}, handler: (ctx, plan, from, migrator) => migrator.runMigrations(ctx, from) });\n`,
+  );
+  return { dir, bin: join(dir, 'bin', 'run.js'), name, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
