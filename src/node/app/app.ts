@@ -154,7 +154,7 @@ export class App implements Application {
     this.minGasPrices = parseMinGasPrices(this.options.minGasPrices);
     this.indexSet = new Set(this.options.indexEvents);
     this.manager = createModuleManager({ deliverTx: (ctx, txBytes) => this.deliverGenTx(ctx, txBytes) }, this.options.moduleSet ?? {});
-    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames() });
+    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames(), feeGrantKeeper: this.manager.feeGrantKeeper() });
     for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
     this.bankKeeper = this.manager.keeper<BankKeeper>('bank');
