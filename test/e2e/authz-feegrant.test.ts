@@ -110,6 +110,10 @@ describe('authz and feegrant with the real binary', () => {
     const byGranter = JSON.parse(await ok(['q', 'feegrant', 'grants-by-granter', address.alice!, '-o', 'json', ...n]));
     expect(byGranter.allowances.map((a: { grantee: string }) => a.grantee)).toEqual([address.dave]);
 
+    // --fee-granter / --fee-payer land in Fee.granter / Fee.payer (hex accepted, written as bech32).
+    const generated = JSON.parse(await ok(['tx', 'send', 'dave', address.carol!, '1attotoken', '--fee-granter', address.alice!, '--fee-payer', address.dave!, '--generate-only', ...kb, ...n]));
+    expect(generated.auth_info.fee).toMatchObject({ granter: address.alice, payer: address.dave });
+
     // Beyond the limit: refused at CheckTx, nothing spent.
     const tooMuch = await tx(['send', 'dave', address.carol!, '1attotoken', '--fee-granter', address.alice!, '--fees', '900000attotoken']);
     expect(tooMuch.exit).toBe(1);

@@ -7,6 +7,7 @@ import { Msg, MsgExecResponseSchema, MsgGrantResponseSchema, MsgRevokeResponseSc
 import { parseAccAddress } from '../shared/address.js';
 import type { Context } from '../shared/context.js';
 import { SdkErrors } from '../shared/errors.js';
+import { bytesEqual } from '../shared/keys.js';
 import { msgRoute, type MsgRoute } from '../shared/module.js';
 import { decodeAuthorization } from './authorizations.js';
 import { AuthzErrors } from './errors.js';
@@ -23,7 +24,7 @@ export function authzMsgRoutes(keeper: AuthzKeeper): MsgRoute[] {
     msgRoute(Msg.method.grant, (ctx: Context, msg) => {
       const granter = address(msg.granter, 'granter');
       const grantee = address(msg.grantee, 'grantee');
-      if (msg.granter === msg.grantee) throw AuthzErrors.GranteeIsGranter.error();
+      if (bytesEqual(granter, grantee)) throw AuthzErrors.GranteeIsGranter.error();
       const any = msg.grant?.authorization;
       const authorization = decodeAuthorization(any);
       authorization.validateBasic();
@@ -37,7 +38,7 @@ export function authzMsgRoutes(keeper: AuthzKeeper): MsgRoute[] {
     msgRoute(Msg.method.revoke, (ctx: Context, msg) => {
       const granter = address(msg.granter, 'granter');
       const grantee = address(msg.grantee, 'grantee');
-      if (msg.granter === msg.grantee) throw SdkErrors.InvalidRequest.wrap('granter and grantee cannot be same');
+      if (bytesEqual(granter, grantee)) throw SdkErrors.InvalidRequest.wrap('granter and grantee cannot be same');
       if (msg.msgTypeUrl === '') throw SdkErrors.InvalidRequest.wrap('missing method name');
       keeper.deleteGrant(ctx, granter, grantee, msg.msgTypeUrl);
       return create(MsgRevokeResponseSchema);

@@ -8,6 +8,7 @@ import { parseAccAddress } from '../shared/address.js';
 import type { Context } from '../shared/context.js';
 import { SdkErrors } from '../shared/errors.js';
 import { newEvent } from '../shared/events.js';
+import { bytesEqual } from '../shared/keys.js';
 import { msgRoute, type MsgRoute } from '../shared/module.js';
 import { decodeAllowance } from './allowances.js';
 import { EVENT_TYPE_PRUNE_FEEGRANT, MSG_PRUNE_LIMIT, type FeegrantKeeper } from './keeper.js';
@@ -23,7 +24,7 @@ export function feegrantMsgRoutes(keeper: FeegrantKeeper): MsgRoute[] {
     msgRoute(Msg.method.grantAllowance, (ctx: Context, msg) => {
       const granter = address(msg.granter, 'granter');
       const grantee = address(msg.grantee, 'grantee');
-      if (msg.granter === msg.grantee) throw SdkErrors.InvalidAddress.wrap('cannot self-grant fee authorization');
+      if (bytesEqual(granter, grantee)) throw SdkErrors.InvalidAddress.wrap('cannot self-grant fee authorization');
       if (keeper.getGrant(ctx, granter, grantee) !== undefined) throw SdkErrors.InvalidRequest.wrap('fee allowance already exists');
       decodeAllowance(msg.allowance).validateBasic();
       keeper.grantAllowance(ctx, granter, grantee, msg.allowance!);
@@ -33,7 +34,7 @@ export function feegrantMsgRoutes(keeper: FeegrantKeeper): MsgRoute[] {
     msgRoute(Msg.method.revokeAllowance, (ctx: Context, msg) => {
       const granter = address(msg.granter, 'granter');
       const grantee = address(msg.grantee, 'grantee');
-      if (msg.granter === msg.grantee) throw SdkErrors.InvalidAddress.wrap('addresses must be different');
+      if (bytesEqual(granter, grantee)) throw SdkErrors.InvalidAddress.wrap('addresses must be different');
       keeper.revokeAllowance(ctx, granter, grantee);
       return create(MsgRevokeAllowanceResponseSchema);
     }),
