@@ -25,6 +25,7 @@ const SUITES: Suite[] = [
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
   { name: 'upgrade', load: () => import('./upgrade/upgrade.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
+  { name: 'authz', load: () => import('./authz/authz.bench.js') },
   { name: 'faults', load: () => import('./faults/faults.bench.js') },
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },

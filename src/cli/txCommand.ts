@@ -34,6 +34,8 @@ export const txFlags = {
   sequence: Flags.string({ description: 'Sequence of the signer (with --offline)', helpGroup: 'TX' }),
   'dry-run': Flags.boolean({ description: 'Simulate the tx and print the gas estimate; nothing is signed or sent', helpGroup: 'TX' }),
   'sign-mode': Flags.option({ options: SIGN_MODE_NAMES, description: 'direct (default) or amino-json (the Ledger / Keplr amino form; multisig members always sign amino-json)', helpGroup: 'TX' })(),
+  'fee-granter': Flags.string({ description: 'Address whose fee allowance pays the fee (x/feegrant)', helpGroup: 'TX' }),
+  'fee-payer': Flags.string({ description: 'Address that pays the fee instead of the signer; it must sign the tx as well', helpGroup: 'TX' }),
 };
 
 export interface TxFlagValues {
@@ -55,6 +57,19 @@ export interface TxFlagValues {
   sequence?: string;
   'dry-run': boolean;
   'sign-mode'?: SignModeName;
+  'fee-granter'?: string;
+  'fee-payer'?: string;
+}
+
+/** A --fee-granter / --fee-payer value as a bech32 account address (hex accepted), or one clear error. */
+async function feeAddress(name: string, value: string | undefined): Promise<string | undefined> {
+  if (value === undefined) return undefined;
+  const { parseAddress, toAccountAddress } = await import('../keyring/address.js');
+  try {
+    return toAccountAddress(parseAddress(value));
+  } catch (err) {
+    throw new TokendError('INVALID_ARGUMENT', `invalid --${name} address "${value}": ${err instanceof Error ? err.message : String(err)}`, { hint: 'pass a token1… (or 0x…) account address', exitCode: 2 });
+  }
 }
 
 function parseUint(name: string, value: string | undefined): bigint | undefined {
@@ -91,6 +106,8 @@ export abstract class TxCommand<T extends typeof Command> extends NodeCommand<T,
     const config = this.clientConfig({ 'chain-id': flags['chain-id'], node: flags.node, 'broadcast-mode': flags['broadcast-mode'] });
     const gasAdjustment = Number(flags['gas-adjustment']);
     if (!Number.isFinite(gasAdjustment) || gasAdjustment <= 0) throw new TokendError('INVALID_ARGUMENT', `invalid --gas-adjustment "${flags['gas-adjustment']}"`, { exitCode: 2 });
+    const feeGranter = await feeAddress('fee-granter', flags['fee-granter']);
+    const feePayer = await feeAddress('fee-payer', flags['fee-payer']);
     if (!flags.yes && !flags['generate-only'] && !flags['dry-run'] && key.type !== 'multi') {
       const ok = await confirm(`Sign and broadcast ${messages.map((m) => m.typeUrl).join(', ')} from ${key.name} on ${config['chain-id']}?`);
       if (!ok) throw new TokendError('ABORTED', 'aborted: tx not signed', { hint: 'pass --yes to skip the confirmation' });
@@ -111,6 +128,8 @@ export abstract class TxCommand<T extends typeof Command> extends NodeCommand<T,
       accountNumber: parseUint('account-number', flags['account-number']),
       sequence: parseUint('sequence', flags.sequence),
       signMode: flags['sign-mode'],
+      feeGranter,
+      feePayer,
     });
     return outcome;
   }

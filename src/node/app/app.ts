@@ -177,7 +177,7 @@ export class App implements Application {
       },
       this.options.moduleSet ?? {},
     );
-    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames() });
+    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames(), feeGrantKeeper: this.manager.feeGrantKeeper() });
     for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
     this.bankKeeper = this.manager.keeper<BankKeeper>('bank');

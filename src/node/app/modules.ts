@@ -9,11 +9,13 @@
 import type { Registry } from '@bufbuild/protobuf';
 import { registerTypes, registry } from '../codec/registry.js';
 import { authModule } from '../modules/auth/module.js';
+import { authzModule } from '../modules/authz/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
 import { evidenceModule } from '../modules/evidence/module.js';
 import { evmModule } from '../modules/evm/module.js';
+import { feegrantModule } from '../modules/feegrant/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { mintModule } from '../modules/mint/module.js';
@@ -38,6 +40,8 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   bonusModule,
   feemarketModule,
   evmModule,
+  authzModule,
+  feegrantModule,
   genutilModule,
   upgradeModule,
 ];
@@ -45,10 +49,10 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
-  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking'],
-  endBlock: ['staking', 'feemarket'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil', 'upgrade'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil', 'upgrade'],
+  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'authz'],
+  endBlock: ['staking', 'feegrant', 'feemarket'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'genutil', 'upgrade'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'genutil', 'upgrade'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -43,6 +43,10 @@ export interface TxOptions {
   sequence?: bigint;
   /** direct (default) or amino-json. */
   signMode?: SignModeName;
+  /** Fee.granter: the account whose fee allowance (x/feegrant) pays the fee (bech32). */
+  feeGranter?: string;
+  /** Fee.payer: the account that pays the fee; it must sign the tx too (bech32). */
+  feePayer?: string;
 }
 
 export interface SignerAccount {
@@ -134,7 +138,7 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
   if (options.accountNumber !== undefined) account.accountNumber = options.accountNumber;
   if (options.sequence !== undefined) account.sequence = options.sequence;
 
-  const content: TxContent = { messages, memo: options.memo ?? '', timeoutHeight: options.timeoutHeight, fee: [], gasLimit: DEFAULT_GAS_LIMIT };
+  const content: TxContent = { messages, memo: options.memo ?? '', timeoutHeight: options.timeoutHeight, fee: [], gasLimit: DEFAULT_GAS_LIMIT, granter: options.feeGranter, payer: options.feePayer };
   let gasLimit = gasSetting.kind === 'fixed' ? gasSetting.limit : DEFAULT_GAS_LIMIT;
   if (gasSetting.kind === 'auto' || options.dryRun) {
     const used = await simulateGas(rpc!, key, { ...content, fee: feeCoins(options, DEFAULT_GAS_LIMIT) }, account.sequence);

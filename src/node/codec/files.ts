@@ -35,6 +35,17 @@ import { file_cosmos_auth_v1beta1_auth } from '../../gen/cosmos/auth/v1beta1/aut
 import { file_cosmos_auth_v1beta1_genesis } from '../../gen/cosmos/auth/v1beta1/genesis_pb.js';
 import { file_cosmos_auth_v1beta1_query } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
 import { file_cosmos_auth_v1beta1_tx } from '../../gen/cosmos/auth/v1beta1/tx_pb.js';
+import { file_cosmos_authz_v1beta1_authz } from '../../gen/cosmos/authz/v1beta1/authz_pb.js';
+import { file_cosmos_authz_v1beta1_event } from '../../gen/cosmos/authz/v1beta1/event_pb.js';
+import { file_cosmos_authz_v1beta1_genesis } from '../../gen/cosmos/authz/v1beta1/genesis_pb.js';
+import { file_cosmos_authz_v1beta1_query } from '../../gen/cosmos/authz/v1beta1/query_pb.js';
+import { file_cosmos_authz_v1beta1_tx } from '../../gen/cosmos/authz/v1beta1/tx_pb.js';
+import { file_cosmos_bank_v1beta1_authz } from '../../gen/cosmos/bank/v1beta1/authz_pb.js';
+import { file_cosmos_feegrant_v1beta1_feegrant } from '../../gen/cosmos/feegrant/v1beta1/feegrant_pb.js';
+import { file_cosmos_feegrant_v1beta1_genesis } from '../../gen/cosmos/feegrant/v1beta1/genesis_pb.js';
+import { file_cosmos_feegrant_v1beta1_query } from '../../gen/cosmos/feegrant/v1beta1/query_pb.js';
+import { file_cosmos_feegrant_v1beta1_tx } from '../../gen/cosmos/feegrant/v1beta1/tx_pb.js';
+import { file_cosmos_staking_v1beta1_authz } from '../../gen/cosmos/staking/v1beta1/authz_pb.js';
 import { file_cosmos_bank_v1beta1_bank } from '../../gen/cosmos/bank/v1beta1/bank_pb.js';
 import { file_cosmos_bank_v1beta1_genesis } from '../../gen/cosmos/bank/v1beta1/genesis_pb.js';
 import { file_cosmos_bank_v1beta1_query } from '../../gen/cosmos/bank/v1beta1/query_pb.js';
@@ -127,6 +138,12 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_auth_v1beta1_genesis,
   file_cosmos_auth_v1beta1_query,
   file_cosmos_auth_v1beta1_tx,
+  file_cosmos_authz_v1beta1_authz,
+  file_cosmos_authz_v1beta1_event,
+  file_cosmos_authz_v1beta1_genesis,
+  file_cosmos_authz_v1beta1_query,
+  file_cosmos_authz_v1beta1_tx,
+  file_cosmos_bank_v1beta1_authz,
   file_cosmos_bank_v1beta1_bank,
   file_cosmos_bank_v1beta1_genesis,
   file_cosmos_bank_v1beta1_query,
@@ -143,9 +160,14 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_crypto_multisig_v1beta1_multisig,
   file_cosmos_crypto_secp256k1_keys,
   file_cosmos_evm_crypto_v1_ethsecp256k1_keys,
+  file_cosmos_feegrant_v1beta1_feegrant,
+  file_cosmos_feegrant_v1beta1_genesis,
+  file_cosmos_feegrant_v1beta1_query,
+  file_cosmos_feegrant_v1beta1_tx,
   file_cosmos_msg_v1_msg,
   file_cosmos_proto_cosmos,
   file_cosmos_query_v1_query,
+  file_cosmos_staking_v1beta1_authz,
   file_cosmos_staking_v1beta1_genesis,
   file_cosmos_staking_v1beta1_query,
   file_cosmos_staking_v1beta1_staking,

@@ -6,6 +6,7 @@
  * codespaces) is read from here.
  */
 import { type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
+import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
 import type { AnteChain } from '../app/ante/types.js';
 import type { ValidatorUpdate } from '../abci/types.js';
 import { moduleAddress } from '../modules/shared/address.js';
@@ -157,6 +158,13 @@ export class ModuleManager {
   }
 
   /** Amino JSON names declared by modules (for messages whose proto has none). */
+  /** The fee-granter hook a module offers to the ante chain (feegrant), if any; two offering it is a wiring error. */
+  feeGrantKeeper(): FeeGrantKeeper | undefined {
+    const offered = this.list().filter((module) => module.instance.feeGrantKeeper !== undefined);
+    if (offered.length > 1) throw new Error(`modules ${offered.map((module) => module.declaration.name).join(', ')} all offer a fee-grant keeper`);
+    return offered[0]?.instance.feeGrantKeeper;
+  }
+
   aminoNames(): Map<string, string> {
     const names = new Map<string, string>();
     for (const { declaration } of this.list()) for (const [typeName, name] of Object.entries(declaration.aminoNames ?? {})) names.set(typeName, name);

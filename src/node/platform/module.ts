@@ -12,6 +12,7 @@
 import type { DescMessage, DescService, JsonObject, JsonValue } from '@bufbuild/protobuf';
 import type { Registry } from '@bufbuild/protobuf';
 import type { CommitInfo, ConsensusParams, Misbehavior, ValidatorUpdate } from '../abci/types.js';
+import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
 import type { AnteChain } from '../app/ante/types.js';
 import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
@@ -113,6 +114,11 @@ export interface ModuleInstance<K = unknown> {
    * ExtensionOptionsEthereumTx → the EVM chain); the app registers them with its ante router.
    */
   readonly anteChains?: Readonly<Record<string, AnteChain>>;
+  /**
+   * The fee-granter hook of the default ante chain (x/feegrant's keeper): DeductFee asks it to
+   * pay a tx's fee from the fee granter's allowance. At most one module offers it.
+   */
+  readonly feeGrantKeeper?: FeeGrantKeeper;
   /**
    * Loads what the module needs before the app serves anything (heavy libraries kept off the
    * import graph of the CLI); the app awaits it when it opens.

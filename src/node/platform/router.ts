@@ -17,6 +17,14 @@ import type { MsgRoute } from '../modules/shared/module.js';
 /** A message's signers from its `cosmos.msg.v1.signer` option (the tx decoder's rule). */
 export type SignersOf = (schema: DescMessage, message: Message) => Uint8Array[];
 
+/** A message decoded from its Any, with its signers. */
+export interface DecodedMsg {
+  readonly typeUrl: string;
+  readonly schema: DescMessage;
+  readonly message: Message;
+  readonly signers: Uint8Array[];
+}
+
 /** What a dispatched message produced. */
 export interface DispatchResult {
   /** The handler's response packed as an Any (as in TxMsgData.msg_responses). */
@@ -57,13 +65,10 @@ export class MsgRouter {
   }
 
   /**
-   * Runs `msg` as if sent in a tx signed by `authorizedSigners`: every signer the message
-   * declares must be one of them (ErrUnauthorized otherwise). The caller owns branching: the
-   * writes land in `ctx`'s branch.
+   * Decodes a message from its Any and finds its signers (what a module that executes messages
+   * for others needs before it dispatches them: authz looks up the grant of the signer).
    */
-  async dispatch(ctx: Context, msg: Any, authorizedSigners: readonly Uint8Array[]): Promise<DispatchResult> {
-    const route = this.routes.get(msg.typeUrl);
-    if (route === undefined) throw SdkErrors.UnknownRequest.wrap(`unrecognized message route: ${msg.typeUrl}`);
+  decode(msg: Any): DecodedMsg {
     const schema = this.registry().getMessage(msg.typeUrl.slice(msg.typeUrl.lastIndexOf('/') + 1));
     if (schema === undefined) throw SdkErrors.TxDecode.wrap(`unable to resolve type URL ${msg.typeUrl}`);
     let message: Message;
@@ -72,13 +77,25 @@ export class MsgRouter {
     } catch (err) {
       throw SdkErrors.TxDecode.wrap(`invalid ${msg.typeUrl}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    for (const signer of this.signersOf(schema, message)) {
+    return { typeUrl: msg.typeUrl, schema, message, signers: this.signersOf(schema, message) };
+  }
+
+  /**
+   * Runs `msg` as if sent in a tx signed by `authorizedSigners`: every signer the message
+   * declares must be one of them (ErrUnauthorized otherwise). The caller owns branching: the
+   * writes land in `ctx`'s branch.
+   */
+  async dispatch(ctx: Context, msg: Any | DecodedMsg, authorizedSigners: readonly Uint8Array[]): Promise<DispatchResult> {
+    const route = this.routes.get(msg.typeUrl);
+    if (route === undefined) throw SdkErrors.UnknownRequest.wrap(`unrecognized message route: ${msg.typeUrl}`);
+    const decoded = 'schema' in msg ? msg : this.decode(msg);
+    for (const signer of decoded.signers) {
       if (!authorizedSigners.some((allowed) => bytesEqual(allowed, signer))) {
         throw SdkErrors.Unauthorized.wrap(`message ${msg.typeUrl} requires signer ${accString(signer)}, which this execution does not hold`);
       }
     }
     const events = new EventManager();
-    const response = await route.handler(ctx.with({ events }), message);
+    const response = await route.handler(ctx.with({ events }), decoded.message);
     for (const event of events.events) ctx.events.emit(event);
     return {
       response: create(AnySchema, { typeUrl: `/${route.responseSchema.typeName}`, value: toBinary(route.responseSchema, response) }),

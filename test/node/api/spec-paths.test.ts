@@ -1,12 +1,18 @@
 /**
- * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, Upgrade, and the
- * network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
+ * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, Upgrade, Authorization and fee grants
+ * (authz, feegrant), and the network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
  * path and on the upstream /cosmos/... (/aioz/...) path, with the same answer, on a full node (app + consensus + indexer) behind the
  * gateway; and the OpenAPI document lists both templates of each. Plus the transaction flow a
  * service provider scripts over REST: broadcast, find by hash, find by event, block with txs.
  */
 import { ApiServer } from '../../../src/node/api/index.js';
-import { TOKEN, alice, aliceSends, bob, carol, startFullNode, type FullNode } from '../services/helpers.js';
+import { create } from '@bufbuild/protobuf';
+import { GenericAuthorizationSchema, GrantSchema } from '../../../src/gen/cosmos/authz/v1beta1/authz_pb.js';
+import { MsgGrantSchema } from '../../../src/gen/cosmos/authz/v1beta1/tx_pb.js';
+import { BasicAllowanceSchema } from '../../../src/gen/cosmos/feegrant/v1beta1/feegrant_pb.js';
+import { MsgGrantAllowanceSchema } from '../../../src/gen/cosmos/feegrant/v1beta1/tx_pb.js';
+import { TOKEN, alice, aliceSends, bob, carol, signTx, startFullNode, type FullNode } from '../services/helpers.js';
+import { coin, pack } from '../app/helpers.js';
 import { openApiValidator, type OpenApiValidator } from '../../helpers/openapi.js';
 
 interface SpecEndpoint {
@@ -81,6 +87,24 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
     cosmos: '/aioz/bonus/v1',
     rows: [['GET', '/params']],
   },
+  'Authorization (authz)': {
+    sdk: '/sdk/authz/v1beta1',
+    cosmos: '/cosmos/authz/v1beta1',
+    rows: [
+      ['GET', '/grants'],
+      ['GET', '/grants/grantee/{grantee}'],
+      ['GET', '/grants/granter/{granter}'],
+    ],
+  },
+  'Fee grants (feegrant)': {
+    sdk: '/sdk/feegrant/v1beta1',
+    cosmos: '/cosmos/feegrant/v1beta1',
+    rows: [
+      ['GET', '/allowance/{granter}/{grantee}'],
+      ['GET', '/allowances/{grantee}'],
+      ['GET', '/issued/{granter}'],
+    ],
+  },
   Transactions: {
     sdk: '/sdk/tx/v1beta1',
     cosmos: '/cosmos/tx/v1beta1',
@@ -146,6 +170,20 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     expect(res.body.tx_response.code).toBe(0);
     txHash = res.body.tx_response.txhash;
     txHeight = Number(res.body.tx_response.height);
+    // A grant and a fee allowance from alice to bob, for the authz and feegrant rows.
+    const grants = signTx({
+      signer: alice,
+      msgs: [
+        pack(MsgGrantSchema, { granter: alice.bech32, grantee: bob.bech32, grant: create(GrantSchema, { authorization: pack(GenericAuthorizationSchema, { msg: '/cosmos.bank.v1beta1.MsgSend' }) }) }),
+        pack(MsgGrantAllowanceSchema, { granter: alice.bech32, grantee: bob.bech32, allowance: pack(BasicAllowanceSchema, { spendLimit: [coin(1000n)] }) }),
+      ],
+      sequence: sequence++,
+      accountNumber: 0n,
+      fee: 2000n,
+      gas: 300_000n,
+    });
+    const granted = await request(`${url}/sdk/tx/v1beta1/txs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx_bytes: Buffer.from(grants).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }) });
+    expect(granted.body.tx_response.code).toBe(0);
   });
 
   afterAll(async () => {
@@ -160,6 +198,8 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{address_bytes}', encodeURIComponent(Buffer.from(alice.address).toString('base64')))
       .replace('{address_string}', alice.bech32)
       .replace('{name}', 'fee_collector')
+      .replace('{granter}', alice.bech32)
+      .replace('{grantee}', bob.bech32)
       .replace('{denom}', 'attotoken')
       .replace('{height}', String(txHeight))
       .replace('{last_height}', String(txHeight))
@@ -169,6 +209,7 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
   function queryOf(template: string): string {
     if (template.endsWith('/by_denom')) return '?denom=attotoken';
     if (template.endsWith('/abci_query')) return '?path=%2Fapp%2Fversion';
+    if (template.endsWith('/grants')) return `?granter=${alice.bech32}&grantee=${bob.bech32}`;
     if (template.endsWith('/txs')) return `?query=${encodeURIComponent(`transfer.recipient='${bob.bech32}'`)}`;
     return '';
   }

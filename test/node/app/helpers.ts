@@ -94,6 +94,8 @@ export interface TxOptions {
   signWith?: TestKey;
   extensionOptions?: Any[];
   payer?: string;
+  /** Fee.granter: whose fee allowance pays (x/feegrant). */
+  granter?: string;
 }
 
 export function pubKeyAnyOf(key: TestKey, flavour: PubKeyFlavour = 'ethermint'): Any | undefined {
@@ -119,7 +121,7 @@ export function txParts(options: TxOptions): { bodyBytes: Uint8Array; authInfoBy
         sequence: options.sequence,
       }),
     ],
-    fee: create(FeeSchema, { amount: fee === 0n ? [] : [coin(fee, options.feeDenom ?? DENOM)], gasLimit: options.gas ?? 200_000n, payer: options.payer ?? '' }),
+    fee: create(FeeSchema, { amount: fee === 0n ? [] : [coin(fee, options.feeDenom ?? DENOM)], gasLimit: options.gas ?? 200_000n, payer: options.payer ?? '', granter: options.granter ?? '' }),
   });
   return { bodyBytes: toBinary(TxBodySchema, body), authInfoBytes: toBinary(AuthInfoSchema, authInfo) };
 }

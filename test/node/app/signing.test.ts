@@ -269,9 +269,9 @@ describe('sign modes, multisig, fee grants and the ante router', () => {
     expect((await deliver(bytes)).deliver).toMatchObject({ code: 14, log: 'signatures: 8, limit: 7: maximum number of signatures exceeded' });
   });
 
-  test('a fee granter without a fee-grant keeper → 18 "fee grants are not enabled"', async () => {
+  test('a fee granter that gave no allowance → feegrant 5 (the app wires the feegrant module\'s keeper into the hook)', async () => {
     const bytes = aminoTx(alice, [msgSend(alice.bech32, bob.bech32, 1n)], 0n, accountNumberOf(chain, alice.address), { granter: carol.bech32 });
-    expect((await deliver(bytes)).deliver).toMatchObject({ code: 18, log: 'fee grants are not enabled: invalid request' });
+    expect((await deliver(bytes)).deliver).toMatchObject({ code: 5, log: `${carol.bech32} does not allow to pay fees for ${alice.bech32}: fee-grant not found: no allowance` });
   });
 
   test('fee granter hook: the keeper is asked, the granter pays; a refusal passes its error through, wrapped as the SDK does', async () => {

@@ -27,6 +27,8 @@ const FILES_WITHOUT_COSMJS = new Set([
   'cosmos/evm/crypto/v1/ethsecp256k1/keys.proto',
   'cosmos_proto/cosmos.proto',
   'cosmos/msg/v1/msg.proto',
+  // x/authz's typed events (cosmjs-types 0.11 ships the authz package without event.proto).
+  'cosmos/authz/v1beta1/event.proto',
   'cosmos/query/v1/query.proto',
   'ethermint/crypto/v1/ethsecp256k1/keys.proto',
   'ethermint/types/v1/account.proto',

@@ -2,6 +2,7 @@
  * Events as modules emit them (sdk.EventManager). Attributes are created with index=true; the
  * app applies `index-events` when it builds the ABCI response (`markEventsToIndex`).
  */
+import { toJson, type DescMessage, type JsonObject, type MessageShape } from '@bufbuild/protobuf';
 import type { AbciEvent } from '../../abci/types.js';
 
 export type { AbciEvent };
@@ -55,4 +56,15 @@ export function markEventsToIndex(events: readonly AbciEvent[], indexSet: Readon
 /** A copy of `event` with one more attribute at the end. */
 export function appendAttribute(event: AbciEvent, key: string, value: string): AbciEvent {
   return { type: event.type, attributes: [...event.attributes, { key, value, index: true }] };
+}
+
+/**
+ * sdk.TypedEventToEvent (EmitTypedEvent): the event type is the message's full proto name and
+ * each attribute is one field of its proto JSON (snake_case names, defaults included) with the
+ * field's JSON text as the value (strings keep their quotes), keys sorted.
+ */
+export function typedEvent<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc>): AbciEvent {
+  const json = toJson(schema, message, { useProtoFieldName: true, alwaysEmitImplicit: true }) as JsonObject;
+  const keys = Object.keys(json).sort();
+  return { type: schema.typeName, attributes: keys.map((key) => ({ key, value: JSON.stringify(json[key]), index: true })) };
 }

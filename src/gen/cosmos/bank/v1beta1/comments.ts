@@ -3,6 +3,9 @@
 
 /** Leading comments of package cosmos.bank.v1beta1, by full name (services, methods, messages, fields, enums). */
 export const comments: Readonly<Record<string, string>> = {
+  "cosmos.bank.v1beta1.SendAuthorization": "SendAuthorization lets the grantee send up to spend_limit of the granter's coins, optionally\nonly to the addresses of allow_list.",
+  "cosmos.bank.v1beta1.SendAuthorization.spend_limit": "Coins the grantee may still send; lowered by every send.",
+  "cosmos.bank.v1beta1.SendAuthorization.allow_list": "Recipients the grantee may send to; empty means any recipient.",
   "cosmos.bank.v1beta1.Params.send_enabled": "Moved to its own store; kept for old genesis files.",
   "cosmos.bank.v1beta1.SendEnabled": "Whether a denom may be sent.",
   "cosmos.bank.v1beta1.Input": "Source leg of a MsgMultiSend; `address` signs.",

@@ -3,6 +3,17 @@
 
 /** Leading comments of package cosmos.staking.v1beta1, by full name (services, methods, messages, fields, enums). */
 export const comments: Readonly<Record<string, string>> = {
+  "cosmos.staking.v1beta1.StakeAuthorization": "StakeAuthorization lets the grantee delegate, undelegate or redelegate the granter's tokens,\nup to max_tokens, with validators allowed or denied by list.",
+  "cosmos.staking.v1beta1.StakeAuthorization.max_tokens": "Tokens the grantee may still move; unset means no limit.",
+  "cosmos.staking.v1beta1.StakeAuthorization.allow_list": "Only these validators.",
+  "cosmos.staking.v1beta1.StakeAuthorization.deny_list": "Any validator but these.",
+  "cosmos.staking.v1beta1.StakeAuthorization.authorization_type": "Which staking message the authorization covers.",
+  "cosmos.staking.v1beta1.StakeAuthorization.Validators": "Validators is a list of validator operator addresses.",
+  "cosmos.staking.v1beta1.AuthorizationType": "AuthorizationType names the staking message a StakeAuthorization covers.",
+  "cosmos.staking.v1beta1.AuthorizationType.AUTHORIZATION_TYPE_UNSPECIFIED": "Unspecified (invalid).",
+  "cosmos.staking.v1beta1.AuthorizationType.AUTHORIZATION_TYPE_DELEGATE": "MsgDelegate.",
+  "cosmos.staking.v1beta1.AuthorizationType.AUTHORIZATION_TYPE_UNDELEGATE": "MsgUndelegate.",
+  "cosmos.staking.v1beta1.AuthorizationType.AUTHORIZATION_TYPE_REDELEGATE": "MsgBeginRedelegate.",
   "cosmos.staking.v1beta1.HistoricalInfo": "Header and validator set of a past height, kept for IBC light clients.",
   "cosmos.staking.v1beta1.CommissionRates": "Commission rate, its ceiling and its maximum daily change.",
   "cosmos.staking.v1beta1.Commission": "Commission rates and when they last changed.",
