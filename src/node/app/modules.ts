@@ -16,6 +16,7 @@ import { evidenceModule } from '../modules/evidence/module.js';
 import { evmModule } from '../modules/evm/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
+import { groupModule } from '../modules/group/module.js';
 import { mintModule } from '../modules/mint/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
@@ -37,6 +38,7 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   bonusModule,
   feemarketModule,
   evmModule,
+  groupModule,
   genutilModule,
 ];
 
@@ -44,9 +46,9 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking'],
-  endBlock: ['staking', 'feemarket'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
+  endBlock: ['staking', 'feemarket', 'group'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'group', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'group', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */
