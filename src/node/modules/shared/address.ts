@@ -1,12 +1,11 @@
 /**
  * Address codecs for modules: bech32 account (`token1…`), validator operator (`tokenvaloper1…`)
  * and consensus (`tokenvalcons1…`) forms of 20-byte addresses, with SDK-style error texts.
- * Account addresses may also be 32 bytes: ADR-028 derived module accounts (group policies).
  *
  * Encoding is memoised (bech32 costs a few µs and the same addresses recur in every event).
  */
 import { sha256 } from '../../../keyring/hash.js';
-import { decodeBech32, decodeBech32Address, encodeBech32, toAccountAddress, toConsensusAddress, toValidatorOperatorAddress } from '../../../keyring/address.js';
+import { decodeBech32Address, toAccountAddress, toConsensusAddress, toValidatorOperatorAddress } from '../../../keyring/address.js';
 import { ACCOUNT_PREFIX, CONSENSUS_PREFIX, VALIDATOR_OPERATOR_PREFIX } from '../../../keyring/prefixes.js';
 import { TokendError } from '../../../util/errors.js';
 
@@ -27,12 +26,9 @@ function memo(cache: Map<string, string>, address: Uint8Array, encode: (a: Uint8
   return text;
 }
 
-/** Length of ADR-028 derived account addresses (address.Module / address.Derive). */
-export const DERIVED_ADDRESS_LENGTH = 32;
-
-/** `token1…` of a 20-byte address (or of a 32-byte derived module account). */
+/** `token1…` of a 20-byte address. */
 export function accString(address: Uint8Array): string {
-  return memo(accCache, address, address.length === DERIVED_ADDRESS_LENGTH ? (a) => encodeBech32(ACCOUNT_PREFIX, a) : toAccountAddress);
+  return memo(accCache, address, toAccountAddress);
 }
 
 /** `tokenvaloper1…` of a 20-byte address. */
@@ -55,13 +51,6 @@ function parseError(text: string, prefix: string, err: unknown): string {
   return `decoding bech32 failed: ${message}`;
 }
 
-/** An account address: 20 bytes, or 32 for a derived module account. */
-function decodeAccount(text: string): Uint8Array {
-  const decoded = decodeBech32(text);
-  if (decoded.prefix === ACCOUNT_PREFIX && decoded.data.length === DERIVED_ADDRESS_LENGTH) return decoded.data;
-  return decodeBech32Address(text, ACCOUNT_PREFIX);
-}
-
 export type AddressResult = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
 /** Successful parses by "prefix text" (addresses recur in every tx; bech32 decoding costs µs). */
@@ -73,7 +62,7 @@ export function parseBech32(text: string, prefix: string): AddressResult {
   const hit = parsed.get(key);
   if (hit !== undefined) return { ok: true, bytes: hit };
   try {
-    const bytes = prefix === ACCOUNT_PREFIX ? decodeAccount(text) : decodeBech32Address(text, prefix);
+    const bytes = decodeBech32Address(text, prefix);
     if (parsed.size >= MEMO_LIMIT) parsed.clear();
     parsed.set(key, bytes);
     return { ok: true, bytes };
