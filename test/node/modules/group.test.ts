@@ -41,6 +41,7 @@ import {
   VoteOption,
 } from '../../../src/gen/cosmos/group/v1/types_pb.js';
 import type { ResponseFinalizeBlock } from '../../../src/node/abci/types.js';
+import { exportAppState, validateAppState } from '../../../src/node/app/genesis.js';
 import { AminoJsonSigner } from '../../../src/node/codec/aminoJson.js';
 import { anyPack } from '../../../src/node/codec/index.js';
 import type { AccountKeeper } from '../../../src/node/modules/auth/keeper.js';
@@ -336,6 +337,8 @@ describe('x/group', () => {
     const id = BigInt(eventAttr(await propose(alice, policy, [sendFrom(policy, dave, 1n)]), 'cosmos.group.v1.EventSubmitProposal', 'proposal_id')!);
     await vote(alice, id, VoteOption.NO);
     expect((await tally(id)).tally).toMatchObject({ yesCount: '0', noCount: '1' });
+    const twice = await vote(alice, id, VoteOption.YES);
+    expect([twice.code, twice.codespace, twice.log]).toEqual([13, 'orm', 'failed to execute message; message index: 0: store vote: unique constraint violation']);
     const byVoter = await abciQuery(chain.app, '/cosmos.group.v1.Query/VotesByVoter', toBinary(QueryVotesByVoterRequestSchema, create(QueryVotesByVoterRequestSchema, { voter: alice.bech32 })), QueryVotesByVoterResponseSchema);
     expect(byVoter.value!.votes.map((v) => [v.proposalId, v.option])).toEqual([[id, VoteOption.NO]]);
     const byMember = await abciQuery(chain.app, '/cosmos.group.v1.Query/GroupsByMember', toBinary(QueryGroupsByMemberRequestSchema, create(QueryGroupsByMemberRequestSchema, { address: bob.bech32 })), QueryGroupsByMemberResponseSchema);
@@ -345,6 +348,8 @@ describe('x/group', () => {
     const exported = await exportGroupGenesis(ctx);
     expect(validateGroupGenesis(exported)).toEqual([]);
     expect(exported).toMatchObject({ group_seq: '1', group_policy_seq: '1', proposal_seq: '1' });
+    // The whole app state, policy account included, exports valid.
+    expect(validateAppState(await exportAppState(chain.store), CHAIN_ID)).toEqual([]);
     const copy = new Context({ mode: 'finalize', multiStore: chain.store.branchCommitted().branch(), header: emptyHeader(CHAIN_ID) });
     await initGroupGenesis(copy, exported);
     expect(await exportGroupGenesis(copy)).toEqual(exported);

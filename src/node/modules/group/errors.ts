@@ -18,6 +18,11 @@ export const GroupErrors = {
   Expired: registerError(GROUP_CODESPACE, 9, 'expired'),
 } as const;
 
+/** The group ORM's errors (codespace "orm", x/group/errors/orm.go) that reach users. */
+export const GroupOrmErrors = {
+  UniqueConstraint: registerError('orm', 13, 'unique constraint violation'),
+} as const;
+
 /** A malformed or out-of-range decimal (weight, threshold, percentage). */
 export const GroupMathErrors = {
   InvalidDecString: { wrap: (message: string) => GroupErrors.Invalid.wrap(`invalid decimal string: ${message}`) },

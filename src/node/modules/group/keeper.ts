@@ -47,7 +47,7 @@ import { EventManager } from '../shared/events.js';
 import { bytesEqual } from '../shared/keys.js';
 import { groupPolicyAddress } from './address.js';
 import { DEC_ZERO, decString, parseNonNegativeDec, parsePositiveDec, subNonNegative } from './decimal.js';
-import { GroupErrors } from './errors.js';
+import { GroupErrors, GroupOrmErrors } from './errors.js';
 import { typedEvent } from './events.js';
 import type { GroupAccountKeeper } from './expectedKeepers.js';
 import { GroupMembers, GroupMembersByMember, GroupPolicies, GroupPoliciesByGroup, GroupPolicySeq, GroupSeq, Groups, ProposalSeq, Proposals, ProposalsByPolicy, ProposalsByVotingPeriodEnd, Votes } from './keys.js';
@@ -437,7 +437,7 @@ export class GroupKeeper {
     const policy = this.getGroupPolicy(ctx, proposal.groupPolicyAddress);
     const group = this.getGroup(ctx, policy.groupId);
     if (!GroupMembers.has(ctx, [group.id, voterBytes])) throw SdkErrors.NotFound.wrap(`voter address: ${voter}`);
-    if (Votes.has(ctx, [id, voterBytes])) throw GroupErrors.Duplicate.wrap(`store vote: ${voter} has already voted on proposal ${id}`);
+    if (Votes.has(ctx, [id, voterBytes])) throw GroupOrmErrors.UniqueConstraint.wrap('store vote');
     Votes.set(ctx, [id, voterBytes], create(VoteSchema, { proposalId: id, voter, option, metadata, submitTime: timestampFromDate(ctx.blockTime) }));
     ctx.events.emit(typedEvent(EventVoteSchema, create(EventVoteSchema, { proposalId: id })));
     if (exec === Exec.TRY) await this.exec(ctx, id, voter);

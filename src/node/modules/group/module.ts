@@ -9,7 +9,7 @@ import { Query } from '../../../gen/cosmos/group/v1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/group/v1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
 import { groupCli } from './cli.js';
-import { GroupErrors } from './errors.js';
+import { GroupErrors, GroupOrmErrors } from './errors.js';
 import type { GroupAccountKeeper } from './expectedKeepers.js';
 import { defaultGroupGenesis, exportGroupGenesis, initGroupGenesis, validateGroupGenesis } from './genesis.js';
 import { GroupKeeper } from './keeper.js';
@@ -23,7 +23,7 @@ export const groupModule = defineModule<GroupKeeper>({
   msgService: Msg,
   queryServices: [Query],
   interfaces: [ThresholdDecisionPolicySchema, PercentageDecisionPolicySchema],
-  errors: GroupErrors,
+  errors: { ...GroupErrors, ...GroupOrmErrors },
   cli: groupCli,
   consensusVersion: 2,
   requires: ['auth'],
