@@ -26,7 +26,11 @@ import {
   MsgExecSchema,
   MsgLeaveGroupSchema,
   MsgSubmitProposalSchema,
+  MsgUpdateGroupAdminSchema,
   MsgUpdateGroupMembersSchema,
+  MsgUpdateGroupMetadataSchema,
+  MsgUpdateGroupPolicyAdminSchema,
+  MsgUpdateGroupPolicyDecisionPolicySchema,
   MsgUpdateGroupPolicyMetadataSchema,
   MsgVoteSchema,
   MsgWithdrawProposalSchema,
@@ -47,6 +51,7 @@ import { anyPack } from '../../../src/node/codec/index.js';
 import type { AccountKeeper } from '../../../src/node/modules/auth/keeper.js';
 import type { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import { groupPolicyAddress, moduleDerivedAddress } from '../../../src/node/modules/group/address.js';
+import type { GroupKeeper } from '../../../src/node/modules/group/keeper.js';
 import { exportGroupGenesis, initGroupGenesis, validateGroupGenesis } from '../../../src/node/modules/group/genesis.js';
 import { accString } from '../../../src/node/modules/shared/address.js';
 import { Context, emptyHeader } from '../../../src/node/modules/shared/context.js';
@@ -361,6 +366,38 @@ describe('x/group', () => {
     expect((await tally(id)).tally).toMatchObject({ yesCount: '0', noCount: '1' });
     const pruned = await abciQuery(chain.app, '/cosmos.group.v1.Query/VotesByVoter', toBinary(QueryVotesByVoterRequestSchema, create(QueryVotesByVoterRequestSchema, { voter: alice.bech32 })), QueryVotesByVoterResponseSchema);
     expect(pruned.value!.votes).toEqual([]);
+  });
+
+  test('create-group-with-policy with the policy as admin; admin, metadata and decision-policy updates; limits', async () => {
+    const made = await send(alice, [pack(MsgCreateGroupWithPolicySchema, { admin: alice.bech32, members: [member(alice, '1'), member(bob, '2')], groupMetadata: 'g', groupPolicyMetadata: 'p', groupPolicyAsAdmin: true, decisionPolicy: threshold('2') })]);
+    expect(made.log).toBe('');
+    const policy = eventAttr(made, 'cosmos.group.v1.EventCreateGroupPolicy', 'address')!;
+    const { ctx } = query();
+    const keeper = chain.app.manager.keeper<GroupKeeper>('group');
+    // The policy account administers both the group and itself.
+    expect([keeper.getGroup(ctx, 1n).admin, keeper.getGroupPolicy(ctx, policy).admin]).toEqual([policy, policy]);
+    expect(keeper.getGroup(ctx, 1n).version).toBe(2n);
+    // alice is no longer the admin: group/…: sdk unauthorized.
+    const notAdmin = await send(alice, [pack(MsgUpdateGroupMetadataSchema, { admin: alice.bech32, groupId: 1n, metadata: 'x' })]);
+    expect([notAdmin.code, notAdmin.codespace]).toEqual([4, 'sdk']);
+    expect(notAdmin.log).toContain(`not group admin; got ${alice.bech32}, expected ${policy}`);
+
+    // A second group administered by alice: admin, metadata and decision-policy updates.
+    const { groupId, policy: second } = await groupWithPolicy(threshold('2'));
+    const tooLong = await send(alice, [pack(MsgUpdateGroupMetadataSchema, { admin: alice.bech32, groupId, metadata: 'm'.repeat(256) })]);
+    expect([tooLong.code, tooLong.codespace, tooLong.log]).toEqual([4, 'group', 'failed to execute message; message index: 0: group metadata: limit exceeded']);
+    expect((await send(alice, [pack(MsgUpdateGroupMetadataSchema, { admin: alice.bech32, groupId, metadata: 'm'.repeat(255) })])).log).toBe('');
+    // A threshold above the total weight is allowed (the effective threshold is capped); a
+    // min execution period beyond voting + max execution period is not.
+    const unreachable = await send(alice, [pack(MsgUpdateGroupPolicyDecisionPolicySchema, { admin: alice.bech32, groupPolicyAddress: second, decisionPolicy: threshold('1', 10, 15 * 24 * 3600) })]);
+    expect([unreachable.code, unreachable.codespace]).toEqual([6, 'group']);
+    expect(unreachable.log).toContain('min_execution_period should be smaller than voting_period + max_execution_period');
+    expect((await send(alice, [pack(MsgUpdateGroupPolicyDecisionPolicySchema, { admin: alice.bech32, groupPolicyAddress: second, decisionPolicy: percentage('0.6') })])).log).toBe('');
+    expect((await send(alice, [pack(MsgUpdateGroupPolicyAdminSchema, { admin: alice.bech32, groupPolicyAddress: second, newAdmin: bob.bech32 })])).log).toBe('');
+    expect((await send(alice, [pack(MsgUpdateGroupAdminSchema, { admin: alice.bech32, groupId, newAdmin: carol.bech32 })])).log).toBe('');
+    const after = query();
+    expect(keeper.getGroupPolicy(after.ctx, second)).toMatchObject({ admin: bob.bech32, version: 3n });
+    expect(keeper.getGroup(after.ctx, groupId)).toMatchObject({ admin: carol.bech32, version: 3n, metadata: 'm'.repeat(255) });
   });
 
   test('genesis validation names each problem', () => {
