@@ -1,7 +1,8 @@
 /**
  * x/group end to end with the real binary: a group of three with a 2-of-3 threshold policy
- * executes a bank send through `tx group …` (the SDK's argument forms and JSON files), one member
- * signing amino-json (the decision policy nested in an Any), the queries answering throughout,
+ * executes a bank send through `tx group …` (the SDK's argument forms and JSON files), create-group,
+ * create-group-policy (the decision policy nested in an Any), submit-proposal (the proposed MsgSend
+ * nested), one vote and exec signed amino-json, the queries answering throughout,
  * and the refusals: bad input is one line with exit 2 and nothing sent; a proposal from a
  * non-member is the chain's group/7.
  */
@@ -53,7 +54,7 @@ describe('tx group / q group with the real binary', () => {
     const members = file('members.json', { members: ['alice', 'bob', 'carol'].map((name) => ({ address: address[name], weight: '1', metadata: name })) });
     const policy = file('policy.json', { '@type': '/cosmos.group.v1.ThresholdDecisionPolicy', threshold: '2', windows: { voting_period: '1h', min_execution_period: '0s' } });
 
-    const created = JSON.parse(await ok(['tx', 'group', 'create-group', 'alice', 'treasury', members, ...tx]));
+    const created = JSON.parse(await ok(['tx', 'group', 'create-group', 'alice', 'treasury', members, '--sign-mode', 'amino-json', ...tx]));
     expect(created.code).toBe(0);
     const groups = JSON.parse(await ok(['q', 'group', 'groups-by-admin', address.alice!, '-o', 'json', ...n]));
     expect(groups.groups.map((g: { id: string; total_weight: string }) => [g.id, g.total_weight])).toEqual([['1', '3']]);
@@ -76,7 +77,7 @@ describe('tx group / q group with the real binary', () => {
       title: 'pay dave',
       summary: '300attotoken to dave',
     });
-    expect(JSON.parse(await ok(['tx', 'group', 'submit-proposal', proposal, ...tx])).code).toBe(0);
+    expect(JSON.parse(await ok(['tx', 'group', 'submit-proposal', proposal, '--sign-mode', 'amino-json', ...tx])).code).toBe(0);
     expect(JSON.parse(await ok(['q', 'group', 'proposal', '1', '-o', 'json', ...n])).proposal.status).toBe('PROPOSAL_STATUS_SUBMITTED');
 
     expect(JSON.parse(await ok(['tx', 'group', 'vote', '1', 'alice', 'VOTE_OPTION_YES', '', ...tx])).code).toBe(0);
@@ -87,7 +88,7 @@ describe('tx group / q group with the real binary', () => {
     expect(votes.votes.map((v: { voter: string }) => v.voter).sort()).toEqual([address.alice, address.bob].sort());
 
     const daveBefore = JSON.parse(await ok(['q', 'bank', 'balances', address.dave!, '-o', 'json', ...n])).balances[0].amount as string;
-    const exec = JSON.parse(await ok(['tx', 'group', 'exec', '1', '--from', 'carol', ...tx]));
+    const exec = JSON.parse(await ok(['tx', 'group', 'exec', '1', '--from', 'carol', '--sign-mode', 'amino-json', ...tx]));
     expect(exec.code).toBe(0);
     expect(JSON.stringify(exec.events)).toContain('PROPOSAL_EXECUTOR_RESULT_SUCCESS');
     const daveAfter = JSON.parse(await ok(['q', 'bank', 'balances', address.dave!, '-o', 'json', ...n])).balances[0].amount as string;
