@@ -80,7 +80,7 @@ export function decodeBech32(input: string): DecodedBech32 {
 
 /**
  * Decodes a bech32 address whose prefix must be `expectedPrefix` (or one of them) and whose payload
- * must be 20 bytes.
+ * must be 20 bytes (an account address may also be a 32-byte derived address).
  */
 export function decodeBech32Address(input: string, expectedPrefix: string | readonly string[] = ACCOUNT_PREFIX): Uint8Array {
   const { prefix, data } = decodeBech32(input);
@@ -89,8 +89,9 @@ export function decodeBech32Address(input: string, expectedPrefix: string | read
     const expected = allowed.map((candidate) => `${candidate}1…`).join(' or ');
     throw invalidAddress(`wrong address prefix: expected ${expected}, got ${prefix}1…`, wrongPrefixHint(prefix));
   }
-  if (data.length !== ADDRESS_LENGTH) {
-    throw invalidAddress(`wrong address length: expected ${ADDRESS_LENGTH} bytes, got ${data.length}`);
+  if (data.length !== ADDRESS_LENGTH && !(prefix === ACCOUNT_PREFIX && data.length === DERIVED_ADDRESS_LENGTH)) {
+    const expected = prefix === ACCOUNT_PREFIX ? `${ADDRESS_LENGTH} or ${DERIVED_ADDRESS_LENGTH}` : `${ADDRESS_LENGTH}`;
+    throw invalidAddress(`wrong address length: expected ${expected} bytes, got ${data.length}`);
   }
   return data;
 }
@@ -107,7 +108,14 @@ function checkAddressBytes(address: Uint8Array): void {
   }
 }
 
+/**
+ * Length of ADR-028 derived account addresses (address.Module / address.Derive: group policy
+ * accounts). Accounts may have them; keys, operators and consensus addresses are 20 bytes.
+ */
+export const DERIVED_ADDRESS_LENGTH = 32;
+
 export function toAccountAddress(address: Uint8Array): string {
+  if (address.length === DERIVED_ADDRESS_LENGTH) return encodeBech32(ACCOUNT_PREFIX, address);
   checkAddressBytes(address);
   return encodeBech32(ACCOUNT_PREFIX, address);
 }

@@ -62,9 +62,15 @@ describe('bech32 errors (INVALID_ADDRESS naming the problem)', () => {
   });
 
   test('wrong length', () => {
-    const err = thrown(() => parseAddress(encodeBech32('token', new Uint8Array(32).fill(1))));
+    const err = thrown(() => parseAddress(encodeBech32('token', new Uint8Array(33).fill(1))));
     expect(err.code).toBe('INVALID_ADDRESS');
-    expect(err.message).toBe('wrong address length: expected 20 bytes, got 32');
+    expect(err.message).toBe('wrong address length: expected 20 or 32 bytes, got 33');
+    expect(thrown(() => parseAddress(encodeBech32('tokenvaloper', new Uint8Array(32).fill(1)))).message).toBe('wrong address length: expected 20 bytes, got 32');
+  });
+
+  test('an account address may be a 32-byte derived address (group policies)', () => {
+    const derived = new Uint8Array(32).fill(7);
+    expect(parseAddress(toAccountAddress(derived))).toEqual(derived);
   });
 
   test.each([

@@ -18,6 +18,7 @@ import { evmModule } from '../modules/evm/module.js';
 import { feegrantModule } from '../modules/feegrant/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
+import { groupModule } from '../modules/group/module.js';
 import { mintModule } from '../modules/mint/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
@@ -42,6 +43,7 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   evmModule,
   authzModule,
   feegrantModule,
+  groupModule,
   genutilModule,
   upgradeModule,
 ];
@@ -50,9 +52,9 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'authz'],
-  endBlock: ['staking', 'feegrant', 'feemarket'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'genutil', 'upgrade'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'genutil', 'upgrade'],
+  endBlock: ['staking', 'feegrant', 'feemarket', 'group'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -22,6 +22,11 @@ import { file_cosmos_distribution_v1beta1_distribution } from '../../gen/cosmos/
 import { file_cosmos_distribution_v1beta1_genesis } from '../../gen/cosmos/distribution/v1beta1/genesis_pb.js';
 import { file_cosmos_distribution_v1beta1_query } from '../../gen/cosmos/distribution/v1beta1/query_pb.js';
 import { file_cosmos_distribution_v1beta1_tx } from '../../gen/cosmos/distribution/v1beta1/tx_pb.js';
+import { file_cosmos_group_v1_events } from '../../gen/cosmos/group/v1/events_pb.js';
+import { file_cosmos_group_v1_genesis } from '../../gen/cosmos/group/v1/genesis_pb.js';
+import { file_cosmos_group_v1_query } from '../../gen/cosmos/group/v1/query_pb.js';
+import { file_cosmos_group_v1_tx } from '../../gen/cosmos/group/v1/tx_pb.js';
+import { file_cosmos_group_v1_types } from '../../gen/cosmos/group/v1/types_pb.js';
 import { file_cosmos_evidence_v1beta1_evidence } from '../../gen/cosmos/evidence/v1beta1/evidence_pb.js';
 import { file_cosmos_evidence_v1beta1_genesis } from '../../gen/cosmos/evidence/v1beta1/genesis_pb.js';
 import { file_cosmos_evidence_v1beta1_query } from '../../gen/cosmos/evidence/v1beta1/query_pb.js';
@@ -126,6 +131,11 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_distribution_v1beta1_genesis,
   file_cosmos_distribution_v1beta1_query,
   file_cosmos_distribution_v1beta1_tx,
+  file_cosmos_group_v1_events,
+  file_cosmos_group_v1_genesis,
+  file_cosmos_group_v1_query,
+  file_cosmos_group_v1_tx,
+  file_cosmos_group_v1_types,
   file_cosmos_evidence_v1beta1_evidence,
   file_cosmos_evidence_v1beta1_genesis,
   file_cosmos_evidence_v1beta1_query,

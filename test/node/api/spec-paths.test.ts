@@ -1,18 +1,27 @@
 /**
  * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, Upgrade, Authorization and fee grants
- * (authz, feegrant), and the network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
+ * (authz, feegrant), Groups, and the network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
  * path and on the upstream /cosmos/... (/aioz/...) path, with the same answer, on a full node (app + consensus + indexer) behind the
  * gateway; and the OpenAPI document lists both templates of each. Plus the transaction flow a
  * service provider scripts over REST: broadcast, find by hash, find by event, block with txs.
  */
-import { ApiServer } from '../../../src/node/api/index.js';
 import { create } from '@bufbuild/protobuf';
+import { DurationSchema } from '@bufbuild/protobuf/wkt';
+import { MsgCreateGroupWithPolicySchema, MsgSubmitProposalSchema, MsgVoteSchema } from '../../../src/gen/cosmos/group/v1/tx_pb.js';
+import { DecisionPolicyWindowsSchema, MemberRequestSchema, ThresholdDecisionPolicySchema, VoteOption } from '../../../src/gen/cosmos/group/v1/types_pb.js';
+import { ApiServer } from '../../../src/node/api/index.js';
 import { GenericAuthorizationSchema, GrantSchema } from '../../../src/gen/cosmos/authz/v1beta1/authz_pb.js';
 import { MsgGrantSchema } from '../../../src/gen/cosmos/authz/v1beta1/tx_pb.js';
 import { BasicAllowanceSchema } from '../../../src/gen/cosmos/feegrant/v1beta1/feegrant_pb.js';
 import { MsgGrantAllowanceSchema } from '../../../src/gen/cosmos/feegrant/v1beta1/tx_pb.js';
-import { TOKEN, alice, aliceSends, bob, carol, signTx, startFullNode, type FullNode } from '../services/helpers.js';
 import { coin, pack } from '../app/helpers.js';
+import { anyPack } from '../../../src/node/codec/index.js';
+import { groupPolicyAddress } from '../../../src/node/modules/group/address.js';
+import { accString } from '../../../src/node/modules/shared/address.js';
+import { TOKEN, alice, aliceSends, bob, carol, msgSend, signTx, startFullNode, type FullNode } from '../services/helpers.js';
+
+/** The first group policy's account. */
+const policyAddress = accString(groupPolicyAddress(1n));
 import { openApiValidator, type OpenApiValidator } from '../../helpers/openapi.js';
 
 interface SpecEndpoint {
@@ -105,6 +114,25 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/issued/{granter}'],
     ],
   },
+  Groups: {
+    sdk: '/sdk/group/v1',
+    cosmos: '/cosmos/group/v1',
+    rows: [
+      ['GET', '/group_info/{group_id}'],
+      ['GET', '/group_members/{group_id}'],
+      ['GET', '/group_policies_by_admin/{admin}'],
+      ['GET', '/group_policies_by_group/{group_id}'],
+      ['GET', '/group_policy_info/{address}'],
+      ['GET', '/groups_by_admin/{admin}'],
+      ['GET', '/groups_by_member/{address}'],
+      ['GET', '/proposal/{proposal_id}'],
+      ['GET', '/proposals/{proposal_id}/tally'],
+      ['GET', '/proposals_by_group_policy/{address}'],
+      ['GET', '/vote_by_proposal_voter/{proposal_id}/{voter}'],
+      ['GET', '/votes_by_proposal/{proposal_id}'],
+      ['GET', '/votes_by_voter/{voter}'],
+    ],
+  },
   Transactions: {
     sdk: '/sdk/tx/v1beta1',
     cosmos: '/cosmos/tx/v1beta1',
@@ -184,6 +212,23 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     });
     const granted = await request(`${url}/sdk/tx/v1beta1/txs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx_bytes: Buffer.from(grants).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }) });
     expect(granted.body.tx_response.code).toBe(0);
+    // A group of alice with a policy, a proposal and alice's vote, for the group endpoints.
+    const windows = create(DecisionPolicyWindowsSchema, { votingPeriod: create(DurationSchema, { seconds: 3600n }) });
+    const groupMsgs = [
+      anyPack(MsgCreateGroupWithPolicySchema, create(MsgCreateGroupWithPolicySchema, {
+        admin: alice.bech32,
+        members: [create(MemberRequestSchema, { address: alice.bech32, weight: '1' })],
+        decisionPolicy: anyPack(ThresholdDecisionPolicySchema, create(ThresholdDecisionPolicySchema, { threshold: '1', windows })),
+      })),
+      anyPack(MsgSubmitProposalSchema, create(MsgSubmitProposalSchema, { groupPolicyAddress: policyAddress, proposers: [alice.bech32], messages: [msgSend(policyAddress, bob.bech32, 1n)] })),
+      anyPack(MsgVoteSchema, create(MsgVoteSchema, { proposalId: 1n, voter: alice.bech32, option: VoteOption.YES })),
+    ];
+    const group = await request(`${url}/sdk/tx/v1beta1/txs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx_bytes: Buffer.from(signTx({ signer: alice, msgs: groupMsgs, sequence: sequence++, accountNumber: 0n, fee: 4000n, gas: 400_000n })).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }),
+    });
+    expect([group.status, group.body.tx_response.code, group.body.tx_response.raw_log]).toEqual([200, 0, '']);
   });
 
   afterAll(async () => {
@@ -193,6 +238,11 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
 
   function concrete(template: string): string {
     return template
+      .replace(/(group_policy_info|proposals_by_group_policy)\/\{address\}/, `$1/${policyAddress}`)
+      .replace('{group_id}', '1')
+      .replace('{proposal_id}', '1')
+      .replace('{admin}', alice.bech32)
+      .replace('{voter}', alice.bech32)
       .replace('{address}', alice.bech32)
       .replace('{id}', '0')
       .replace('{address_bytes}', encodeURIComponent(Buffer.from(alice.address).toString('base64')))

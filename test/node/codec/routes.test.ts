@@ -21,6 +21,7 @@ const BONUS = 'aioz.bonus.v1.Query';
 const DISTRIBUTION = 'cosmos.distribution.v1beta1.Query';
 const SLASHING = 'cosmos.slashing.v1beta1.Query';
 const EVIDENCE = 'cosmos.evidence.v1beta1.Query';
+const GROUP = 'cosmos.group.v1.Query';
 const NET_STAKING = 'aioz.staking.v1beta1.Query';
 const EVM = 'ethermint.evm.v1.Query';
 const FEEMARKET = 'ethermint.feemarket.v1.Query';
@@ -100,6 +101,20 @@ const SPEC_PATHS: SpecRow[] = [
     '/sdk/staking/v1beta1/validators/{validator_addr}/unbonding_delegations',
     `${STAKING}/ValidatorUnbondingDelegations`,
   ],
+  // Groups (/sdk/group/v1), all GET
+  ['GET', '/sdk/group/v1/group_info/{group_id}', `${GROUP}/GroupInfo`],
+  ['GET', '/sdk/group/v1/group_members/{group_id}', `${GROUP}/GroupMembers`],
+  ['GET', '/sdk/group/v1/group_policies_by_admin/{admin}', `${GROUP}/GroupPoliciesByAdmin`],
+  ['GET', '/sdk/group/v1/group_policies_by_group/{group_id}', `${GROUP}/GroupPoliciesByGroup`],
+  ['GET', '/sdk/group/v1/group_policy_info/{address}', `${GROUP}/GroupPolicyInfo`],
+  ['GET', '/sdk/group/v1/groups_by_admin/{admin}', `${GROUP}/GroupsByAdmin`],
+  ['GET', '/sdk/group/v1/groups_by_member/{address}', `${GROUP}/GroupsByMember`],
+  ['GET', '/sdk/group/v1/proposal/{proposal_id}', `${GROUP}/Proposal`],
+  ['GET', '/sdk/group/v1/proposals/{proposal_id}/tally', `${GROUP}/TallyResult`],
+  ['GET', '/sdk/group/v1/proposals_by_group_policy/{address}', `${GROUP}/ProposalsByGroupPolicy`],
+  ['GET', '/sdk/group/v1/vote_by_proposal_voter/{proposal_id}/{voter}', `${GROUP}/VoteByProposalVoter`],
+  ['GET', '/sdk/group/v1/votes_by_proposal/{proposal_id}', `${GROUP}/VotesByProposal`],
+  ['GET', '/sdk/group/v1/votes_by_voter/{voter}', `${GROUP}/VotesByVoter`],
   // Transactions (/sdk/tx/v1beta1)
   ['POST', '/sdk/tx/v1beta1/simulate', `${TX}/Simulate`],
   ['GET', '/sdk/tx/v1beta1/txs', `${TX}/GetTxsEvent`],
@@ -150,9 +165,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1 + 9 + 3 + 5 + 3 + 3);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 9 + 3 + 5 + 3 + 3);
   });
 
   it('names the fields bound by path variables', () => {
