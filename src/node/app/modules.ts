@@ -16,7 +16,9 @@ import { evidenceModule } from '../modules/evidence/module.js';
 import { evmModule } from '../modules/evm/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
+import { govModule } from '../modules/gov/module.js';
 import { mintModule } from '../modules/mint/module.js';
+import { paramsModule } from '../modules/params/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
@@ -37,6 +39,8 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   bonusModule,
   feemarketModule,
   evmModule,
+  govModule,
+  paramsModule,
   genutilModule,
 ];
 
@@ -44,9 +48,9 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: [],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking'],
-  endBlock: ['staking', 'feemarket'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
+  endBlock: ['gov', 'staking', 'feemarket'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'genutil'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

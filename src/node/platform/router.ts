@@ -56,22 +56,31 @@ export class MsgRouter {
     return [...this.routes.keys()];
   }
 
+  /** The signers `msg` declares (its `cosmos.msg.v1.signer` fields); throws for an unrouted or undecodable message. */
+  signers(msg: Any): Uint8Array[] {
+    const { schema, message } = this.decode(msg);
+    return this.signersOf(schema, message);
+  }
+
+  private decode(msg: Any): { schema: DescMessage; message: Message } {
+    if (!this.routes.has(msg.typeUrl)) throw SdkErrors.UnknownRequest.wrap(`unrecognized message route: ${msg.typeUrl}`);
+    const schema = this.registry().getMessage(msg.typeUrl.slice(msg.typeUrl.lastIndexOf('/') + 1));
+    if (schema === undefined) throw SdkErrors.TxDecode.wrap(`unable to resolve type URL ${msg.typeUrl}`);
+    try {
+      return { schema, message: fromBinary(schema, msg.value) };
+    } catch (err) {
+      throw SdkErrors.TxDecode.wrap(`invalid ${msg.typeUrl}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /**
    * Runs `msg` as if sent in a tx signed by `authorizedSigners`: every signer the message
    * declares must be one of them (ErrUnauthorized otherwise). The caller owns branching: the
    * writes land in `ctx`'s branch.
    */
   async dispatch(ctx: Context, msg: Any, authorizedSigners: readonly Uint8Array[]): Promise<DispatchResult> {
-    const route = this.routes.get(msg.typeUrl);
-    if (route === undefined) throw SdkErrors.UnknownRequest.wrap(`unrecognized message route: ${msg.typeUrl}`);
-    const schema = this.registry().getMessage(msg.typeUrl.slice(msg.typeUrl.lastIndexOf('/') + 1));
-    if (schema === undefined) throw SdkErrors.TxDecode.wrap(`unable to resolve type URL ${msg.typeUrl}`);
-    let message: Message;
-    try {
-      message = fromBinary(schema, msg.value);
-    } catch (err) {
-      throw SdkErrors.TxDecode.wrap(`invalid ${msg.typeUrl}: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const { schema, message } = this.decode(msg);
+    const route = this.routes.get(msg.typeUrl)!;
     for (const signer of this.signersOf(schema, message)) {
       if (!authorizedSigners.some((allowed) => bytesEqual(allowed, signer))) {
         throw SdkErrors.Unauthorized.wrap(`message ${msg.typeUrl} requires signer ${accString(signer)}, which this execution does not hold`);

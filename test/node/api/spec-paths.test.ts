@@ -81,6 +81,30 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
     cosmos: '/aioz/bonus/v1',
     rows: [['GET', '/params']],
   },
+  'Governance (v1beta1)': {
+    sdk: '/sdk/gov/v1beta1',
+    cosmos: '/cosmos/gov/v1beta1',
+    rows: [
+      ['GET', '/params/{params_type}'],
+      ['GET', '/proposals'],
+    ],
+  },
+  'Governance (v1)': {
+    sdk: '/sdk/gov/v1',
+    cosmos: '/cosmos/gov/v1',
+    rows: [
+      ['GET', '/params/{params_type}'],
+      ['GET', '/proposals'],
+    ],
+  },
+  Parameters: {
+    sdk: '/sdk/params/v1beta1',
+    cosmos: '/cosmos/params/v1beta1',
+    rows: [
+      ['GET', '/params'],
+      ['GET', '/subspaces'],
+    ],
+  },
   Transactions: {
     sdk: '/sdk/tx/v1beta1',
     cosmos: '/cosmos/tx/v1beta1',
@@ -151,11 +175,13 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{name}', 'fee_collector')
       .replace('{denom}', 'attotoken')
       .replace('{height}', String(txHeight))
-      .replace('{hash}', txHash);
+      .replace('{hash}', txHash)
+      .replace('{params_type}', 'tallying');
   }
 
   function queryOf(template: string): string {
     if (template.endsWith('/by_denom')) return '?denom=attotoken';
+    if (template.endsWith('/params/v1beta1/params')) return '?subspace=staking&key=MaxValidators';
     if (template.endsWith('/abci_query')) return '?path=%2Fapp%2Fversion';
     if (template.endsWith('/txs')) return `?query=${encodeURIComponent(`transfer.recipient='${bob.bech32}'`)}`;
     return '';

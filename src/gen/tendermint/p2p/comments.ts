@@ -10,4 +10,12 @@ export const comments: Readonly<Record<string, string>> = {
   "tendermint.p2p.DefaultNodeInfo.network": "Chain id.",
   "tendermint.p2p.DefaultNodeInfo.channels": "One byte per reactor channel id.",
   "tendermint.p2p.DefaultNodeInfoOther": "Free-form extras of DefaultNodeInfo.",
+  "tendermint.p2p.PacketPing": "Keep-alive request.",
+  "tendermint.p2p.PacketPong": "Keep-alive answer.",
+  "tendermint.p2p.PacketMsg": "A piece of a channel message; eof marks its last piece.",
+  "tendermint.p2p.Packet": "What travels on an MConnection, each length-prefixed.",
+  "tendermint.p2p.AuthSigMessage": "The node key and its signature of the handshake challenge.",
+  "tendermint.p2p.PexRequest": "Ask a peer for addresses it knows.",
+  "tendermint.p2p.PexAddrs": "Addresses sent in answer to a PexRequest.",
+  "tendermint.p2p.Message": "A peer-exchange message.",
 };
