@@ -4,7 +4,8 @@
  * SDK's legacy msg server does.
  */
 import { create, type Message } from '@bufbuild/protobuf';
-import { anyPack, type Any } from '@bufbuild/protobuf/wkt';
+import type { Any } from '@bufbuild/protobuf/wkt';
+import { anyPack } from '../../codec/any.js';
 import { WeightedVoteOptionSchema, type WeightedVoteOption } from '../../../gen/cosmos/gov/v1/gov_pb.js';
 import {
   Msg,
