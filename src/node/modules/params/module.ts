@@ -6,11 +6,10 @@
  * the modules' params.
  */
 import { create } from '@bufbuild/protobuf';
-import { comments } from '../../../gen/cosmos/params/v1beta1/comments.js';
 import { ParamChangeSchema, ParameterChangeProposalSchema, type ParameterChangeProposal } from '../../../gen/cosmos/params/v1beta1/params_pb.js';
 import { Query, QueryParamsResponseSchema, QuerySubspacesResponseSchema, SubspaceSchema } from '../../../gen/cosmos/params/v1beta1/query_pb.js';
 import { contentRoute } from '../../platform/content.js';
-import type { ModuleCli } from '../../platform/cli.js';
+import { paramsCli } from './cli.js';
 import { defineModule } from '../../platform/module.js';
 import { ParamsErrors, type ParamSpaces } from '../../platform/params.js';
 import { StoreKey } from '../../store/storeKey.js';
@@ -19,19 +18,6 @@ import { grpcError } from '../shared/errors.js';
 import { defineQueryService } from '../shared/module.js';
 
 export const paramsStoreKey = StoreKey.persistent('params');
-
-export const paramsCli: ModuleCli = {
-  module: 'params',
-  comments,
-  querySummary: 'Querying commands for the params module (subspaces and their parameters)',
-  query: {
-    service: Query,
-    overrides: {
-      Params: { use: 'subspace', positional: ['subspace', 'key'], examples: ['<%= config.bin %> query params subspace staking MaxValidators'] },
-      Subspaces: { examples: ['<%= config.bin %> query params subspaces'] },
-    },
-  },
-};
 
 /** ValidateChanges, then each change through its subspace (nothing is kept if one fails: the caller branches). */
 export function applyParameterChange(ctx: Context, spaces: ParamSpaces, proposal: ParameterChangeProposal): void {
