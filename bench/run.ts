@@ -23,6 +23,7 @@ const SUITES: Suite[] = [
   { name: 'p2p', load: () => import('./p2p/p2p.bench.js') },
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
+  { name: 'gov', load: () => import('./gov/gov.bench.js') },
   { name: 'faults', load: () => import('./faults/faults.bench.js') },
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },

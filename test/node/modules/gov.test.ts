@@ -21,6 +21,7 @@ import { MsgCommunityPoolSpendSchema } from '../../../src/gen/cosmos/distributio
 import { MsgDelegateSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import type { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import type { StakingKeeper } from '../../../src/node/modules/staking/keeper.js';
+import type { GovKeeper } from '../../../src/node/modules/gov/keeper.js';
 import { moduleAddress, accString } from '../../../src/node/modules/shared/address.js';
 import { abciQuery, coin, pack, testKey, type TestKey } from '../app/helpers.js';
 import { TOKEN, balance, startPosChain, type PosChain } from './pos/helpers.js';
@@ -161,6 +162,12 @@ describe('x/gov and x/params', () => {
     const live = await query('/cosmos.gov.v1.Query/TallyResult', govQuery.QueryTallyResultRequestSchema, { proposalId: id }, govQuery.QueryTallyResultResponseSchema);
     // val0: 200 staked, alice's 100 vote no, val0's own 100 yes; val1 100 split 75/25.
     expect(live.tally).toMatchObject({ yesCount: (175n * TOKEN).toString(), noCount: (100n * TOKEN).toString(), abstainCount: (25n * TOKEN).toString(), noWithVetoCount: '0' });
+    // The one-pass path (used from FULL_SCAN_VOTERS voters on) counts the same.
+    const keeper = pos.keeper<GovKeeper>('gov');
+    keeper.fullScanVoters = 0;
+    const scanned = await keeper.tally(pos.ctx(), (await proposal(id)), false);
+    expect(scanned.tally).toEqual(live.tally);
+    expect(scanned.passes).toBe(true);
     const legacy = await query('/cosmos.gov.v1beta1.Query/TallyResult', legacyQuery.QueryTallyResultRequestSchema, { proposalId: id }, legacyQuery.QueryTallyResultResponseSchema);
     expect(legacy.tally).toMatchObject({ yes: (175n * TOKEN).toString(), no: (100n * TOKEN).toString() });
     const aliceBefore = balance(pos, alice.address);

@@ -17,5 +17,7 @@ export interface GovBankKeeper {
 export interface GovStakingKeeper {
   getAllValidators(ctx: Context): Promise<Validator[]>;
   getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]>;
+  /** Every delegation with its delegator, in delegator order. */
+  iterateDelegations(ctx: Context): AsyncIterable<[Uint8Array, Delegation]>;
   bondDenom(ctx: Context): string;
 }

@@ -23,8 +23,9 @@ import { MsgExecLegacyContentSchema } from '../../../gen/cosmos/gov/v1/tx_pb.js'
 import type { ContentRouter } from '../../platform/content.js';
 import { ErrNoProposalHandlerExists } from '../../platform/content.js';
 import type { MsgRouter } from '../../platform/router.js';
-import { BondStatus } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
-import { accString, parseAccAddress, valString } from '../shared/address.js';
+import { BondStatus, type Delegation } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { toHexLower as bytesToHex } from '../../../util/bytes.js';
+import { accString, parseAccAddress, parseValAddress } from '../shared/address.js';
 import { addCoins, coinsFromProto, coinsToProto, coinsToString, isZeroCoins, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
 import { DEC_ONE, DEC_ZERO, decFromInt, decFromWire, decMul, decQuo, decToString, decTruncate, type Dec } from '../shared/dec.js';
@@ -35,6 +36,9 @@ import { GovErrors } from './errors.js';
 import type { GovAccountKeeper, GovBankKeeper, GovStakingKeeper } from './expectedKeepers.js';
 import { ActiveProposalQueue, Deposits, GOV_MODULE_ACCOUNT, InactiveProposalQueue, Params, ProposalID, Proposals, Votes } from './keys.js';
 import { decParam, durationMs, minDeposit, parseDec, type GovParams } from './params.js';
+
+/** From this many voters on, the tally reads all delegations in one pass instead of one prefix scan per voter. */
+export const FULL_SCAN_VOTERS = 2000;
 
 /** The SDK's default MaxMetadataLen. */
 export const MAX_METADATA_LEN = 255;
@@ -111,6 +115,8 @@ interface ValidatorTally {
 
 export class GovKeeper {
   readonly moduleAddress: Uint8Array;
+  /** Voters from which the tally reads all delegations in one pass (FULL_SCAN_VOTERS; tests lower it). */
+  fullScanVoters = FULL_SCAN_VOTERS;
 
   constructor(
     private readonly accountKeeper: GovAccountKeeper,
@@ -317,38 +323,61 @@ export class GovKeeper {
    */
   async tally(ctx: Context, proposal: Proposal, consume: boolean): Promise<TallyOutcome> {
     const validators = new Map<string, ValidatorTally>();
+    // The same entries by operator bytes (hex): a voter whose address is an operator's is that validator.
+    const validatorsByOperator = new Map<string, ValidatorTally>();
     let totalBonded = 0n;
     for (const validator of await this.stakingKeeper.getAllValidators(ctx)) {
       if (validator.status !== BondStatus.BONDED) continue;
       const tokens = BigInt(validator.tokens === '' ? '0' : validator.tokens);
       totalBonded += tokens;
-      validators.set(validator.operatorAddress, { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, options: undefined });
+      const entry: ValidatorTally = { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, options: undefined };
+      validators.set(validator.operatorAddress, entry);
+      const operator = parseValAddress(validator.operatorAddress);
+      if (operator.ok) validatorsByOperator.set(bytesToHex(operator.bytes), entry);
     }
     const results: Dec[] = [0n, 0n, 0n, 0n, 0n];
     let totalPower: Dec = 0n;
-    const consumed: Uint8Array[] = [];
+    // The votes, once: voter (hex) → weights.
+    const votes = new Map<string, { voter: Uint8Array; weights: (readonly [VoteOption, Dec])[] }>();
+    const weightOf = new Map<string, Dec>();
+    const weight = (text: string): Dec => {
+      let value = weightOf.get(text);
+      if (value === undefined) weightOf.set(text, (value = decParam(text)));
+      return value;
+    };
     for await (const [[, voter], vote] of Votes.iterate(ctx, { prefix: [proposal.id] })) {
-      const weights = vote.options.map((option) => [option.option, decParam(option.weight)] as const);
-      const own = validators.get(valString(voter));
+      const hex = bytesToHex(voter);
+      votes.set(hex, { voter, weights: vote.options.map((option) => [option.option, weight(option.weight)] as const) });
+      const own = validatorsByOperator.get(hex);
       if (own !== undefined) own.options = vote.options;
-      for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) {
-        const validator = validators.get(delegation.validatorAddress);
-        if (validator === undefined || validator.shares === 0n) continue;
-        const shares = decFromWire(delegation.shares) ?? 0n;
-        validator.deductions += shares;
-        const power = decQuo(shares * validator.tokens, validator.shares);
-        for (const [option, weight] of weights) results[option] = results[option]! + decMul(power, weight);
-        totalPower += power;
-      }
-      if (consume) consumed.push(voter);
     }
+    const count = (delegatorHex: string, delegation: Delegation): void => {
+      const validator = validators.get(delegation.validatorAddress);
+      if (validator === undefined || validator.shares === 0n) return;
+      const weights = votes.get(delegatorHex)!.weights;
+      const shares = decFromWire(delegation.shares) ?? 0n;
+      validator.deductions += shares;
+      const power = decQuo(shares * validator.tokens, validator.shares);
+      for (const [option, weight] of weights) results[option] = results[option]! + decMul(power, weight);
+      totalPower += power;
+    };
+    if (votes.size < this.fullScanVoters) {
+      // Few voters: each voter's delegations are one prefix scan.
+      for (const [hex, { voter }] of votes) for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) count(hex, delegation);
+    } else {
+      // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter.
+      for await (const [delegator, delegation] of this.stakingKeeper.iterateDelegations(ctx)) {
+        const hex = bytesToHex(delegator);
+        if (votes.has(hex)) count(hex, delegation);
+      }
+    }
+    if (consume) for (const { voter } of votes.values()) Votes.remove(ctx, [proposal.id, voter]);
     for (const validator of validators.values()) {
       if (validator.options === undefined || validator.shares === 0n) continue;
       const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);
       for (const option of validator.options) results[option.option] = results[option.option]! + decMul(power, decParam(option.weight));
       totalPower += power;
     }
-    for (const voter of consumed) Votes.remove(ctx, [proposal.id, voter]);
 
     const tally = create(TallyResultSchema, {
       yesCount: decTruncate(results[VoteOption.YES]!).toString(),

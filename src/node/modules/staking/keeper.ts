@@ -245,6 +245,11 @@ export class StakingKeeper {
     return delegations;
   }
 
+  /** Every delegation with its delegator address, in delegator order (one pass over the store). */
+  async *iterateDelegations(ctx: Context): AsyncIterableIterator<[Uint8Array, Delegation]> {
+    for await (const [[delegator], delegation] of Delegations.iterate(ctx)) yield [delegator, delegation];
+  }
+
   async getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]> {
     const delegations: Delegation[] = [];
     for await (const delegation of Delegations.values(ctx, { prefix: [delAddr] })) delegations.push(delegation);
