@@ -104,7 +104,31 @@ describe('governance with the real binary', () => {
     const aliceAddress = (await ok(['keys', 'show', 'alice', '-a', '--keyring-backend', 'test', '--home', home])).trim();
     const vote = JSON.parse(await ok(['q', 'gov', 'vote', String(id), aliceAddress, '-o', 'json', ...n]));
     expect(vote.vote.options).toEqual([{ option: 'VOTE_OPTION_YES', weight: '1.000000000000000000' }]);
+
+    // A v1 proposal from a JSON file (messages + metadata + deposit + title + summary), half the
+    // deposit at submission and the rest with `tx gov deposit`, then a weighted vote.
+    const govAddress: string = JSON.parse(await ok(['q', 'auth', 'module-account', 'gov', '-o', 'json', ...n])).account.base_account.address;
+    const v1File = join(home, 'v1-proposal.json');
+    writeFileSync(v1File, JSON.stringify({
+      messages: [{ '@type': '/cosmos.bank.v1beta1.MsgSetSendEnabled', authority: govAddress, send_enabled: [{ denom: 'stake', enabled: false }], use_default_for: [] }],
+      metadata: 'ipfs://none',
+      deposit: '5000000attotoken',
+      title: 'Disable stake transfers',
+      summary: 'A v1 proposal',
+    }));
+    expect((await tx(['submit-proposal', v1File, '--from', 'alice'])).code).toBe(0);
+    const v1Id = id + 1;
+    expect(await proposalStatus(v1Id)).toBe('PROPOSAL_STATUS_DEPOSIT_PERIOD');
+    expect((await tx(['deposit', String(v1Id), '5000000attotoken', '--from', 'alice'])).code).toBe(0);
+    expect(await proposalStatus(v1Id)).toBe('PROPOSAL_STATUS_VOTING_PERIOD');
+    expect((await tx(['weighted-vote', String(v1Id), 'yes=0.7,abstain=0.3', '--from', 'alice'])).code).toBe(0);
+
     await waitForStatus(id, 'PROPOSAL_STATUS_PASSED');
+    await waitForStatus(v1Id, 'PROPOSAL_STATUS_PASSED');
+    const sendEnabled = JSON.parse(await ok(['q', 'bank', 'send-enabled', 'stake', '-o', 'json', ...n]));
+    expect(sendEnabled.send_enabled).toEqual([{ denom: 'stake', enabled: false }]);
+    const v1Tally = JSON.parse(await ok(['q', 'gov', 'tally', String(v1Id), '-o', 'json', ...n]));
+    expect(v1Tally.tally.yes_count).toBe('700000000000000000000');
     const staking = JSON.parse(await ok(['q', 'staking', 'params', '-o', 'json', ...n]));
     expect(staking.params.max_validators).toBe(42);
     const after = JSON.parse(await ok(['q', 'params', 'subspace', 'staking', 'MaxValidators', '-o', 'json', ...n]));

@@ -17,7 +17,7 @@ export interface GovBankKeeper {
 export interface GovStakingKeeper {
   getAllValidators(ctx: Context): Promise<Validator[]>;
   getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]>;
-  /** Every delegation with its delegator, in delegator order. */
-  iterateDelegations(ctx: Context): AsyncIterable<[Uint8Array, Delegation]>;
+  /** Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order. */
+  iterateDelegationShares(ctx: Context): AsyncIterable<[Uint8Array, Uint8Array, string]>;
   bondDenom(ctx: Context): string;
 }

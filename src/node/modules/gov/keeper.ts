@@ -23,7 +23,8 @@ import { MsgExecLegacyContentSchema } from '../../../gen/cosmos/gov/v1/tx_pb.js'
 import type { ContentRouter } from '../../platform/content.js';
 import { ErrNoProposalHandlerExists } from '../../platform/content.js';
 import type { MsgRouter } from '../../platform/router.js';
-import { BondStatus, type Delegation } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { BondStatus } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { ProtoReader, utf8Decode } from '../shared/proto.js';
 import { toHexLower as bytesToHex } from '../../../util/bytes.js';
 import { accString, parseAccAddress, parseValAddress } from '../shared/address.js';
 import { addCoins, coinsFromProto, coinsToProto, coinsToString, isZeroCoins, type Coin } from '../shared/coins.js';
@@ -110,7 +111,25 @@ interface ValidatorTally {
   tokens: bigint;
   shares: Dec;
   deductions: Dec;
-  options: WeightedVoteOption[] | undefined;
+  weights: (readonly [VoteOption, Dec])[] | undefined;
+}
+
+/** The options of a stored cosmos.gov.v1.Vote (field 4: {1 option, 2 weight}) as (option, weight). */
+function voteWeights(bytes: Uint8Array, weight: (text: string) => Dec): (readonly [VoteOption, Dec])[] {
+  const weights: (readonly [VoteOption, Dec])[] = [];
+  const reader = new ProtoReader(bytes);
+  while (reader.next()) {
+    if (reader.field !== 4 || reader.wireType !== 2) continue;
+    let option = VoteOption.UNSPECIFIED;
+    let text = '';
+    const inner = new ProtoReader(reader.bytes);
+    while (inner.next()) {
+      if (inner.field === 1 && inner.wireType === 0) option = Number(inner.varint) as VoteOption;
+      else if (inner.field === 2 && inner.wireType === 2) text = utf8Decode(inner.bytes);
+    }
+    weights.push([option, weight(text)] as const);
+  }
+  return weights;
 }
 
 export class GovKeeper {
@@ -330,52 +349,56 @@ export class GovKeeper {
       if (validator.status !== BondStatus.BONDED) continue;
       const tokens = BigInt(validator.tokens === '' ? '0' : validator.tokens);
       totalBonded += tokens;
-      const entry: ValidatorTally = { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, options: undefined };
+      const entry: ValidatorTally = { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, weights: undefined };
       validators.set(validator.operatorAddress, entry);
       const operator = parseValAddress(validator.operatorAddress);
       if (operator.ok) validatorsByOperator.set(bytesToHex(operator.bytes), entry);
     }
     const results: Dec[] = [0n, 0n, 0n, 0n, 0n];
     let totalPower: Dec = 0n;
-    // The votes, once: voter (hex) → weights.
-    const votes = new Map<string, { voter: Uint8Array; weights: (readonly [VoteOption, Dec])[] }>();
     const weightOf = new Map<string, Dec>();
     const weight = (text: string): Dec => {
       let value = weightOf.get(text);
       if (value === undefined) weightOf.set(text, (value = decParam(text)));
       return value;
     };
-    for await (const [[, voter], vote] of Votes.iterate(ctx, { prefix: [proposal.id] })) {
+    // The votes, once (keys and a hand-decoded options field: this loop runs 100k times).
+    const votes = new Map<string, { voter: Uint8Array; weights: (readonly [VoteOption, Dec])[] }>();
+    const base = Votes.rangePrefix([proposal.id]).length;
+    for await (const [key, value] of Votes.entries(ctx, { prefix: [proposal.id] })) {
+      const voter = key.slice(base + 1, base + 1 + key[base]!);
+      const weights = voteWeights(value, weight);
       const hex = bytesToHex(voter);
-      votes.set(hex, { voter, weights: vote.options.map((option) => [option.option, weight(option.weight)] as const) });
+      votes.set(hex, { voter, weights });
       const own = validatorsByOperator.get(hex);
-      if (own !== undefined) own.options = vote.options;
+      if (own !== undefined) own.weights = weights;
     }
-    const count = (delegatorHex: string, delegation: Delegation): void => {
-      const validator = validators.get(delegation.validatorAddress);
+    const count = (delegatorHex: string, validator: ValidatorTally | undefined, sharesText: string): void => {
       if (validator === undefined || validator.shares === 0n) return;
       const weights = votes.get(delegatorHex)!.weights;
-      const shares = decFromWire(delegation.shares) ?? 0n;
+      const shares = decFromWire(sharesText) ?? 0n;
       validator.deductions += shares;
       const power = decQuo(shares * validator.tokens, validator.shares);
-      for (const [option, weight] of weights) results[option] = results[option]! + decMul(power, weight);
+      for (const [option, w] of weights) results[option] = results[option]! + decMul(power, w);
       totalPower += power;
     };
     if (votes.size < this.fullScanVoters) {
       // Few voters: each voter's delegations are one prefix scan.
-      for (const [hex, { voter }] of votes) for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) count(hex, delegation);
+      for (const [hex, { voter }] of votes) {
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) count(hex, validators.get(delegation.validatorAddress), delegation.shares);
+      }
     } else {
       // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter.
-      for await (const [delegator, delegation] of this.stakingKeeper.iterateDelegations(ctx)) {
+      for await (const [delegator, validator, shares] of this.stakingKeeper.iterateDelegationShares(ctx)) {
         const hex = bytesToHex(delegator);
-        if (votes.has(hex)) count(hex, delegation);
+        if (votes.has(hex)) count(hex, validatorsByOperator.get(bytesToHex(validator)), shares);
       }
     }
     if (consume) for (const { voter } of votes.values()) Votes.remove(ctx, [proposal.id, voter]);
     for (const validator of validators.values()) {
-      if (validator.options === undefined || validator.shares === 0n) continue;
+      if (validator.weights === undefined || validator.shares === 0n) continue;
       const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);
-      for (const option of validator.options) results[option.option] = results[option.option]! + decMul(power, decParam(option.weight));
+      for (const [option, w] of validator.weights) results[option] = results[option]! + decMul(power, w);
       totalPower += power;
     }
 
