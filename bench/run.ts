@@ -26,6 +26,7 @@ const SUITES: Suite[] = [
   { name: 'upgrade', load: () => import('./upgrade/upgrade.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
   { name: 'authz', load: () => import('./authz/authz.bench.js') },
+  { name: 'gov', load: () => import('./gov/gov.bench.js') },
   { name: 'faults', load: () => import('./faults/faults.bench.js') },
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },

@@ -19,7 +19,9 @@ import { feegrantModule } from '../modules/feegrant/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { groupModule } from '../modules/group/module.js';
+import { govModule } from '../modules/gov/module.js';
 import { mintModule } from '../modules/mint/module.js';
+import { paramsModule } from '../modules/params/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
 import { upgradeModule } from '../modules/upgrade/module.js';
@@ -44,6 +46,8 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   authzModule,
   feegrantModule,
   groupModule,
+  govModule,
+  paramsModule,
   genutilModule,
   upgradeModule,
 ];
@@ -52,9 +56,9 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'authz'],
-  endBlock: ['staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
+  endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

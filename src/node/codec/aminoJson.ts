@@ -36,7 +36,7 @@ import { CoinSchema, type Coin } from '../../gen/cosmos/base/v1beta1/coin_pb.js'
 import { scalar } from '../../gen/cosmos_proto/cosmos_pb.js';
 import { nullable } from '../../gen/gogoproto/gogo_pb.js';
 import { typeNameFromUrl } from './any.js';
-import { legacyDecFromWire } from './decimal.js';
+import { legacyDecFromWire, legacyDecToWire } from './decimal.js';
 import { registry as defaultRegistry } from './registry.js';
 
 /** Why a message could not be written as amino JSON (the sign bytes cannot be built). */
@@ -393,7 +393,9 @@ export class AminoJsonEncoder {
         if (text === '') return '"0"';
         if (plan.encoder === 'cosmos.Int') return goJsonString(text);
         try {
-          return goJsonString(legacyDecFromWire(text));
+          // A plain-string cosmos.Dec (no gogoproto customtype, e.g. gov v1 params and vote
+          // weights) already holds the decimal text: print it with 18 digits.
+          return goJsonString(legacyDecFromWire(text.includes('.') ? legacyDecToWire(text) : text));
         } catch {
           throw new AminoJsonError(`failed to unmarshal for Amino JSON encoding; string "${text}" into Dec`);
         }

@@ -31,6 +31,16 @@ import { file_cosmos_evidence_v1beta1_evidence } from '../../gen/cosmos/evidence
 import { file_cosmos_evidence_v1beta1_genesis } from '../../gen/cosmos/evidence/v1beta1/genesis_pb.js';
 import { file_cosmos_evidence_v1beta1_query } from '../../gen/cosmos/evidence/v1beta1/query_pb.js';
 import { file_cosmos_evidence_v1beta1_tx } from '../../gen/cosmos/evidence/v1beta1/tx_pb.js';
+import { file_cosmos_gov_v1beta1_gov } from '../../gen/cosmos/gov/v1beta1/gov_pb.js';
+import { file_cosmos_gov_v1beta1_genesis } from '../../gen/cosmos/gov/v1beta1/genesis_pb.js';
+import { file_cosmos_gov_v1beta1_query } from '../../gen/cosmos/gov/v1beta1/query_pb.js';
+import { file_cosmos_gov_v1beta1_tx } from '../../gen/cosmos/gov/v1beta1/tx_pb.js';
+import { file_cosmos_gov_v1_gov } from '../../gen/cosmos/gov/v1/gov_pb.js';
+import { file_cosmos_gov_v1_genesis } from '../../gen/cosmos/gov/v1/genesis_pb.js';
+import { file_cosmos_gov_v1_query } from '../../gen/cosmos/gov/v1/query_pb.js';
+import { file_cosmos_gov_v1_tx } from '../../gen/cosmos/gov/v1/tx_pb.js';
+import { file_cosmos_params_v1beta1_params } from '../../gen/cosmos/params/v1beta1/params_pb.js';
+import { file_cosmos_params_v1beta1_query } from '../../gen/cosmos/params/v1beta1/query_pb.js';
 import { file_cosmos_slashing_v1beta1_genesis } from '../../gen/cosmos/slashing/v1beta1/genesis_pb.js';
 import { file_cosmos_slashing_v1beta1_query } from '../../gen/cosmos/slashing/v1beta1/query_pb.js';
 import { file_cosmos_slashing_v1beta1_slashing } from '../../gen/cosmos/slashing/v1beta1/slashing_pb.js';
@@ -140,6 +150,16 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_evidence_v1beta1_genesis,
   file_cosmos_evidence_v1beta1_query,
   file_cosmos_evidence_v1beta1_tx,
+  file_cosmos_gov_v1beta1_gov,
+  file_cosmos_gov_v1beta1_genesis,
+  file_cosmos_gov_v1beta1_query,
+  file_cosmos_gov_v1beta1_tx,
+  file_cosmos_gov_v1_gov,
+  file_cosmos_gov_v1_genesis,
+  file_cosmos_gov_v1_query,
+  file_cosmos_gov_v1_tx,
+  file_cosmos_params_v1beta1_params,
+  file_cosmos_params_v1beta1_query,
   file_cosmos_slashing_v1beta1_genesis,
   file_cosmos_slashing_v1beta1_query,
   file_cosmos_slashing_v1beta1_slashing,

@@ -5,6 +5,7 @@
  * declarations (stores, Any registry, Msg routes, Query services, module accounts, amino names,
  * codespaces) is read from here.
  */
+import { ParamSpaces } from './params.js';
 import { type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
 import type { AnteChain } from '../app/ante/types.js';
@@ -49,6 +50,7 @@ export class ModuleManager {
   readonly orders: ModuleOrders;
   readonly router: MsgRouter;
   readonly contentRouter = new ContentRouter();
+  readonly paramSpaces = new ParamSpaces();
   readonly registry: Registry;
   readonly hooks = new HookRegistry();
   readonly authority: Uint8Array;
@@ -88,6 +90,7 @@ export class ModuleManager {
     for (const { declaration, instance } of created.values()) {
       this.router.register(instance.msgRoutes ?? [], declaration.name);
       this.contentRouter.register(instance.legacyContent ?? [], declaration.name);
+      if (instance.paramSpace !== undefined) this.paramSpaces.register(declaration.name, instance.paramSpace);
       for (const [target, hooks] of Object.entries(instance.hooks ?? {})) {
         if (!created.has(target)) throw new Error(`module ${declaration.name} registers hooks on unknown module ${target}`);
         this.hooks.register(target, declaration.name, hooks);
@@ -115,6 +118,7 @@ export class ModuleManager {
       },
       router: this.router,
       contentRouter: this.contentRouter,
+      paramSpaces: this.paramSpaces,
       authority: this.authority,
       moduleAccounts: this.moduleAccounts,
       registry: this.registry,

@@ -20,6 +20,7 @@ import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/sha
 import type { StoreKey } from '../store/storeKey.js';
 import type { ModuleCli } from './cli.js';
 import type { ContentRoute, ContentRouter } from './content.js';
+import type { ParamSpace, ParamSpaces } from './params.js';
 import type { MsgRouter } from './router.js';
 import type { ModuleMigrator, UpgradeSettings } from './upgrades.js';
 
@@ -69,6 +70,8 @@ export interface ModuleDeps {
   readonly router: MsgRouter;
   /** Who carries out each v1beta1 proposal content type (gov asks it; owners declare `legacyContent`). */
   readonly contentRouter: ContentRouter;
+  /** Every module's parameter space by subspace (x/params); complete once all modules are created. */
+  readonly paramSpaces: ParamSpaces;
   /** The account that may send this module's MsgUpdateParams-style messages (the gov module account). */
   readonly authority: Uint8Array;
   /** Every module account name → permissions (x/auth's maccPerms). */
@@ -96,6 +99,8 @@ export interface ModuleInstance<K = unknown> {
   readonly msgRoutes?: readonly MsgRoute[];
   /** v1beta1 proposal contents this module carries out when a proposal passes (types go in `interfaces`). */
   readonly legacyContent?: readonly ContentRoute[];
+  /** The module's x/params subspace (named after the module): its keys, read and changed by proposals. */
+  readonly paramSpace?: ParamSpace;
   readonly queryServices?: readonly QueryServiceImpl[];
   readonly genesis?: ModuleGenesis;
   /** Runs before BeginBlock (the upgrade module's place). Returns true when consensus params changed. */

@@ -64,6 +64,12 @@ export class MsgRouter {
     return [...this.routes.keys()];
   }
 
+  /** The signers `msg` declares (its `cosmos.msg.v1.signer` fields); throws for an unrouted or undecodable message. */
+  signers(msg: Any): Uint8Array[] {
+    if (!this.routes.has(msg.typeUrl)) throw SdkErrors.UnknownRequest.wrap(`unrecognized message route: ${msg.typeUrl}`);
+    return this.decode(msg).signers;
+  }
+
   /**
    * Decodes a message from its Any and finds its signers (what a module that executes messages
    * for others needs before it dispatches them: authz looks up the grant of the signer).

@@ -133,6 +133,30 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/votes_by_voter/{voter}'],
     ],
   },
+  'Governance (v1beta1)': {
+    sdk: '/sdk/gov/v1beta1',
+    cosmos: '/cosmos/gov/v1beta1',
+    rows: [
+      ['GET', '/params/{params_type}'],
+      ['GET', '/proposals'],
+    ],
+  },
+  'Governance (v1)': {
+    sdk: '/sdk/gov/v1',
+    cosmos: '/cosmos/gov/v1',
+    rows: [
+      ['GET', '/params/{params_type}'],
+      ['GET', '/proposals'],
+    ],
+  },
+  Parameters: {
+    sdk: '/sdk/params/v1beta1',
+    cosmos: '/cosmos/params/v1beta1',
+    rows: [
+      ['GET', '/params'],
+      ['GET', '/subspaces'],
+    ],
+  },
   Transactions: {
     sdk: '/sdk/tx/v1beta1',
     cosmos: '/cosmos/tx/v1beta1',
@@ -253,11 +277,13 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{denom}', 'attotoken')
       .replace('{height}', String(txHeight))
       .replace('{last_height}', String(txHeight))
-      .replace('{hash}', txHash);
+      .replace('{hash}', txHash)
+      .replace('{params_type}', 'tallying');
   }
 
   function queryOf(template: string): string {
     if (template.endsWith('/by_denom')) return '?denom=attotoken';
+    if (template.endsWith('/params/v1beta1/params')) return '?subspace=staking&key=MaxValidators';
     if (template.endsWith('/abci_query')) return '?path=%2Fapp%2Fversion';
     if (template.endsWith('/grants')) return `?granter=${alice.bech32}&grantee=${bob.bech32}`;
     if (template.endsWith('/txs')) return `?query=${encodeURIComponent(`transfer.recipient='${bob.bech32}'`)}`;

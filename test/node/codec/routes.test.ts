@@ -27,6 +27,9 @@ const EVM = 'ethermint.evm.v1.Query';
 const FEEMARKET = 'ethermint.feemarket.v1.Query';
 const AUTHZ = 'cosmos.authz.v1beta1.Query';
 const FEEGRANT = 'cosmos.feegrant.v1beta1.Query';
+const GOV = 'cosmos.gov.v1.Query';
+const GOV_V1BETA1 = 'cosmos.gov.v1beta1.Query';
+const PARAMS = 'cosmos.params.v1beta1.Query';
 
 /** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/, /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
@@ -165,9 +168,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 9 + 3 + 5 + 3 + 3);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 9 + 3 + 5 + 3 + 3 + 8 + 8 + 2);
   });
 
   it('names the fields bound by path variables', () => {

@@ -3,6 +3,8 @@
  * accounts, auth params and MsgUpdateParams (gov authority). The ante chain in src/node/app uses
  * the keeper.
  */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/cosmos/auth/v1beta1/auth_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
 import { create } from '@bufbuild/protobuf';
 import { BaseAccountSchema, ModuleAccountSchema, ModuleCredentialSchema } from '../../../gen/cosmos/auth/v1beta1/auth_pb.js';
 import { Query } from '../../../gen/cosmos/auth/v1beta1/query_pb.js';
@@ -32,6 +34,7 @@ export const authModule = defineModule<AccountKeeper>({
     const keeper = new AccountKeeper(Object.fromEntries(deps.moduleAccounts));
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateAuthParams, keyNames: { sig_verify_cost_ed25519: 'SigVerifyCostED25519' } }),
       queryServices: [authQueryService(keeper)],
       msgRoutes: [
         msgRoute(Msg.method.updateParams, (ctx, msg) => {

@@ -1,4 +1,7 @@
 /** The bank module: balances, supply, metadata, send-enabled flags, its Msg and Query services. */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/cosmos/bank/v1beta1/bank_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
+import { validateBankParams } from './params.js';
 import { Query } from '../../../gen/cosmos/bank/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/bank/v1beta1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -27,6 +30,7 @@ export const bankModule = defineModule<BankKeeper>({
     const keeper = new BankKeeper(deps.keeper<BankAccountKeeper>('auth'), blocked);
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateBankParams }),
       msgRoutes: bankMsgRoutes(keeper, deps.authority),
       queryServices: [bankQueryService(keeper)],
       genesis: {

@@ -2,6 +2,9 @@
  * The network's bonus module (aioz.bonus.v1): a fixed amount per block from the pre-funded bonus
  * module account to the fee collector until the pool is empty (README.md in ../mint).
  */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/aioz/bonus/v1/params_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
+import { validateBonusParams } from './params.js';
 import { Query } from '../../../gen/aioz/bonus/v1/query_pb.js';
 import { Msg } from '../../../gen/aioz/bonus/v1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -26,6 +29,7 @@ export const bonusModule = defineModule<BonusKeeper>({
     const keeper = new BonusKeeper(deps.keeper<BonusAccountKeeper>('auth'), deps.keeper<BonusBankKeeper>('bank'));
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateBonusParams }),
       msgRoutes: bonusMsgRoutes(keeper, deps.authority),
       queryServices: [bonusQueryService(keeper)],
       genesis: {

@@ -24,6 +24,7 @@ import { accString, parseValAddress, valString } from '../shared/address.js';
 import { coinsToString, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
 import { DEC_ONE, decFromInt, decFromWire, decToWire, type Dec } from '../shared/dec.js';
+import { SdkErrors } from '../shared/errors.js';
 import { newEvent } from '../shared/events.js';
 import {
   decCoinsAdd,
@@ -98,6 +99,19 @@ export class DistributionKeeper {
 
   setCommunityPool(ctx: Context, coins: DecCoins): void {
     FeePool.set(ctx, create(FeePoolSchema, { communityPool: decCoinsToProto(coins) }));
+  }
+
+  /** DistributeFromFeePool: pays `amount` from the community pool to `recipient` (community pool spend). */
+  distributeFromFeePool(ctx: Context, amount: readonly Coin[], recipient: Uint8Array): void {
+    const pool = this.communityPool(ctx);
+    const spend = decCoinsFromCoins(amount);
+    for (const coin of spend) {
+      const have = pool.find((c) => c.denom === coin.denom)?.amount ?? 0n;
+      if (have < coin.amount) throw DistributionErrors.BadDistribution.error();
+    }
+    if (this.bankKeeper.blockedAddr(recipient)) throw SdkErrors.Unauthorized.wrap(`${accString(recipient)} is not allowed to receive external funds`);
+    this.setCommunityPool(ctx, decCoinsSub(pool, spend));
+    this.bankKeeper.sendCoinsFromModuleToAccount(ctx, MODULE_NAME, recipient, amount);
   }
 
   addToCommunityPool(ctx: Context, coins: DecCoins): void {

@@ -3,6 +3,11 @@
  * F1 rewards, commission, withdraw addresses and the community pool. Observes staking through
  * StakingHooks.
  */
+import { CommunityPoolSpendProposalSchema } from '../../../gen/cosmos/distribution/v1beta1/distribution_pb.js';
+import { contentRoute } from '../../platform/content.js';
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/cosmos/distribution/v1beta1/distribution_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
+import { validateDistributionParams } from './params.js';
 import { Query } from '../../../gen/cosmos/distribution/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/distribution/v1beta1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -13,7 +18,7 @@ import { defaultDistributionGenesis, exportDistributionGenesis, initDistribution
 import { distributionStakingHooks } from './hooks.js';
 import { DistributionKeeper } from './keeper.js';
 import { MODULE_NAME, distributionStoreKey } from './keys.js';
-import { distributionMsgRoutes } from './msgServer.js';
+import { communityPoolSpend, distributionMsgRoutes } from './msgServer.js';
 import { distributionQueryService } from './queryServer.js';
 
 export const distributionModule = defineModule<DistributionKeeper>({
@@ -22,6 +27,7 @@ export const distributionModule = defineModule<DistributionKeeper>({
   msgService: Msg,
   queryServices: [Query],
   errors: DistributionErrors,
+  interfaces: [CommunityPoolSpendProposalSchema],
   moduleAccounts: { [MODULE_NAME]: [] },
   cli: distributionCli,
   consensusVersion: 3,
@@ -30,7 +36,9 @@ export const distributionModule = defineModule<DistributionKeeper>({
     const keeper = new DistributionKeeper(deps.keeper<DistributionAccountKeeper>('auth'), deps.keeper<DistributionBankKeeper>('bank'), deps.keeper<DistributionStakingKeeper>('staking'));
     return {
       keeper,
-      msgRoutes: distributionMsgRoutes(keeper),
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateDistributionParams, keyNames: { community_tax: 'communitytax', base_proposer_reward: 'baseproposerreward', bonus_proposer_reward: 'bonusproposerreward', withdraw_addr_enabled: 'withdrawaddrenabled' } }),
+      msgRoutes: distributionMsgRoutes(keeper, deps.authority),
+      legacyContent: [contentRoute(CommunityPoolSpendProposalSchema, async (ctx, proposal) => communityPoolSpend(keeper, ctx, proposal.recipient, proposal.amount))],
       queryServices: [distributionQueryService(keeper)],
       genesis: {
         default: () => defaultDistributionGenesis(),

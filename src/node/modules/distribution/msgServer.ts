@@ -1,7 +1,9 @@
 /** cosmos.distribution.v1beta1.Msg (x/distribution/keeper/msg_server.go, SDK 0.46). */
+import { checkAuthority } from '../../platform/authority.js';
 import { create } from '@bufbuild/protobuf';
 import {
   Msg,
+  MsgCommunityPoolSpendResponseSchema,
   MsgFundCommunityPoolResponseSchema,
   MsgSetWithdrawAddressResponseSchema,
   MsgWithdrawDelegatorRewardResponseSchema,
@@ -32,7 +34,22 @@ function val(text: string): Uint8Array {
   return parsed.bytes;
 }
 
-export function distributionMsgRoutes(keeper: DistributionKeeper): MsgRoute[] {
+/** CommunityPoolSpendProposal / MsgCommunityPoolSpend: valid recipient and positive coins, then the pool pays. */
+export function communityPoolSpend(keeper: DistributionKeeper, ctx: Context, recipientText: string, amountProto: readonly { denom: string; amount: string }[]): void {
+  const recipient = parseAccAddress(recipientText);
+  if (!recipient.ok) throw DistributionErrors.EmptyProposalRecipient.wrap(recipientText);
+  let amount;
+  try {
+    amount = coinsFromProto(amountProto);
+  } catch {
+    throw DistributionErrors.InvalidProposalAmount.error();
+  }
+  if (amount.length === 0 || checkCoins(amount) !== undefined) throw DistributionErrors.InvalidProposalAmount.error();
+  keeper.distributeFromFeePool(ctx, amount, recipient.bytes);
+}
+
+/** `authority`: who may spend from the community pool (the gov module account). */
+export function distributionMsgRoutes(keeper: DistributionKeeper, authority: Uint8Array): MsgRoute[] {
   return [
     msgRoute(Msg.method.setWithdrawAddress, (ctx: Context, msg) => {
       const delAddr = acc(msg.delegatorAddress, () => DistributionErrors.EmptyDelegatorAddr.error(), 'delegator');
@@ -70,6 +87,12 @@ export function distributionMsgRoutes(keeper: DistributionKeeper): MsgRoute[] {
       keeper.bankKeeper.sendCoinsFromAccountToModule(ctx, depositor, MODULE_NAME, amount);
       keeper.addToCommunityPool(ctx, decCoinsFromCoins(amount));
       return create(MsgFundCommunityPoolResponseSchema);
+    }),
+
+    msgRoute(Msg.method.communityPoolSpend, (ctx: Context, msg) => {
+      checkAuthority(authority, msg.authority);
+      communityPoolSpend(keeper, ctx, msg.recipient, msg.amount);
+      return create(MsgCommunityPoolSpendResponseSchema);
     }),
   ];
 }

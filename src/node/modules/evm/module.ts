@@ -3,6 +3,9 @@
  * stores, its ante chain for ExtensionOptionsEthereumTx, queries and genesis. The fee market
  * comes before it in the module list (it needs nothing of the EVM).
  */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
+import { validateEvmParams } from './params.js';
 import { ExtensionOptionsEthereumTxSchema, AccessListTxSchema, DynamicFeeTxSchema, LegacyTxSchema, Msg } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { Query } from '../../../gen/ethermint/evm/v1/query_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -36,6 +39,7 @@ export const evmModule = defineModule<EvmKeeper>({
     keeper.setFeeMarket(feeMarket);
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateEvmParams, keyNames: { evm_denom: 'EVMDenom', extra_eips: 'EnableExtraEIPs' } }),
       msgRoutes: evmMsgRoutes(keeper, deps.authority),
       queryServices: [evmQueryService(keeper)],
       genesis: {

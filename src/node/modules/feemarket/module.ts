@@ -1,4 +1,6 @@
 /** The fee market module (ethermint.feemarket.v1): EIP-1559 base fee, block gas, min gas price. */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/ethermint/feemarket/v1/feemarket_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
 import { create, type JsonObject } from '@bufbuild/protobuf';
 import { GenesisStateSchema } from '../../../gen/ethermint/feemarket/v1/genesis_pb.js';
 import { Query, QueryBaseFeeResponseSchema, QueryBlockGasResponseSchema, QueryParamsResponseSchema } from '../../../gen/ethermint/feemarket/v1/query_pb.js';
@@ -24,6 +26,7 @@ export const feemarketModule = defineModule<FeeMarketKeeper>({
     const keeper = new FeeMarketKeeper();
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateFeeMarketParams }),
       msgRoutes: [
         msgRoute(Msg.method.updateParams, (ctx, msg) => {
           checkAuthority(deps.authority, msg.authority);

@@ -2,6 +2,9 @@
  * The network's mint module (aioz.mint.v1): per-block compounding inflation of the mint denom
  * from start_height, additional allocations, the rest to the fee collector (README.md).
  */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/aioz/mint/v1/mint_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
+import { validateMintParams } from './params.js';
 import { Query } from '../../../gen/aioz/mint/v1/query_pb.js';
 import { Msg } from '../../../gen/aioz/mint/v1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -31,6 +34,7 @@ export const mintModule = defineModule<MintKeeper>({
     const blocked = (address: Uint8Array): boolean => moduleAddresses.some((module) => bytesEqual(module, address));
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: (p) => validateMintParams(p, blocked) }),
       msgRoutes: mintMsgRoutes(keeper, deps.authority, blocked),
       queryServices: [mintQueryService(keeper)],
       genesis: {

@@ -1,4 +1,7 @@
 /** The slashing module (SDK 0.46 x/slashing): liveness from the last-commit votes, downtime jail, double-sign punishment for evidence, MsgUnjail. */
+import { ParamsSchema as ParamSpaceSchema } from '../../../gen/cosmos/slashing/v1beta1/slashing_pb.js';
+import { protoParamSpace } from '../../platform/params.js';
+import { validateSlashingParams } from './params.js';
 import { Query } from '../../../gen/cosmos/slashing/v1beta1/query_pb.js';
 import { Msg } from '../../../gen/cosmos/slashing/v1beta1/tx_pb.js';
 import { defineModule } from '../../platform/module.js';
@@ -25,6 +28,7 @@ export const slashingModule = defineModule<SlashingKeeper>({
     const keeper = new SlashingKeeper(deps.keeper<SlashingStakingKeeper>('staking'));
     return {
       keeper,
+      paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateSlashingParams }),
       msgRoutes: slashingMsgRoutes(keeper),
       queryServices: [slashingQueryService(keeper)],
       genesis: {

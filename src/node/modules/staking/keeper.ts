@@ -5,6 +5,7 @@
  * slashing and evidence modules), historical info, and the StakingHooks fan-out distribution and
  * slashing observe.
  */
+import { ProtoReader, utf8Decode } from '../shared/proto.js';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
@@ -243,6 +244,25 @@ export class StakingKeeper {
     const delegations: Delegation[] = [];
     for await (const delegation of Delegations.values(ctx)) delegations.push(delegation);
     return delegations;
+  }
+
+  /**
+   * Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order:
+   * one pass over the store, read from the keys and a hand-decoded shares field (gov's tally of
+   * many voters; protobuf-es decoding would dominate). The byte arrays are views: copy to keep.
+   */
+  async *iterateDelegationShares(ctx: Context): AsyncIterableIterator<[Uint8Array, Uint8Array, string]> {
+    const base = Delegations.map.rangePrefix().length;
+    for await (const [key, value] of Delegations.map.entries(ctx)) {
+      const delegatorLength = key[base]!;
+      const delegator = key.subarray(base + 1, base + 1 + delegatorLength);
+      const validatorAt = base + 1 + delegatorLength;
+      const validator = key.subarray(validatorAt + 1, validatorAt + 1 + key[validatorAt]!);
+      let shares = '';
+      const reader = new ProtoReader(value);
+      while (reader.next()) if (reader.field === 3 && reader.wireType === 2) shares = utf8Decode(reader.bytes);
+      yield [delegator, validator, shares];
+    }
   }
 
   async getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]> {

@@ -12,6 +12,8 @@ import {
   MsgBeginRedelegateResponseSchema,
   MsgCancelUnbondingDelegationResponseSchema,
   MsgCreateValidatorResponseSchema,
+  type MsgCreateValidator,
+  type MsgCreateValidatorResponse,
   MsgDelegateResponseSchema,
   MsgEditValidatorResponseSchema,
   MsgUndelegateResponseSchema,
@@ -119,77 +121,83 @@ function updateDescription(current: Description | undefined, update: Description
   });
 }
 
+/**
+ * MsgCreateValidator's handler; `admitted` when a passed CreateValidatorProposal admits the
+ * validator (the network's rule that otherwise refuses it while accept_all_validators is false).
+ */
+export async function createValidator(keeper: StakingKeeper, ctx: Context, msg: MsgCreateValidator, admitted = false): Promise<MsgCreateValidatorResponse> {
+    const parsed = parseValAddress(msg.validatorAddress);
+    if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(`invalid validator address: ${parsed.error}`);
+    const valAddr = parsed.bytes;
+
+    // MsgCreateValidator.Validate
+    if (msg.pubkey === undefined) throw StakingErrors.EmptyValidatorPubKey.error();
+    if (msg.value === undefined) throw SdkErrors.InvalidRequest.wrap('invalid delegation amount');
+    const value = coinFromProto(msg.value);
+    if (!isValidDenom(value.denom) || value.amount <= 0n) throw SdkErrors.InvalidRequest.wrap('invalid delegation amount');
+    if (isEmptyDescription(msg.description)) throw SdkErrors.InvalidRequest.wrap('empty description');
+    const commission = msg.commission;
+    if (commission === undefined || (commission.rate === '' && commission.maxRate === '' && commission.maxChangeRate === '')) {
+      throw SdkErrors.InvalidRequest.wrap('empty commission');
+    }
+    validateCommission(commission);
+    const minSelfDelegation = /^[0-9]+$/.test(msg.minSelfDelegation) ? BigInt(msg.minSelfDelegation) : 0n;
+    if (minSelfDelegation <= 0n) throw SdkErrors.InvalidRequest.wrap('minimum self delegation must be a positive integer');
+    if (value.amount < minSelfDelegation) throw StakingErrors.SelfDelegationBelowMinimum.error();
+
+    // The network's rule: without accept_all_validators, validators are admitted by governance.
+    // Gentxs (delivered during InitChain: a finalize context without a block hash) are exempt.
+    const genesis = ctx.mode === 'finalize' && ctx.header.hash.length === 0;
+    if (!genesis && !admitted && !keeper.acceptAllValidators(ctx)) {
+      throw SdkErrors.Unauthorized.wrap('creating validators is disabled (accept_all_validators is false); a validator is admitted by a governance proposal');
+    }
+    const params = keeper.getParams(ctx);
+    const minRate = dec(params.minCommissionRate, 'min commission rate');
+    if (dec(commission.rate, 'commission rate') < minRate) {
+      throw StakingErrors.CommissionLTMinRate.wrap(`cannot set validator commission to less than minimum rate of ${decToString(minRate)}`);
+    }
+    if (keeper.getValidator(ctx, valAddr) !== undefined) throw StakingErrors.ValidatorOwnerExists.error();
+
+    let consKey: ConsensusKey;
+    try {
+      consKey = consensusKeyOf(msg.pubkey);
+    } catch {
+      throw SdkErrors.InvalidType.wrap(`Expecting cryptotypes.PubKey, got ${msg.pubkey.typeUrl}`);
+    }
+    if (keeper.getValidatorByConsAddr(ctx, consensusAddressOf(consKey)) !== undefined) throw StakingErrors.ValidatorPubKeyExists.error();
+    if (value.denom !== params.bondDenom) {
+      throw SdkErrors.InvalidRequest.wrap(`invalid coin denomination: got ${value.denom}, expected ${params.bondDenom}`);
+    }
+    ensureDescriptionLength(msg.description!);
+    const allowedTypes = ctx.consensusParams?.validator.pubKeyTypes ?? ['ed25519'];
+    if (!allowedTypes.includes(consKey.type)) {
+      throw StakingErrors.ValidatorPubKeyTypeNotSupported.wrap(`got: ${consKey.type}, expected: [${allowedTypes.join(' ')}]`);
+    }
+
+    let validator = newValidator(msg.validatorAddress, msg.pubkey, msg.description!);
+    validator = create(ValidatorSchema, {
+      ...validator,
+      commission: create(CommissionSchema, {
+        commissionRates: create(CommissionRatesSchema, { rate: commission.rate, maxRate: commission.maxRate, maxChangeRate: commission.maxChangeRate }),
+        updateTime: timestampFromDate(ctx.blockTime),
+      }),
+      minSelfDelegation: msg.minSelfDelegation,
+    });
+    keeper.setValidator(ctx, validator);
+    keeper.setValidatorByConsAddr(ctx, validator);
+    keeper.setValidatorByPowerIndex(ctx, validator);
+    await keeper.hooks.afterValidatorCreated(ctx, valAddr);
+    // The operator's account address has the same bytes as the validator address.
+    await keeper.delegate(ctx, valAddr, value.amount, BondStatus.UNBONDED, keeper.getValidator(ctx, valAddr)!);
+    ctx.events.emit(newEvent(EVENT_TYPE_CREATE_VALIDATOR, [ATTRIBUTE_KEY_VALIDATOR, msg.validatorAddress], [ATTRIBUTE_KEY_AMOUNT, coinToString(value)]));
+    return create(MsgCreateValidatorResponseSchema);
+}
+
 /** `authority`: who may update the params (the gov module account). */
 export function stakingMsgRoutes(keeper: StakingKeeper, authority: Uint8Array): MsgRoute[] {
   return [
-    msgRoute(Msg.method.createValidator, async (ctx: Context, msg) => {
-      const parsed = parseValAddress(msg.validatorAddress);
-      if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(`invalid validator address: ${parsed.error}`);
-      const valAddr = parsed.bytes;
+    msgRoute(Msg.method.createValidator, (ctx: Context, msg) => createValidator(keeper, ctx, msg)),
 
-      // MsgCreateValidator.Validate
-      if (msg.pubkey === undefined) throw StakingErrors.EmptyValidatorPubKey.error();
-      if (msg.value === undefined) throw SdkErrors.InvalidRequest.wrap('invalid delegation amount');
-      const value = coinFromProto(msg.value);
-      if (!isValidDenom(value.denom) || value.amount <= 0n) throw SdkErrors.InvalidRequest.wrap('invalid delegation amount');
-      if (isEmptyDescription(msg.description)) throw SdkErrors.InvalidRequest.wrap('empty description');
-      const commission = msg.commission;
-      if (commission === undefined || (commission.rate === '' && commission.maxRate === '' && commission.maxChangeRate === '')) {
-        throw SdkErrors.InvalidRequest.wrap('empty commission');
-      }
-      validateCommission(commission);
-      const minSelfDelegation = /^[0-9]+$/.test(msg.minSelfDelegation) ? BigInt(msg.minSelfDelegation) : 0n;
-      if (minSelfDelegation <= 0n) throw SdkErrors.InvalidRequest.wrap('minimum self delegation must be a positive integer');
-      if (value.amount < minSelfDelegation) throw StakingErrors.SelfDelegationBelowMinimum.error();
-
-      // The network's rule: without accept_all_validators, validators are admitted by governance.
-      // Gentxs (delivered during InitChain: a finalize context without a block hash) are exempt.
-      const genesis = ctx.mode === 'finalize' && ctx.header.hash.length === 0;
-      if (!genesis && !keeper.acceptAllValidators(ctx)) {
-        throw SdkErrors.Unauthorized.wrap('creating validators is disabled (accept_all_validators is false); a validator is admitted by a governance proposal');
-      }
-      const params = keeper.getParams(ctx);
-      const minRate = dec(params.minCommissionRate, 'min commission rate');
-      if (dec(commission.rate, 'commission rate') < minRate) {
-        throw StakingErrors.CommissionLTMinRate.wrap(`cannot set validator commission to less than minimum rate of ${decToString(minRate)}`);
-      }
-      if (keeper.getValidator(ctx, valAddr) !== undefined) throw StakingErrors.ValidatorOwnerExists.error();
-
-      let consKey: ConsensusKey;
-      try {
-        consKey = consensusKeyOf(msg.pubkey);
-      } catch {
-        throw SdkErrors.InvalidType.wrap(`Expecting cryptotypes.PubKey, got ${msg.pubkey.typeUrl}`);
-      }
-      if (keeper.getValidatorByConsAddr(ctx, consensusAddressOf(consKey)) !== undefined) throw StakingErrors.ValidatorPubKeyExists.error();
-      if (value.denom !== params.bondDenom) {
-        throw SdkErrors.InvalidRequest.wrap(`invalid coin denomination: got ${value.denom}, expected ${params.bondDenom}`);
-      }
-      ensureDescriptionLength(msg.description!);
-      const allowedTypes = ctx.consensusParams?.validator.pubKeyTypes ?? ['ed25519'];
-      if (!allowedTypes.includes(consKey.type)) {
-        throw StakingErrors.ValidatorPubKeyTypeNotSupported.wrap(`got: ${consKey.type}, expected: [${allowedTypes.join(' ')}]`);
-      }
-
-      let validator = newValidator(msg.validatorAddress, msg.pubkey, msg.description!);
-      validator = create(ValidatorSchema, {
-        ...validator,
-        commission: create(CommissionSchema, {
-          commissionRates: create(CommissionRatesSchema, { rate: commission.rate, maxRate: commission.maxRate, maxChangeRate: commission.maxChangeRate }),
-          updateTime: timestampFromDate(ctx.blockTime),
-        }),
-        minSelfDelegation: msg.minSelfDelegation,
-      });
-      keeper.setValidator(ctx, validator);
-      keeper.setValidatorByConsAddr(ctx, validator);
-      keeper.setValidatorByPowerIndex(ctx, validator);
-      await keeper.hooks.afterValidatorCreated(ctx, valAddr);
-      // The operator's account address has the same bytes as the validator address.
-      await keeper.delegate(ctx, valAddr, value.amount, BondStatus.UNBONDED, keeper.getValidator(ctx, valAddr)!);
-      ctx.events.emit(newEvent(EVENT_TYPE_CREATE_VALIDATOR, [ATTRIBUTE_KEY_VALIDATOR, msg.validatorAddress], [ATTRIBUTE_KEY_AMOUNT, coinToString(value)]));
-      return create(MsgCreateValidatorResponseSchema);
-    }),
-  
     msgRoute(Msg.method.editValidator, async (ctx: Context, msg) => {
       const valAddr = valAddress(msg.validatorAddress);
       if (msg.description === undefined || isEmptyDescription(msg.description)) {

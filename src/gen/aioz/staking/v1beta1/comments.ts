@@ -5,5 +5,6 @@
 export const comments: Readonly<Record<string, string>> = {
   "aioz.staking.v1beta1.Params": "Staking parameters of the network.",
   "aioz.staking.v1beta1.Params.accept_all_validators": "When false, MsgCreateValidator is refused and validators are admitted by governance.",
+  "aioz.staking.v1beta1.CreateValidatorProposal": "A proposal that admits a validator when accept_all_validators is false: if it passes, the\nvalidator is created as MsgCreateValidator would create it.",
   "aioz.staking.v1beta1.Query.Params": "Returns the network's staking parameters (with accept_all_validators).",
 };

@@ -6,6 +6,10 @@
 
 import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_amino_amino } from "../../../amino/amino_pb.js";
+import type { MsgCreateValidator } from "../../../cosmos/staking/v1beta1/tx_pb.js";
+import { file_cosmos_staking_v1beta1_tx } from "../../../cosmos/staking/v1beta1/tx_pb.js";
+import { file_cosmos_proto_cosmos } from "../../../cosmos_proto/cosmos_pb.js";
 import { file_gogoproto_gogo } from "../../../gogoproto/gogo_pb.js";
 import type { Duration } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_duration } from "@bufbuild/protobuf/wkt";
@@ -15,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aioz/staking/v1beta1/staking.proto.
  */
 export const file_aioz_staking_v1beta1_staking: GenFile = /*@__PURE__*/
-  fileDesc("CiJhaW96L3N0YWtpbmcvdjFiZXRhMS9zdGFraW5nLnByb3RvEhRhaW96LnN0YWtpbmcudjFiZXRhMSKKAgoGUGFyYW1zEjcKDnVuYm9uZGluZ190aW1lGAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgTI3h8AEhYKDm1heF92YWxpZGF0b3JzGAIgASgNEhMKC21heF9lbnRyaWVzGAMgASgNEhoKEmhpc3RvcmljYWxfZW50cmllcxgEIAEoDRISCgpib25kX2Rlbm9tGAUgASgJEksKE21pbl9jb21taXNzaW9uX3JhdGUYBiABKAlCLsjeHwDa3h8mZ2l0aHViLmNvbS9jb3Ntb3MvY29zbW9zLXNkay90eXBlcy5EZWMSHQoVYWNjZXB0X2FsbF92YWxpZGF0b3JzGGUgASgIQjBaLmdpdGh1Yi5jb20vQUlPWk5ldHdvcmsvZ28tYWlvei94L3N0YWtpbmcvdHlwZXNiBnByb3RvMw", [file_gogoproto_gogo, file_google_protobuf_duration]);
+  fileDesc("CiJhaW96L3N0YWtpbmcvdjFiZXRhMS9zdGFraW5nLnByb3RvEhRhaW96LnN0YWtpbmcudjFiZXRhMSKKAgoGUGFyYW1zEjcKDnVuYm9uZGluZ190aW1lGAEgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uQgTI3h8AEhYKDm1heF92YWxpZGF0b3JzGAIgASgNEhMKC21heF9lbnRyaWVzGAMgASgNEhoKEmhpc3RvcmljYWxfZW50cmllcxgEIAEoDRISCgpib25kX2Rlbm9tGAUgASgJEksKE21pbl9jb21taXNzaW9uX3JhdGUYBiABKAlCLsjeHwDa3h8mZ2l0aHViLmNvbS9jb3Ntb3MvY29zbW9zLXNkay90eXBlcy5EZWMSHQoVYWNjZXB0X2FsbF92YWxpZGF0b3JzGGUgASgIIr0BChdDcmVhdGVWYWxpZGF0b3JQcm9wb3NhbBINCgV0aXRsZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRI9Cgl2YWxpZGF0b3IYAyABKAsyKi5jb3Ntb3Muc3Rha2luZy52MWJldGExLk1zZ0NyZWF0ZVZhbGlkYXRvcjo/yrQtGmNvc21vcy5nb3YudjFiZXRhMS5Db250ZW50iuewKhxhaW96L0NyZWF0ZVZhbGlkYXRvclByb3Bvc2FsQjBaLmdpdGh1Yi5jb20vQUlPWk5ldHdvcmsvZ28tYWlvei94L3N0YWtpbmcvdHlwZXNiBnByb3RvMw", [file_amino_amino, file_cosmos_staking_v1beta1_tx, file_cosmos_proto_cosmos, file_gogoproto_gogo, file_google_protobuf_duration]);
 
 /**
  * Staking parameters of the network.
@@ -67,4 +71,34 @@ export type Params = Message<"aioz.staking.v1beta1.Params"> & {
  */
 export const ParamsSchema: GenMessage<Params> = /*@__PURE__*/
   messageDesc(file_aioz_staking_v1beta1_staking, 0);
+
+/**
+ * A proposal that admits a validator when accept_all_validators is false: if it passes, the
+ * validator is created as MsgCreateValidator would create it.
+ *
+ * @generated from message aioz.staking.v1beta1.CreateValidatorProposal
+ */
+export type CreateValidatorProposal = Message<"aioz.staking.v1beta1.CreateValidatorProposal"> & {
+  /**
+   * @generated from field: string title = 1;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * @generated from field: cosmos.staking.v1beta1.MsgCreateValidator validator = 3;
+   */
+  validator?: MsgCreateValidator | undefined;
+};
+
+/**
+ * Describes the message aioz.staking.v1beta1.CreateValidatorProposal.
+ * Use `create(CreateValidatorProposalSchema)` to create a new message.
+ */
+export const CreateValidatorProposalSchema: GenMessage<CreateValidatorProposal> = /*@__PURE__*/
+  messageDesc(file_aioz_staking_v1beta1_staking, 1);
 

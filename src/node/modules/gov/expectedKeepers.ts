@@ -1,0 +1,23 @@
+/** What gov needs of auth, bank and staking (only the methods it calls). */
+import type { Delegation, Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import type { Account } from '../auth/account.js';
+import type { Coin } from '../shared/coins.js';
+import type { Context } from '../shared/context.js';
+
+export interface GovAccountKeeper {
+  getModuleAccount(ctx: Context, name: string): Account | undefined;
+}
+
+export interface GovBankKeeper {
+  sendCoinsFromAccountToModule(ctx: Context, from: Uint8Array, module: string, coins: readonly Coin[]): void;
+  sendCoinsFromModuleToAccount(ctx: Context, module: string, to: Uint8Array, coins: readonly Coin[]): void;
+  burnCoins(ctx: Context, module: string, coins: readonly Coin[]): void;
+}
+
+export interface GovStakingKeeper {
+  getAllValidators(ctx: Context): Promise<Validator[]>;
+  getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]>;
+  /** Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order. */
+  iterateDelegationShares(ctx: Context): AsyncIterable<[Uint8Array, Uint8Array, string]>;
+  bondDenom(ctx: Context): string;
+}

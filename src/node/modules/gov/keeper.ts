@@ -1,0 +1,508 @@
+/**
+ * The gov keeper (x/gov SDK 0.47): proposals with messages run by the gov module account,
+ * deposits (min deposit → voting period; refunded or burned as the params say), votes (weighted),
+ * the tally by bonded stake with delegators overriding their validator, and the EndBlocker that
+ * drops expired deposit-period proposals and settles proposals whose voting period ended.
+ */
+import { create, fromBinary } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromMs, type Any } from '@bufbuild/protobuf/wkt';
+import {
+  DepositSchema,
+  ProposalSchema,
+  ProposalStatus,
+  TallyResultSchema,
+  VoteOption,
+  VoteSchema,
+  WeightedVoteOptionSchema,
+  type Deposit,
+  type Proposal,
+  type TallyResult,
+  type WeightedVoteOption,
+} from '../../../gen/cosmos/gov/v1/gov_pb.js';
+import { MsgExecLegacyContentSchema } from '../../../gen/cosmos/gov/v1/tx_pb.js';
+import type { ContentRouter } from '../../platform/content.js';
+import { ErrNoProposalHandlerExists } from '../../platform/content.js';
+import type { MsgRouter } from '../../platform/router.js';
+import { BondStatus } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
+import { ProtoReader, utf8Decode } from '../shared/proto.js';
+import { toHexLower as bytesToHex } from '../../../util/bytes.js';
+import { accString, parseAccAddress, parseValAddress } from '../shared/address.js';
+import { addCoins, coinsFromProto, coinsToProto, coinsToString, isZeroCoins, type Coin } from '../shared/coins.js';
+import type { Context } from '../shared/context.js';
+import { DEC_ONE, DEC_ZERO, decFromInt, decFromWire, decMul, decQuo, decToString, decTruncate, type Dec } from '../shared/dec.js';
+import { isSdkError, SdkErrors } from '../shared/errors.js';
+import { EventManager, newEvent } from '../shared/events.js';
+import { bytesEqual } from '../shared/keys.js';
+import { GovErrors } from './errors.js';
+import type { GovAccountKeeper, GovBankKeeper, GovStakingKeeper } from './expectedKeepers.js';
+import { ActiveProposalQueue, Deposits, GOV_MODULE_ACCOUNT, InactiveProposalQueue, Params, ProposalID, Proposals, Votes } from './keys.js';
+import { decParam, durationMs, minDeposit, parseDec, type GovParams } from './params.js';
+
+/** From this many voters on, the tally reads all delegations in one pass instead of one prefix scan per voter. */
+export const FULL_SCAN_VOTERS = 2000;
+
+/** The SDK's default MaxMetadataLen. */
+export const MAX_METADATA_LEN = 255;
+
+export const MSG_EXEC_LEGACY_CONTENT_URL = `/${MsgExecLegacyContentSchema.typeName}`;
+
+export interface TallyOutcome {
+  passes: boolean;
+  burnDeposits: boolean;
+  tally: TallyResult;
+}
+
+const OPTION_NAMES: Record<number, string> = {
+  [VoteOption.UNSPECIFIED]: 'VOTE_OPTION_UNSPECIFIED',
+  [VoteOption.YES]: 'VOTE_OPTION_YES',
+  [VoteOption.ABSTAIN]: 'VOTE_OPTION_ABSTAIN',
+  [VoteOption.NO]: 'VOTE_OPTION_NO',
+  [VoteOption.NO_WITH_VETO]: 'VOTE_OPTION_NO_WITH_VETO',
+};
+
+export function voteOptionName(option: VoteOption): string {
+  return OPTION_NAMES[option] ?? String(option);
+}
+
+/** WeightedVoteOptions.String() as the SDK's proposal_vote event carries it. */
+export function weightedOptionsText(options: readonly WeightedVoteOption[]): string {
+  return options.map((option) => `option:${voteOptionName(option.option)} weight:"${option.weight}"`).join('\n');
+}
+
+export function emptyTally(): TallyResult {
+  return create(TallyResultSchema, { yesCount: '0', abstainCount: '0', noCount: '0', noWithVetoCount: '0' });
+}
+
+function address(text: string, what: string): Uint8Array {
+  const parsed = parseAccAddress(text);
+  if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(`invalid ${what} address: ${parsed.error}`);
+  return parsed.bytes;
+}
+
+/**
+ * Weighted options as MsgVoteWeighted.ValidateBasic and AddVote check them: each option valid
+ * with a weight in (0, 1], no option twice, weights summing to exactly 1. Returns them with
+ * normalized weights (18 digits).
+ */
+export function checkWeightedOptions(options: readonly WeightedVoteOption[]): WeightedVoteOption[] {
+  if (options.length === 0) throw SdkErrors.InvalidRequest.wrap(voteOptionsText(options));
+  let total: Dec = 0n;
+  const seen = new Set<VoteOption>();
+  const out: WeightedVoteOption[] = [];
+  for (const option of options) {
+    const weight = parseDec(option.weight);
+    const validOption = option.option >= VoteOption.YES && option.option <= VoteOption.NO_WITH_VETO;
+    if (!validOption || weight === undefined || weight <= 0n || weight > DEC_ONE) throw GovErrors.InvalidVote.wrap(`option:${voteOptionName(option.option)} weight:"${option.weight}"`);
+    if (seen.has(option.option)) throw GovErrors.InvalidVote.wrap('duplicated vote option');
+    seen.add(option.option);
+    total += weight;
+    out.push(create(WeightedVoteOptionSchema, { option: option.option, weight: decToString(weight) }));
+  }
+  if (total > DEC_ONE) throw GovErrors.InvalidVote.wrap('total weight overflow 1.00');
+  if (total < DEC_ONE) throw GovErrors.InvalidVote.wrap('total weight lower than 1.00');
+  return out;
+}
+
+function voteOptionsText(options: readonly WeightedVoteOption[]): string {
+  return options.length === 0 ? 'empty vote options' : weightedOptionsText(options);
+}
+
+interface ValidatorTally {
+  tokens: bigint;
+  shares: Dec;
+  deductions: Dec;
+  weights: (readonly [VoteOption, Dec])[] | undefined;
+}
+
+/** The options of a stored cosmos.gov.v1.Vote (field 4: {1 option, 2 weight}) as (option, weight). */
+function voteWeights(bytes: Uint8Array, weight: (text: string) => Dec): (readonly [VoteOption, Dec])[] {
+  const weights: (readonly [VoteOption, Dec])[] = [];
+  const reader = new ProtoReader(bytes);
+  while (reader.next()) {
+    if (reader.field !== 4 || reader.wireType !== 2) continue;
+    let option = VoteOption.UNSPECIFIED;
+    let text = '';
+    const inner = new ProtoReader(reader.bytes);
+    while (inner.next()) {
+      if (inner.field === 1 && inner.wireType === 0) option = Number(inner.varint) as VoteOption;
+      else if (inner.field === 2 && inner.wireType === 2) text = utf8Decode(inner.bytes);
+    }
+    weights.push([option, weight(text)] as const);
+  }
+  return weights;
+}
+
+export class GovKeeper {
+  readonly moduleAddress: Uint8Array;
+  /** Voters from which the tally reads all delegations in one pass (FULL_SCAN_VOTERS; tests lower it). */
+  fullScanVoters = FULL_SCAN_VOTERS;
+
+  constructor(
+    private readonly accountKeeper: GovAccountKeeper,
+    private readonly bankKeeper: GovBankKeeper,
+    private readonly stakingKeeper: GovStakingKeeper,
+    private readonly router: MsgRouter,
+    readonly contentRouter: ContentRouter,
+    authority: Uint8Array,
+  ) {
+    this.moduleAddress = authority;
+  }
+
+  // ------------------------------------------------------------------ params
+
+  getParams(ctx: Context): GovParams {
+    const params = Params.get(ctx);
+    if (params === undefined) throw new Error('gov params are not set');
+    return params;
+  }
+
+  setParams(ctx: Context, params: GovParams): void {
+    Params.set(ctx, params);
+  }
+
+  ensureModuleAccount(ctx: Context): void {
+    this.accountKeeper.getModuleAccount(ctx, GOV_MODULE_ACCOUNT);
+  }
+
+  // ------------------------------------------------------------------ proposals
+
+  getProposal(ctx: Context, id: bigint): Proposal | undefined {
+    return Proposals.get(ctx, id);
+  }
+
+  setProposal(ctx: Context, proposal: Proposal): void {
+    Proposals.set(ctx, proposal.id, proposal);
+  }
+
+  getProposalID(ctx: Context): bigint {
+    return ProposalID.get(ctx) ?? 1n;
+  }
+
+  setProposalID(ctx: Context, id: bigint): void {
+    ProposalID.set(ctx, id);
+  }
+
+  /** Removes a proposal with its queue entries (DeleteProposal). */
+  deleteProposal(ctx: Context, proposal: Proposal): void {
+    if (proposal.votingEndTime !== undefined) ActiveProposalQueue.remove(ctx, [timestampDate(proposal.votingEndTime).getTime(), proposal.id]);
+    if (proposal.depositEndTime !== undefined) InactiveProposalQueue.remove(ctx, [timestampDate(proposal.depositEndTime).getTime(), proposal.id]);
+    Proposals.remove(ctx, proposal.id);
+  }
+
+  /**
+   * SubmitProposal: every message must be routed and signed by the gov account alone; a legacy
+   * content is tried in a throw-away branch so an invalid one fails now. The proposal enters the
+   * deposit period.
+   */
+  async submitProposal(ctx: Context, messages: readonly Any[], metadata: string, title: string, summary: string, proposer: Uint8Array): Promise<Proposal> {
+    if (metadata.length > MAX_METADATA_LEN) throw GovErrors.MetadataTooLong.wrap(`got metadata with length ${metadata.length}`);
+    for (const msg of messages) {
+      if (this.router.route(msg.typeUrl) === undefined) throw GovErrors.UnroutableProposalMsg.wrap(msg.typeUrl);
+      let signers: Uint8Array[];
+      try {
+        signers = this.router.signers(msg);
+      } catch (err) {
+        throw GovErrors.InvalidProposalMsg.wrap(err instanceof Error ? err.message : String(err));
+      }
+      if (signers.length !== 1) throw GovErrors.InvalidSigner.error();
+      if (!bytesEqual(signers[0]!, this.moduleAddress)) throw GovErrors.InvalidSigner.wrap(accString(signers[0]!));
+      if (msg.typeUrl === MSG_EXEC_LEGACY_CONTENT_URL) {
+        const branch = ctx.multiStore.branch();
+        try {
+          await this.router.dispatch(ctx.with({ multiStore: branch }), msg, [this.moduleAddress]);
+        } catch (err) {
+          if (ErrNoProposalHandlerExists.is(err)) throw err;
+          throw GovErrors.InvalidProposalContent.wrap(isSdkError(err) ? err.message : err instanceof Error ? err.message : String(err));
+        } finally {
+          branch.discard();
+        }
+      }
+    }
+    const params = this.getParams(ctx);
+    const id = this.getProposalID(ctx);
+    const submitMs = ctx.blockTime.getTime();
+    const depositEndMs = submitMs + durationMs(params.maxDepositPeriod);
+    const proposal = create(ProposalSchema, {
+      id,
+      messages: [...messages],
+      status: ProposalStatus.DEPOSIT_PERIOD,
+      finalTallyResult: emptyTally(),
+      submitTime: timestampFromMs(submitMs),
+      depositEndTime: timestampFromMs(depositEndMs),
+      totalDeposit: [],
+      metadata,
+      title,
+      summary,
+      proposer: accString(proposer),
+    });
+    this.setProposal(ctx, proposal);
+    InactiveProposalQueue.set(ctx, [depositEndMs, id], id);
+    this.setProposalID(ctx, id + 1n);
+    ctx.events.emit(newEvent('submit_proposal', ['proposal_id', id.toString()], ['proposal_messages', messages.map((m) => m.typeUrl).join(',')]));
+    return proposal;
+  }
+
+  /** Moves a proposal from the deposit period to the voting period. */
+  activateVotingPeriod(ctx: Context, proposal: Proposal): void {
+    const startMs = ctx.blockTime.getTime();
+    const endMs = startMs + durationMs(this.getParams(ctx).votingPeriod);
+    if (proposal.depositEndTime !== undefined) InactiveProposalQueue.remove(ctx, [timestampDate(proposal.depositEndTime).getTime(), proposal.id]);
+    proposal.votingStartTime = timestampFromMs(startMs);
+    proposal.votingEndTime = timestampFromMs(endMs);
+    proposal.status = ProposalStatus.VOTING_PERIOD;
+    this.setProposal(ctx, proposal);
+    ActiveProposalQueue.set(ctx, [endMs, proposal.id], proposal.id);
+  }
+
+  // ------------------------------------------------------------------ deposits
+
+  getDeposit(ctx: Context, id: bigint, depositor: Uint8Array): Deposit | undefined {
+    return Deposits.get(ctx, [id, depositor]);
+  }
+
+  setDeposit(ctx: Context, deposit: Deposit): void {
+    Deposits.set(ctx, [deposit.proposalId, address(deposit.depositor, 'depositor')], deposit);
+  }
+
+  async getDeposits(ctx: Context, id: bigint): Promise<Deposit[]> {
+    const deposits: Deposit[] = [];
+    for await (const deposit of Deposits.values(ctx, { prefix: [id] })) deposits.push(deposit);
+    return deposits;
+  }
+
+  /** AddDeposit: returns true when the deposit moved the proposal into its voting period. */
+  addDeposit(ctx: Context, id: bigint, depositor: Uint8Array, amount: readonly Coin[]): boolean {
+    const proposal = this.getProposal(ctx, id);
+    if (proposal === undefined) throw GovErrors.UnknownProposal.wrap(id.toString());
+    if (proposal.status !== ProposalStatus.DEPOSIT_PERIOD && proposal.status !== ProposalStatus.VOTING_PERIOD) throw GovErrors.InactiveProposal.wrap(id.toString());
+    this.bankKeeper.sendCoinsFromAccountToModule(ctx, depositor, GOV_MODULE_ACCOUNT, amount);
+    const total = addCoins(coinsFromProto(proposal.totalDeposit), amount);
+    proposal.totalDeposit = coinsToProto(total);
+    this.setProposal(ctx, proposal);
+    let activated = false;
+    if (proposal.status === ProposalStatus.DEPOSIT_PERIOD && isAllGTE(total, minDeposit(this.getParams(ctx)))) {
+      this.activateVotingPeriod(ctx, proposal);
+      activated = true;
+    }
+    const existing = this.getDeposit(ctx, id, depositor);
+    const deposit = create(DepositSchema, {
+      proposalId: id,
+      depositor: accString(depositor),
+      amount: coinsToProto(addCoins(existing === undefined ? [] : coinsFromProto(existing.amount), amount)),
+    });
+    ctx.events.emit(newEvent('proposal_deposit', ['amount', coinsToString(amount)], ['proposal_id', id.toString()]));
+    Deposits.set(ctx, [id, depositor], deposit);
+    return activated;
+  }
+
+  /** Pays every deposit of a proposal back and removes them. */
+  async refundAndDeleteDeposits(ctx: Context, id: bigint): Promise<void> {
+    for (const deposit of await this.getDeposits(ctx, id)) {
+      const depositor = address(deposit.depositor, 'depositor');
+      const amount = coinsFromProto(deposit.amount);
+      if (!isZeroCoins(amount)) this.bankKeeper.sendCoinsFromModuleToAccount(ctx, GOV_MODULE_ACCOUNT, depositor, amount);
+      Deposits.remove(ctx, [id, depositor]);
+    }
+  }
+
+  /** Burns every deposit of a proposal and removes them. */
+  async deleteAndBurnDeposits(ctx: Context, id: bigint): Promise<void> {
+    let total: Coin[] = [];
+    for (const deposit of await this.getDeposits(ctx, id)) {
+      total = addCoins(total, coinsFromProto(deposit.amount));
+      Deposits.remove(ctx, [id, address(deposit.depositor, 'depositor')]);
+    }
+    if (!isZeroCoins(total)) this.bankKeeper.burnCoins(ctx, GOV_MODULE_ACCOUNT, total);
+  }
+
+  // ------------------------------------------------------------------ votes
+
+  /** AddVote: only in the voting period; options already checked by the caller's ValidateBasic. */
+  addVote(ctx: Context, id: bigint, voter: Uint8Array, options: readonly WeightedVoteOption[], metadata: string): void {
+    const proposal = this.getProposal(ctx, id);
+    if (proposal === undefined) throw GovErrors.UnknownProposal.wrap(id.toString());
+    if (proposal.status !== ProposalStatus.VOTING_PERIOD) throw GovErrors.InactiveProposal.wrap(id.toString());
+    if (metadata.length > MAX_METADATA_LEN) throw GovErrors.MetadataTooLong.wrap(`got metadata with length ${metadata.length}`);
+    const checked = checkWeightedOptions(options);
+    Votes.set(ctx, [id, voter], create(VoteSchema, { proposalId: id, voter: accString(voter), options: checked, metadata }));
+    ctx.events.emit(newEvent('proposal_vote', ['option', weightedOptionsText(checked)], ['proposal_id', id.toString()]));
+  }
+
+  getVote(ctx: Context, id: bigint, voter: Uint8Array) {
+    return Votes.get(ctx, [id, voter]);
+  }
+
+  // ------------------------------------------------------------------ tally
+
+  /**
+   * Tally (x/gov keeper/tally.go): bonded validators' stake; each vote counts with the voter's
+   * delegations to bonded validators (deducted from the validator's own vote), then each voting
+   * validator's remaining stake counts with its vote. Votes are read once; each voter's
+   * delegations are one prefix scan. With `consume`, the votes are deleted as they are counted.
+   */
+  async tally(ctx: Context, proposal: Proposal, consume: boolean): Promise<TallyOutcome> {
+    const validators = new Map<string, ValidatorTally>();
+    // The same entries by operator bytes (hex): a voter whose address is an operator's is that validator.
+    const validatorsByOperator = new Map<string, ValidatorTally>();
+    let totalBonded = 0n;
+    for (const validator of await this.stakingKeeper.getAllValidators(ctx)) {
+      if (validator.status !== BondStatus.BONDED) continue;
+      const tokens = BigInt(validator.tokens === '' ? '0' : validator.tokens);
+      totalBonded += tokens;
+      const entry: ValidatorTally = { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, weights: undefined };
+      validators.set(validator.operatorAddress, entry);
+      const operator = parseValAddress(validator.operatorAddress);
+      if (operator.ok) validatorsByOperator.set(bytesToHex(operator.bytes), entry);
+    }
+    const results: Dec[] = [0n, 0n, 0n, 0n, 0n];
+    let totalPower: Dec = 0n;
+    const weightOf = new Map<string, Dec>();
+    const weight = (text: string): Dec => {
+      let value = weightOf.get(text);
+      if (value === undefined) weightOf.set(text, (value = decParam(text)));
+      return value;
+    };
+    // The votes, once (keys and a hand-decoded options field: this loop runs 100k times).
+    const votes = new Map<string, { voter: Uint8Array; weights: (readonly [VoteOption, Dec])[] }>();
+    const base = Votes.rangePrefix([proposal.id]).length;
+    for await (const [key, value] of Votes.entries(ctx, { prefix: [proposal.id] })) {
+      const voter = key.slice(base + 1, base + 1 + key[base]!);
+      const weights = voteWeights(value, weight);
+      const hex = bytesToHex(voter);
+      votes.set(hex, { voter, weights });
+      const own = validatorsByOperator.get(hex);
+      if (own !== undefined) own.weights = weights;
+    }
+    const count = (delegatorHex: string, validator: ValidatorTally | undefined, sharesText: string): void => {
+      if (validator === undefined || validator.shares === 0n) return;
+      const weights = votes.get(delegatorHex)!.weights;
+      const shares = decFromWire(sharesText) ?? 0n;
+      validator.deductions += shares;
+      const power = decQuo(shares * validator.tokens, validator.shares);
+      for (const [option, w] of weights) results[option] = results[option]! + decMul(power, w);
+      totalPower += power;
+    };
+    if (votes.size < this.fullScanVoters) {
+      // Few voters: each voter's delegations are one prefix scan.
+      for (const [hex, { voter }] of votes) {
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) count(hex, validators.get(delegation.validatorAddress), delegation.shares);
+      }
+    } else {
+      // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter.
+      for await (const [delegator, validator, shares] of this.stakingKeeper.iterateDelegationShares(ctx)) {
+        const hex = bytesToHex(delegator);
+        if (votes.has(hex)) count(hex, validatorsByOperator.get(bytesToHex(validator)), shares);
+      }
+    }
+    if (consume) for (const { voter } of votes.values()) Votes.remove(ctx, [proposal.id, voter]);
+    for (const validator of validators.values()) {
+      if (validator.weights === undefined || validator.shares === 0n) continue;
+      const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);
+      for (const [option, w] of validator.weights) results[option] = results[option]! + decMul(power, w);
+      totalPower += power;
+    }
+
+    const tally = create(TallyResultSchema, {
+      yesCount: decTruncate(results[VoteOption.YES]!).toString(),
+      abstainCount: decTruncate(results[VoteOption.ABSTAIN]!).toString(),
+      noCount: decTruncate(results[VoteOption.NO]!).toString(),
+      noWithVetoCount: decTruncate(results[VoteOption.NO_WITH_VETO]!).toString(),
+    });
+    const params = this.getParams(ctx);
+    if (totalBonded === 0n) return { passes: false, burnDeposits: false, tally };
+    if (decQuo(totalPower, decFromInt(totalBonded)) < decParam(params.quorum)) return { passes: false, burnDeposits: params.burnVoteQuorum, tally };
+    const nonAbstain = totalPower - results[VoteOption.ABSTAIN]!;
+    if (nonAbstain === DEC_ZERO) return { passes: false, burnDeposits: false, tally };
+    if (decQuo(results[VoteOption.NO_WITH_VETO]!, totalPower) > decParam(params.vetoThreshold)) return { passes: false, burnDeposits: params.burnVoteVeto, tally };
+    if (decQuo(results[VoteOption.YES]!, nonAbstain) > decParam(params.threshold)) return { passes: true, burnDeposits: false, tally };
+    return { passes: false, burnDeposits: false, tally };
+  }
+
+  // ------------------------------------------------------------------ end block
+
+  async endBlock(ctx: Context): Promise<void> {
+    const now = ctx.blockTime.getTime();
+    const params = this.getParams(ctx);
+
+    const inactive: bigint[] = [];
+    for await (const [[endMs], id] of InactiveProposalQueue.iterate(ctx)) {
+      if (endMs > now) break;
+      inactive.push(id);
+    }
+    for (const id of inactive) {
+      const proposal = this.getProposal(ctx, id);
+      if (proposal === undefined) continue;
+      this.deleteProposal(ctx, proposal);
+      if (params.burnProposalDepositPrevote) await this.deleteAndBurnDeposits(ctx, id);
+      else await this.refundAndDeleteDeposits(ctx, id);
+      ctx.events.emit(newEvent('inactive_proposal', ['proposal_id', id.toString()], ['proposal_result', 'proposal_dropped']));
+    }
+
+    const active: [number, bigint][] = [];
+    for await (const [[endMs], id] of ActiveProposalQueue.iterate(ctx)) {
+      if (endMs > now) break;
+      active.push([endMs, id]);
+    }
+    for (const [endMs, id] of active) {
+      const proposal = this.getProposal(ctx, id);
+      ActiveProposalQueue.remove(ctx, [endMs, id]);
+      if (proposal === undefined) continue;
+      const { passes, burnDeposits, tally } = await this.tally(ctx, proposal, true);
+      if (burnDeposits) await this.deleteAndBurnDeposits(ctx, id);
+      else await this.refundAndDeleteDeposits(ctx, id);
+      let result: string;
+      if (passes) {
+        const failure = await this.execute(ctx, proposal.messages);
+        if (failure === undefined) {
+          proposal.status = ProposalStatus.PASSED;
+          result = 'proposal_passed';
+        } else {
+          proposal.status = ProposalStatus.FAILED;
+          result = 'proposal_failed';
+        }
+      } else {
+        proposal.status = ProposalStatus.REJECTED;
+        result = 'proposal_rejected';
+      }
+      proposal.finalTallyResult = tally;
+      this.setProposal(ctx, proposal);
+      ctx.events.emit(newEvent('active_proposal', ['proposal_id', id.toString()], ['proposal_result', result]));
+    }
+  }
+
+  /**
+   * Runs a passed proposal's messages in one branch as the gov account: all written if all
+   * succeed (with their events), nothing if one fails. Returns the failure text, if any.
+   */
+  private async execute(ctx: Context, messages: readonly Any[]): Promise<string | undefined> {
+    const branch = ctx.multiStore.branch();
+    const manager = new EventManager();
+    const branchCtx = ctx.with({ multiStore: branch, events: manager });
+    for (const [i, msg] of messages.entries()) {
+      try {
+        await this.router.dispatch(branchCtx, msg, [this.moduleAddress]);
+      } catch (err) {
+        branch.discard();
+        return `msg ${i} (${msg.typeUrl}) failed on execution: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+    branch.write();
+    for (const event of manager.events) ctx.events.emit(event);
+    return undefined;
+  }
+
+  /** The content of a MsgExecLegacyContent message (for v1beta1 views). */
+  legacyContent(msg: Any): Any | undefined {
+    if (msg.typeUrl !== MSG_EXEC_LEGACY_CONTENT_URL) return undefined;
+    return fromBinary(MsgExecLegacyContentSchema, msg.value).content;
+  }
+}
+
+/** Coins.IsAllGTE: every denom of `b` is present in `a` with at least that amount. */
+export function isAllGTE(a: readonly Coin[], b: readonly Coin[]): boolean {
+  for (const coin of b) {
+    const have = a.find((c) => c.denom === coin.denom)?.amount ?? 0n;
+    if (have < coin.amount) return false;
+  }
+  return true;
+}

@@ -1,0 +1,293 @@
+/**
+ * x/gov (v1 and v1beta1 over one state) and x/params on a four-validator chain with a 10 s
+ * deposit and voting period: deposits into the voting period, weighted votes, the tally with
+ * delegators overriding their validator, quorum / veto / threshold outcomes and what happens to
+ * the deposits, passed parameter changes, a passed proposal whose message fails (FAILED, no
+ * writes), and the SDK's errors for bad input with no state change.
+ */
+import { create, toBinary, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import type { Any } from '@bufbuild/protobuf/wkt';
+import { ProposalStatus, VoteOption } from '../../../src/gen/cosmos/gov/v1/gov_pb.js';
+import * as govQuery from '../../../src/gen/cosmos/gov/v1/query_pb.js';
+import { MsgDepositSchema, MsgSubmitProposalSchema, MsgUpdateParamsSchema as GovMsgUpdateParamsSchema, MsgVoteSchema, MsgVoteWeightedSchema } from '../../../src/gen/cosmos/gov/v1/tx_pb.js';
+import { TextProposalSchema } from '../../../src/gen/cosmos/gov/v1beta1/gov_pb.js';
+import * as legacyQuery from '../../../src/gen/cosmos/gov/v1beta1/query_pb.js';
+import * as legacyTx from '../../../src/gen/cosmos/gov/v1beta1/tx_pb.js';
+import { ParameterChangeProposalSchema } from '../../../src/gen/cosmos/params/v1beta1/params_pb.js';
+import * as paramsQuery from '../../../src/gen/cosmos/params/v1beta1/query_pb.js';
+import { MsgSendSchema, MsgUpdateParamsSchema as BankMsgUpdateParamsSchema } from '../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
+import { ParamsSchema as BankParamsSchema } from '../../../src/gen/cosmos/bank/v1beta1/bank_pb.js';
+import { MsgCommunityPoolSpendSchema } from '../../../src/gen/cosmos/distribution/v1beta1/tx_pb.js';
+import { MsgDelegateSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
+import type { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
+import type { StakingKeeper } from '../../../src/node/modules/staking/keeper.js';
+import type { GovKeeper } from '../../../src/node/modules/gov/keeper.js';
+import { moduleAddress, accString } from '../../../src/node/modules/shared/address.js';
+import { abciQuery, coin, pack, testKey, type TestKey } from '../app/helpers.js';
+import { TOKEN, balance, startPosChain, type PosChain } from './pos/helpers.js';
+import type { JsonObject } from '@bufbuild/protobuf';
+
+const alice = testKey('gov-alice');
+const bob = testKey('gov-bob');
+const GOV = accString(moduleAddress('gov'));
+const MIN_DEPOSIT = 10n * TOKEN;
+
+describe('x/gov and x/params', () => {
+  let pos: PosChain;
+
+  async function start(edit?: (params: JsonObject) => void): Promise<void> {
+    pos = await startPosChain({
+      accounts: [
+        [alice, 1000n * TOKEN],
+        [bob, 1000n * TOKEN],
+      ],
+      edit: (state) => {
+        const params = (state.gov as JsonObject).params as JsonObject;
+        params.min_deposit = [{ denom: 'attotoken', amount: MIN_DEPOSIT.toString() }];
+        params.max_deposit_period = '10s';
+        params.voting_period = '10s';
+        edit?.(params);
+      },
+    });
+  }
+
+  afterEach(async () => {
+    await pos.close();
+  });
+
+  async function query<Req extends DescMessage, Res extends DescMessage>(path: string, schema: Req, init: MessageInitShape<Req>, response: Res) {
+    const { value, response: raw } = await abciQuery(pos.chain.app, path, toBinary(schema, create(schema, init)), response);
+    if (value === undefined) throw new Error(raw.log);
+    return value;
+  }
+
+  async function proposal(id: bigint) {
+    return (await query('/cosmos.gov.v1.Query/Proposal', govQuery.QueryProposalRequestSchema, { proposalId: id }, govQuery.QueryProposalResponseSchema)).proposal!;
+  }
+
+  function val(i: number): TestKey {
+    return pos.validators[i]!.key;
+  }
+
+  async function ok(signer: TestKey, msgs: Any[]) {
+    const result = await pos.tx(signer, msgs);
+    if (result.code !== 0) throw new Error(`tx failed: ${result.codespace}/${result.code} ${result.log}`);
+    return result;
+  }
+
+  async function submitText(deposit: bigint): Promise<bigint> {
+    const content = pack(TextProposalSchema, { title: 'Signal', description: 'A text proposal' });
+    const result = await ok(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content, initialDeposit: [coin(deposit)], proposer: alice.bech32 })]);
+    const event = result.events.find((e) => e.type === 'submit_proposal');
+    return BigInt(event!.attributes.find((a) => a.key === 'proposal_id')!.value);
+  }
+
+  async function vote(voter: TestKey, id: bigint, option: VoteOption) {
+    await ok(voter, [pack(MsgVoteSchema, { proposalId: id, voter: voter.bech32, option })]);
+  }
+
+  async function endVoting(): Promise<void> {
+    pos.advance(11_000);
+    await pos.block();
+  }
+
+  test('deposit period → voting period at the min deposit; v1 and v1beta1 views of one proposal', async () => {
+    await start();
+    const id = await submitText(4n * TOKEN);
+    expect((await proposal(id)).status).toBe(ProposalStatus.DEPOSIT_PERIOD);
+    await ok(bob, [pack(MsgDepositSchema, { proposalId: id, depositor: bob.bech32, amount: [coin(6n * TOKEN)] })]);
+    const p = await proposal(id);
+    expect(p.status).toBe(ProposalStatus.VOTING_PERIOD);
+    expect(p.totalDeposit.map((c) => c.amount)).toEqual([(10n * TOKEN).toString()]);
+    expect(p.title).toBe('Signal');
+    const legacy = await query('/cosmos.gov.v1beta1.Query/Proposal', legacyQuery.QueryProposalRequestSchema, { proposalId: id }, legacyQuery.QueryProposalResponseSchema);
+    expect(legacy.proposal!.content!.typeUrl).toBe('/cosmos.gov.v1beta1.TextProposal');
+    const deposits = await query('/cosmos.gov.v1.Query/Deposits', govQuery.QueryDepositsRequestSchema, { proposalId: id }, govQuery.QueryDepositsResponseSchema);
+    expect(deposits.deposits.map((d) => d.depositor).sort()).toEqual([alice.bech32, bob.bech32].sort());
+    const byDepositor = await query('/cosmos.gov.v1.Query/Proposals', govQuery.QueryProposalsRequestSchema, { depositor: bob.bech32 }, govQuery.QueryProposalsResponseSchema);
+    expect(byDepositor.proposals.map((x) => x.id)).toEqual([id]);
+    const voting = await query('/cosmos.gov.v1.Query/Proposals', govQuery.QueryProposalsRequestSchema, { proposalStatus: ProposalStatus.DEPOSIT_PERIOD }, govQuery.QueryProposalsResponseSchema);
+    expect(voting.proposals).toEqual([]);
+    // The gov module account holds the deposits.
+    expect(balance(pos, moduleAddress('gov'))).toBe(10n * TOKEN);
+  });
+
+  test('bad input: unknown or closed proposal, invalid option, weights not summing to 1, a message not signed by gov', async () => {
+    await start();
+    const id = await submitText(TOKEN);
+    const before = balance(pos, bob.address);
+    const unknown = await pos.tx(bob, [pack(MsgDepositSchema, { proposalId: 99n, depositor: bob.bech32, amount: [coin(TOKEN)] })]);
+    expect([unknown.codespace, unknown.code]).toEqual(['gov', 2]);
+    expect(unknown.log).toContain('99: unknown proposal');
+    const inactive = await pos.tx(bob, [pack(MsgVoteSchema, { proposalId: id, voter: bob.bech32, option: VoteOption.YES })]);
+    expect([inactive.codespace, inactive.code]).toEqual(['gov', 3]);
+    await ok(bob, [pack(MsgDepositSchema, { proposalId: id, depositor: bob.bech32, amount: [coin(MIN_DEPOSIT)] })]);
+    const badOption = await pos.tx(bob, [pack(MsgVoteSchema, { proposalId: id, voter: bob.bech32, option: 7 as VoteOption })]);
+    expect([badOption.codespace, badOption.code]).toEqual(['gov', 7]);
+    const unspecified = await pos.tx(bob, [pack(MsgVoteSchema, { proposalId: id, voter: bob.bech32, option: VoteOption.UNSPECIFIED })]);
+    expect([unspecified.codespace, unspecified.code]).toEqual(['gov', 7]);
+    const weights = await pos.tx(bob, [pack(MsgVoteWeightedSchema, { proposalId: id, voter: bob.bech32, options: [{ option: VoteOption.YES, weight: '0.5' }, { option: VoteOption.NO, weight: '0.4' }] })]);
+    expect([weights.codespace, weights.code, weights.log]).toEqual(['gov', 7, expect.stringContaining('total weight lower than 1.00')]);
+    const over = await pos.tx(bob, [pack(MsgVoteWeightedSchema, { proposalId: id, voter: bob.bech32, options: [{ option: VoteOption.YES, weight: '0.7' }, { option: VoteOption.NO, weight: '0.4' }] })]);
+    expect(over.log).toContain('total weight overflow 1.00');
+    const dup = await pos.tx(bob, [pack(MsgVoteWeightedSchema, { proposalId: id, voter: bob.bech32, options: [{ option: VoteOption.YES, weight: '0.5' }, { option: VoteOption.YES, weight: '0.5' }] })]);
+    expect(dup.log).toContain('duplicated vote option');
+    // No vote was stored.
+    const votes = await query('/cosmos.gov.v1.Query/Votes', govQuery.QueryVotesRequestSchema, { proposalId: id }, govQuery.QueryVotesResponseSchema);
+    expect(votes.votes).toEqual([]);
+    // A proposal message whose signer is not the gov account.
+    const send = pack(MsgSendSchema, { fromAddress: alice.bech32, toAddress: bob.bech32, amount: [coin(1n)] });
+    const notGov = await pos.tx(alice, [pack(MsgSubmitProposalSchema, { messages: [send], initialDeposit: [coin(TOKEN)], proposer: alice.bech32, title: 't', summary: 's' })]);
+    expect([notGov.codespace, notGov.code]).toEqual(['gov', 13]);
+    expect(notGov.log).toContain(alice.bech32);
+    // Nothing proposed at all.
+    const empty = await pos.tx(alice, [pack(MsgSubmitProposalSchema, { messages: [], initialDeposit: [], proposer: alice.bech32 })]);
+    expect([empty.codespace, empty.code]).toEqual(['gov', 11]);
+    // An invalid parameter change is refused at submission (the content is tried in a branch).
+    const badChange = pack(ParameterChangeProposalSchema, { title: 'x', description: 'y', changes: [{ subspace: 'staking', key: 'MaxValidators', value: '0' }] });
+    const refused = await pos.tx(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content: badChange, initialDeposit: [coin(TOKEN)], proposer: alice.bech32 })]);
+    expect([refused.codespace, refused.code]).toEqual(['gov', 5]);
+    expect(balance(pos, bob.address)).toBe(before - MIN_DEPOSIT);
+    const after = await query('/cosmos.gov.v1.Query/Proposals', govQuery.QueryProposalsRequestSchema, {}, govQuery.QueryProposalsResponseSchema);
+    expect(after.proposals.map((x) => x.id)).toEqual([id]);
+  });
+
+  test('tally by bonded stake: a delegator overrides its validator; weighted votes; passed', async () => {
+    await start();
+    await ok(alice, [pack(MsgDelegateSchema, { delegatorAddress: alice.bech32, validatorAddress: val(0).valoper, amount: coin(100n * TOKEN) })]);
+    const id = await submitText(MIN_DEPOSIT);
+    await vote(val(0), id, VoteOption.YES);
+    await vote(alice, id, VoteOption.NO);
+    await ok(val(1), [pack(MsgVoteWeightedSchema, { proposalId: id, voter: val(1).bech32, options: [{ option: VoteOption.YES, weight: '0.75' }, { option: VoteOption.ABSTAIN, weight: '0.25' }] })]);
+    const live = await query('/cosmos.gov.v1.Query/TallyResult', govQuery.QueryTallyResultRequestSchema, { proposalId: id }, govQuery.QueryTallyResultResponseSchema);
+    // val0: 200 staked, alice's 100 vote no, val0's own 100 yes; val1 100 split 75/25.
+    expect(live.tally).toMatchObject({ yesCount: (175n * TOKEN).toString(), noCount: (100n * TOKEN).toString(), abstainCount: (25n * TOKEN).toString(), noWithVetoCount: '0' });
+    // The one-pass path (used from FULL_SCAN_VOTERS voters on) counts the same.
+    const keeper = pos.keeper<GovKeeper>('gov');
+    keeper.fullScanVoters = 0;
+    const scanned = await keeper.tally(pos.ctx(), (await proposal(id)), false);
+    expect(scanned.tally).toEqual(live.tally);
+    expect(scanned.passes).toBe(true);
+    const legacy = await query('/cosmos.gov.v1beta1.Query/TallyResult', legacyQuery.QueryTallyResultRequestSchema, { proposalId: id }, legacyQuery.QueryTallyResultResponseSchema);
+    expect(legacy.tally).toMatchObject({ yes: (175n * TOKEN).toString(), no: (100n * TOKEN).toString() });
+    const aliceBefore = balance(pos, alice.address);
+    await endVoting();
+    const done = await proposal(id);
+    expect(done.status).toBe(ProposalStatus.PASSED);
+    expect(done.finalTallyResult!.yesCount).toBe((175n * TOKEN).toString());
+    // Deposit refunded; votes consumed by the tally.
+    expect(balance(pos, alice.address)).toBe(aliceBefore + MIN_DEPOSIT);
+    const votes = await query('/cosmos.gov.v1.Query/Votes', govQuery.QueryVotesRequestSchema, { proposalId: id }, govQuery.QueryVotesResponseSchema);
+    expect(votes.votes).toEqual([]);
+    const passed = await query('/cosmos.gov.v1.Query/Proposals', govQuery.QueryProposalsRequestSchema, { proposalStatus: ProposalStatus.PASSED }, govQuery.QueryProposalsResponseSchema);
+    expect(passed.proposals.map((p) => p.id)).toEqual([id]);
+  });
+
+  test('quorum not reached: rejected, deposits refunded by default and burned with burn_vote_quorum', async () => {
+    await start();
+    const id = await submitText(MIN_DEPOSIT);
+    await vote(val(1), id, VoteOption.YES); // 100 of 400 < 0.334
+    const before = balance(pos, alice.address);
+    await endVoting();
+    expect((await proposal(id)).status).toBe(ProposalStatus.REJECTED);
+    expect(balance(pos, alice.address)).toBe(before + MIN_DEPOSIT);
+    await pos.close();
+
+    await start((params) => {
+      params.burn_vote_quorum = true;
+    });
+    const bank = pos.keeper<BankKeeper>('bank');
+    const burned = await submitText(MIN_DEPOSIT);
+    await vote(val(1), burned, VoteOption.YES);
+    const supply = bank.getSupply(pos.ctx(), 'attotoken');
+    const aliceBefore = balance(pos, alice.address);
+    await endVoting();
+    expect((await proposal(burned)).status).toBe(ProposalStatus.REJECTED);
+    expect(balance(pos, alice.address)).toBe(aliceBefore);
+    expect(balance(pos, moduleAddress('gov'))).toBe(0n);
+    expect(bank.getSupply(pos.ctx(), 'attotoken') < supply).toBe(true);
+  });
+
+  test('veto: rejected and the deposits burned; an expired deposit period drops the proposal and refunds', async () => {
+    await start();
+    const id = await submitText(MIN_DEPOSIT);
+    await vote(val(0), id, VoteOption.NO_WITH_VETO);
+    await vote(val(1), id, VoteOption.NO_WITH_VETO);
+    await vote(val(2), id, VoteOption.YES);
+    const dropped = await submitText(TOKEN);
+    const aliceBefore = balance(pos, alice.address);
+    const result = await (async () => {
+      pos.advance(11_000);
+      return pos.block();
+    })();
+    expect((await proposal(id)).status).toBe(ProposalStatus.REJECTED);
+    expect(result.events.some((e) => e.type === 'active_proposal' && e.attributes.some((a) => a.value === 'proposal_rejected'))).toBe(true);
+    expect(result.events.some((e) => e.type === 'inactive_proposal' && e.attributes.some((a) => a.value === 'proposal_dropped'))).toBe(true);
+    // The vetoed deposit is gone, the dropped one came back.
+    expect(balance(pos, alice.address)).toBe(aliceBefore + TOKEN);
+    expect(balance(pos, moduleAddress('gov'))).toBe(0n);
+    const gone = await abciQuery(pos.chain.app, '/cosmos.gov.v1.Query/Proposal', toBinary(govQuery.QueryProposalRequestSchema, create(govQuery.QueryProposalRequestSchema, { proposalId: dropped })), govQuery.QueryProposalResponseSchema);
+    expect(gone.response.log).toContain(`proposal ${dropped} doesn't exist`);
+  });
+
+  test('a passed parameter change applies; params queries show the new value in both modules', async () => {
+    await start();
+    const content = pack(ParameterChangeProposalSchema, {
+      title: 'More validators',
+      description: 'Raise MaxValidators',
+      changes: [
+        { subspace: 'staking', key: 'MaxValidators', value: '50' },
+        { subspace: 'gov', key: 'votingparams', value: '{"voting_period":"20000000000"}' },
+      ],
+    });
+    await ok(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content, initialDeposit: [coin(MIN_DEPOSIT)], proposer: alice.bech32 })]);
+    for (const i of [0, 1, 2]) await vote(val(i), 1n, VoteOption.YES);
+    const before = await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace: 'staking', key: 'MaxValidators' }, paramsQuery.QueryParamsResponseSchema);
+    expect(before.param!.value).toBe('100');
+    await endVoting();
+    expect((await proposal(1n)).status).toBe(ProposalStatus.PASSED);
+    expect(pos.keeper<StakingKeeper>('staking').getParams(pos.ctx()).maxValidators).toBe(50);
+    const after = await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace: 'staking', key: 'MaxValidators' }, paramsQuery.QueryParamsResponseSchema);
+    expect(after.param!.value).toBe('50');
+    const voting = await query('/cosmos.gov.v1beta1.Query/Params', legacyQuery.QueryParamsRequestSchema, { paramsType: 'voting' }, legacyQuery.QueryParamsResponseSchema);
+    expect(voting.votingParams!.votingPeriod!.seconds).toBe(20n);
+    const unbonding = await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace: 'staking', key: 'UnbondingTime' }, paramsQuery.QueryParamsResponseSchema);
+    expect(unbonding.param!.value).toBe('"100000000000"');
+    const subspaces = await query('/cosmos.params.v1beta1.Query/Subspaces', paramsQuery.QuerySubspacesRequestSchema, {}, paramsQuery.QuerySubspacesResponseSchema);
+    expect(subspaces.subspaces.map((s) => s.subspace)).toEqual(['auth', 'bank', 'bonus', 'distribution', 'evm', 'feemarket', 'gov', 'mint', 'slashing', 'staking']);
+    expect(subspaces.subspaces.find((s) => s.subspace === 'bank')!.keys).toEqual(['SendEnabled', 'DefaultSendEnabled']);
+  });
+
+  test('a passed v1 proposal whose second message fails is FAILED and none of its writes land', async () => {
+    await start();
+    const bankParams = create(BankParamsSchema, { sendEnabled: [], defaultSendEnabled: false });
+    const messages = [
+      pack(BankMsgUpdateParamsSchema, { authority: GOV, params: bankParams }),
+      pack(MsgCommunityPoolSpendSchema, { authority: GOV, recipient: bob.bech32, amount: [coin(1000n * TOKEN)] }),
+    ];
+    await ok(alice, [pack(MsgSubmitProposalSchema, { messages, initialDeposit: [coin(MIN_DEPOSIT)], proposer: alice.bech32, title: 'two', summary: 'fails' })]);
+    for (const i of [0, 1, 2]) await vote(val(i), 1n, VoteOption.YES);
+    await endVoting();
+    expect((await proposal(1n)).status).toBe(ProposalStatus.FAILED);
+    expect(pos.keeper<BankKeeper>('bank').getParams(pos.ctx()).defaultSendEnabled).toBe(true);
+
+    // The same first message alone passes and applies (gov v1 MsgUpdateParams also through a proposal).
+    const govParams = (await query('/cosmos.gov.v1.Query/Params', govQuery.QueryParamsRequestSchema, { paramsType: 'voting' }, govQuery.QueryParamsResponseSchema)).params!;
+    govParams.quorum = '0.400000000000000000';
+    await ok(alice, [
+      pack(MsgSubmitProposalSchema, {
+        messages: [pack(BankMsgUpdateParamsSchema, { authority: GOV, params: bankParams }), pack(GovMsgUpdateParamsSchema, { authority: GOV, params: govParams })],
+        initialDeposit: [coin(MIN_DEPOSIT)],
+        proposer: alice.bech32,
+        title: 'one',
+        summary: 'passes',
+      }),
+    ]);
+    for (const i of [0, 1, 2]) await vote(val(i), 2n, VoteOption.YES);
+    await endVoting();
+    expect((await proposal(2n)).status).toBe(ProposalStatus.PASSED);
+    expect(pos.keeper<BankKeeper>('bank').getParams(pos.ctx()).defaultSendEnabled).toBe(false);
+    const tallying = await query('/cosmos.gov.v1.Query/Params', govQuery.QueryParamsRequestSchema, { paramsType: 'tallying' }, govQuery.QueryParamsResponseSchema);
+    expect(tallying.tallyParams!.quorum).toBe('0.400000000000000000');
+  });
+});
