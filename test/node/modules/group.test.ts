@@ -101,11 +101,11 @@ describe('x/group', () => {
   const policyBytes = new Map<string, Uint8Array>();
 
   /** One tx from `signer` in its own block; returns the tx result. */
-  async function send(signer: TestKey, msgs: Any[]): Promise<ResponseFinalizeBlock['txResults'][number]> {
+  async function send(signer: TestKey, msgs: Any[], gas = 2_000_000n): Promise<ResponseFinalizeBlock['txResults'][number]> {
     const { ctx, accounts } = query();
     const account = accounts.getAccount(ctx, signer.address)!;
     const sequence = sequences.get(signer.bech32) ?? account.sequence;
-    const result = (await chain.block([signTx({ signer, msgs, sequence, accountNumber: account.accountNumber, gas: 2_000_000n })])).txResults[0]!;
+    const result = (await chain.block([signTx({ signer, msgs, sequence, accountNumber: account.accountNumber, gas })])).txResults[0]!;
     sequences.set(signer.bech32, sequence + 1n);
     return result;
   }
@@ -276,6 +276,24 @@ describe('x/group', () => {
     expect(balance(policy)).toBe(10n);
     const stored = (await proposal(1n)).proposal!;
     expect([stored.status, stored.executorResult]).toEqual([ProposalStatus.ACCEPTED, ProposalExecutorResult.FAILURE]);
+  });
+
+  test('running out of gas while executing fails the tx (not the proposal): nothing kept, not even the vote', async () => {
+    const { policy } = await groupWithPolicy(threshold('1'));
+    await send(alice, [pack(MsgSendSchema, { fromAddress: alice.bech32, toAddress: policy, amount: [coin(100n)] })]);
+    const sends = Array.from({ length: 40 }, () => sendFrom(policy, dave, 1n));
+    const id = BigInt(eventAttr(await propose(alice, policy, sends), 'cosmos.group.v1.EventSubmitProposal', 'proposal_id')!);
+    const starved = await send(bob, [pack(MsgVoteSchema, { proposalId: id, voter: bob.bech32, option: VoteOption.YES, metadata: '', exec: Exec.TRY })], 150_000n);
+    expect([starved.code, starved.codespace]).toEqual([11, 'sdk']);
+    expect(balance(policy)).toBe(100n);
+    const stored = (await proposal(id)).proposal!;
+    expect([stored.status, stored.executorResult]).toEqual([ProposalStatus.SUBMITTED, ProposalExecutorResult.NOT_RUN]);
+    // A vote alone fits in that gas: it was the execution that ran out.
+    const plain = await send(carol, [pack(MsgVoteSchema, { proposalId: id, voter: carol.bech32, option: VoteOption.NO, metadata: '', exec: Exec.UNSPECIFIED })], 150_000n);
+    expect(plain.code).toBe(0);
+    const fed = await vote(bob, id, VoteOption.YES, Exec.TRY);
+    expect(eventAttr(fed, 'cosmos.group.v1.EventExec', 'result')).toBe('PROPOSAL_EXECUTOR_RESULT_SUCCESS');
+    expect(balance(policy)).toBe(60n);
   });
 
   test('percentage policy: 50% of the total weight is reached by one heavy member', async () => {

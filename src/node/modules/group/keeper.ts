@@ -42,7 +42,8 @@ import type { MsgRouter } from '../../platform/router.js';
 import type { Account } from '../auth/account.js';
 import { accString, parseAccAddress } from '../shared/address.js';
 import type { Context } from '../shared/context.js';
-import { SdkErrors, isSdkError, wrapError } from '../shared/errors.js';
+import { SdkErrors, wrapError } from '../shared/errors.js';
+import { OutOfGasError, isStoreError } from '../../store/index.js';
 import { EventManager } from '../shared/events.js';
 import { bytesEqual } from '../shared/keys.js';
 import { groupPolicyAddress } from './address.js';
@@ -527,7 +528,8 @@ export class GroupKeeper {
         ctx.events.emitAll(execCtx.events.events);
       } catch (err) {
         branch.discard();
-        if (!isSdkError(err) && !(err instanceof Error)) throw err;
+        // Running out of gas and storage faults end the tx (a panic in the SDK), not the proposal.
+        if (err instanceof OutOfGasError || isStoreError(err) || !(err instanceof Error)) throw err;
         proposal.executorResult = ProposalExecutorResult.FAILURE;
         logs = `proposal execution failed on proposal ${id}, because of error ${(err as Error).message}`;
       }
@@ -558,6 +560,7 @@ export class GroupKeeper {
       try {
         await this.router.dispatch(ctx, any, [policyAddress]);
       } catch (err) {
+        if (err instanceof OutOfGasError || isStoreError(err)) throw err;
         throw wrapError(err, `message ${any.typeUrl} at position ${i}`);
       }
     }
