@@ -19,11 +19,20 @@ export interface ContentRoute {
   readonly typeUrl: string;
   readonly schema: DescMessage;
   readonly handler: (ctx: Context, content: Message) => Promise<void>;
+  /**
+   * The content's own ValidateBasic beyond gov's title/description checks (e.g. the upgrade
+   * plan's), run when a proposal is submitted; throws the SDK's error.
+   */
+  readonly validate?: (content: Message) => void;
 }
 
 /** A typed content route for a generated message schema. */
-export function contentRoute<S extends DescMessage>(schema: S, handler: (ctx: Context, content: MessageShape<S>) => Promise<void>): ContentRoute {
-  return { typeUrl: `/${schema.typeName}`, schema, handler: handler as ContentRoute['handler'] };
+export function contentRoute<S extends DescMessage>(
+  schema: S,
+  handler: (ctx: Context, content: MessageShape<S>) => Promise<void>,
+  validate?: (content: MessageShape<S>) => void,
+): ContentRoute {
+  return { typeUrl: `/${schema.typeName}`, schema, handler: handler as ContentRoute['handler'], ...(validate ? { validate: validate as ContentRoute['validate'] } : {}) };
 }
 
 export class ContentRouter {
@@ -69,6 +78,13 @@ export class ContentRouter {
       throw SdkErrors.TxDecode.wrap(`invalid ${content.typeUrl}: ${err instanceof Error ? err.message : String(err)}`);
     }
     return { route, message };
+  }
+
+  /** The content's ValidateBasic at submission (gov/9 for an unrouted type); decodes it for the caller. */
+  validate(content: Any): Message {
+    const { route, message } = this.decode(content);
+    route.validate?.(message);
+    return message;
   }
 
   /**

@@ -16,6 +16,7 @@ import { upgradeCli } from './cli.js';
 import { defaultUpgradeGenesis, exportUpgradeGenesis, initUpgradeGenesis, validateUpgradeGenesis } from './genesis.js';
 import { UpgradeKeeper } from './keeper.js';
 import { MODULE_NAME, upgradeStoreKey } from './keys.js';
+import { planError } from './plan.js';
 import { upgradeMsgRoutes } from './msgServer.js';
 import { upgradeQueryService } from './queryServer.js';
 
@@ -34,7 +35,14 @@ export const upgradeModule = defineModule<UpgradeKeeper>({
       keeper,
       msgRoutes: upgradeMsgRoutes(keeper),
       legacyContent: [
-        contentRoute(SoftwareUpgradeProposalSchema, (ctx, proposal) => keeper.scheduleUpgrade(ctx, proposal.plan ?? create(PlanSchema))),
+        contentRoute(
+          SoftwareUpgradeProposalSchema,
+          (ctx, proposal) => keeper.scheduleUpgrade(ctx, proposal.plan ?? create(PlanSchema)),
+          (proposal) => {
+            const invalid = planError(proposal.plan ?? create(PlanSchema));
+            if (invalid !== undefined) throw invalid;
+          },
+        ),
         contentRoute(CancelSoftwareUpgradeProposalSchema, async (ctx) => keeper.clearUpgradePlan(ctx)),
       ],
       queryServices: [upgradeQueryService(keeper)],

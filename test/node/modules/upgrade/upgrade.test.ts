@@ -162,6 +162,11 @@ describe('x/upgrade: scheduling, stopping at the height, continuing with the han
     await expect(router.execute(ctx, content(SoftwareUpgradeProposalSchema, { title: 't', description: 'd', plan: plan({ name: 'legacy', height: chain.height }) }))).rejects.toThrow(
       'upgrade cannot be scheduled in the past: invalid request',
     );
+    // ValidateBasic at submission: the plan's rules (gov adds its title/description checks).
+    expect(() => router.validate(content(SoftwareUpgradeProposalSchema, { title: 't', description: 'd', plan: plan({ name: '', height: 5 }) }))).toThrow('name cannot be empty: invalid request');
+    expect(() => router.validate(content(SoftwareUpgradeProposalSchema, { title: 't', description: 'd' }))).toThrow('name cannot be empty: invalid request');
+    expect(router.validate(content(SoftwareUpgradeProposalSchema, { title: 't', description: 'd', plan: plan({ name: 'ok', height: 5 }) }))).toMatchObject({ plan: { name: 'ok' } });
+    expect(() => router.validate(content(CancelSoftwareUpgradeProposalSchema, { title: 't', description: 'd' }))).not.toThrow();
     await router.execute(ctx, content(CancelSoftwareUpgradeProposalSchema, { title: 't', description: 'd' }));
     expect(keeper.getUpgradePlan(ctx)).toBeUndefined();
     branch.discard();
