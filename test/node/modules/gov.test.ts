@@ -11,6 +11,7 @@ import { ProposalStatus, VoteOption } from '../../../src/gen/cosmos/gov/v1/gov_p
 import * as govQuery from '../../../src/gen/cosmos/gov/v1/query_pb.js';
 import { MsgDepositSchema, MsgSubmitProposalSchema, MsgUpdateParamsSchema as GovMsgUpdateParamsSchema, MsgVoteSchema, MsgVoteWeightedSchema } from '../../../src/gen/cosmos/gov/v1/tx_pb.js';
 import { TextProposalSchema } from '../../../src/gen/cosmos/gov/v1beta1/gov_pb.js';
+import { PlanSchema, SoftwareUpgradeProposalSchema } from '../../../src/gen/cosmos/upgrade/v1beta1/upgrade_pb.js';
 import * as legacyQuery from '../../../src/gen/cosmos/gov/v1beta1/query_pb.js';
 import * as legacyTx from '../../../src/gen/cosmos/gov/v1beta1/tx_pb.js';
 import { ParameterChangeProposalSchema } from '../../../src/gen/cosmos/params/v1beta1/params_pb.js';
@@ -147,6 +148,11 @@ describe('x/gov and x/params', () => {
     const badChange = pack(ParameterChangeProposalSchema, { title: 'x', description: 'y', changes: [{ subspace: 'staking', key: 'MaxValidators', value: '0' }] });
     const refused = await pos.tx(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content: badChange, initialDeposit: [coin(TOKEN)], proposer: alice.bech32 })]);
     expect([refused.codespace, refused.code]).toEqual(['gov', 5]);
+    // A software upgrade whose plan is invalid fails the content's own ValidateBasic at submission.
+    const badPlan = pack(SoftwareUpgradeProposalSchema, { title: 'Upgrade', description: 'no height', plan: create(PlanSchema, { name: 'v2', height: 0n }) });
+    const noHeight = await pos.tx(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content: badPlan, initialDeposit: [coin(TOKEN)], proposer: alice.bech32 })]);
+    expect([noHeight.codespace, noHeight.code]).toEqual(['sdk', 18]);
+    expect(noHeight.log).toContain('height must be greater than 0');
     expect(balance(pos, bob.address)).toBe(before - MIN_DEPOSIT);
     const after = await query('/cosmos.gov.v1.Query/Proposals', govQuery.QueryProposalsRequestSchema, {}, govQuery.QueryProposalsResponseSchema);
     expect(after.proposals.map((x) => x.id)).toEqual([id]);

@@ -165,7 +165,8 @@ export function govMsgRoutes(keeper: GovKeeper, authority: Uint8Array): MsgRoute
     msgRoute(MsgV1beta1.method.submitProposal, async (ctx: Context, msg) => {
       if (msg.content === undefined) throw GovErrors.InvalidProposalContent.wrap('missing content');
       if (!keeper.contentRouter.has(msg.content.typeUrl)) throw GovErrors.InvalidProposalType.wrap(msg.content.typeUrl);
-      const { message } = keeper.contentRouter.decode(msg.content);
+      // The content's own ValidateBasic (a software upgrade's plan …) before anything is stored.
+      const message = keeper.contentRouter.validate(msg.content);
       const text = contentText(message);
       checkContentText(text.title, text.description);
       const exec = anyPack(MsgExecLegacyContentSchema, create(MsgExecLegacyContentSchema, { content: msg.content, authority: accString(authority) }));

@@ -1,0 +1,111 @@
+/**
+ * A software upgrade decided by governance, with the real binary (issue 10's first "Done when"):
+ * a chain with a short voting period; a v1 proposal carrying MsgSoftwareUpgrade (authority: the
+ * gov module account) is submitted with `tx gov submit-proposal`, voted yes and passes; `q upgrade
+ * plan` shows the plan; at the plan height this checkout's binary (no handler for the plan) stops,
+ * non-zero, with the SDK's `UPGRADE "v2" NEEDED at height: H` line and data/upgrade-info.json,
+ * without committing that height; a build with the handler (test/helpers/upgradeBuild.ts) continues
+ * from that height and `q upgrade applied v2` names it. `npm run build` first.
+ */
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { upgradeBuild, type UpgradeBuild } from '../helpers/upgradeBuild.js';
+
+jest.setTimeout(300_000);
+
+const JUNK = 'test test test test test test test test test test test junk';
+const FEES = '200000attotoken';
+const VOTING_SECONDS = 8;
+
+describe('a software upgrade by governance', () => {
+  let home: string;
+  let next: UpgradeBuild;
+  const running: BackgroundNode[] = [];
+
+  beforeAll(async () => {
+    next = upgradeBuild('v2');
+    home = tempHome('tokend-upgrade-gov-');
+    const h = ['--home', home];
+    const kb = ['--keyring-backend', 'test', ...h];
+    await ok(['init', 'upgrader', '--chain-id', 'testnet', ...h]);
+    fastBlocks(home);
+    await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
+    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...kb]);
+    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
+    await ok(['collect-gentxs', ...h]);
+    const file = join(home, 'config', 'genesis.json');
+    const genesis = JSON.parse(readFileSync(file, 'utf8'));
+    Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: `${VOTING_SECONDS}s`, voting_period: `${VOTING_SECONDS}s` });
+    writeFileSync(file, JSON.stringify(genesis, null, 2));
+    await ok(['validate-genesis', ...h]);
+  });
+
+  afterAll(async () => {
+    for (const bg of running) if (bg.child.exitCode === null) await stopNode(bg, 'SIGKILL');
+    next?.cleanup();
+    if (home !== undefined) rmSync(home, { recursive: true, force: true });
+  });
+
+  async function start(bin?: string): Promise<BackgroundNode> {
+    const bg = await startBackground(home, await freePort(), [], bin);
+    running.push(bg);
+    return bg;
+  }
+
+  async function height(node: string): Promise<number> {
+    return Number(JSON.parse(await ok(['status', '--node', node, '-o', 'json'])).sync_info.latest_block_height);
+  }
+
+  test('the proposal passes, the old binary stops at the plan height, the build with the handler continues', async () => {
+    const old = await start();
+    await waitForHeight(old.node, 2, 60_000);
+    const n = ['--node', old.node];
+    const kb = ['--keyring-backend', 'test', '--home', home, ...n];
+
+    // The plan height must come after the voting period ends: measure this machine's block rate.
+    const h0 = await height(old.node);
+    const t0 = Date.now();
+    await waitForHeight(old.node, h0 + 5, 60_000);
+    const perSecond = (await height(old.node) - h0) / ((Date.now() - t0) / 1000);
+    const planHeight = (await height(old.node)) + Math.max(30, Math.ceil(perSecond * (VOTING_SECONDS + 12)));
+
+    const gov: string = JSON.parse(await ok(['q', 'auth', 'module-account', 'gov', '-o', 'json', ...n])).account.base_account.address;
+    const proposal = join(home, 'upgrade-proposal.json');
+    writeFileSync(proposal, JSON.stringify({
+      messages: [{ '@type': '/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade', authority: gov, plan: { name: 'v2', height: String(planHeight), info: 'v2 release' } }],
+      metadata: '',
+      deposit: '10000000attotoken',
+      title: 'Upgrade to v2',
+      summary: 'Switch to the v2 release at the plan height',
+    }));
+    const tx = async (args: string[]): Promise<{ code: number; raw_log: string }> => JSON.parse(await ok(['tx', 'gov', ...args, '--from', 'alice', '--fees', FEES, '--yes', '-b', 'block', '-o', 'json', ...kb]));
+    expect((await tx(['submit-proposal', proposal])).code).toBe(0);
+    expect((await tx(['vote', '1', 'yes'])).code).toBe(0);
+    // Passed at the end of the voting period: the plan is scheduled.
+    for (;;) {
+      const status = JSON.parse(await ok(['q', 'gov', 'proposal', '1', '-o', 'json', ...n])).proposal.status;
+      if (status === 'PROPOSAL_STATUS_PASSED') break;
+      expect(status).toBe('PROPOSAL_STATUS_VOTING_PERIOD');
+      await waitForHeight(old.node, (await height(old.node)) + 1, 60_000);
+    }
+    expect(JSON.parse(await ok(['q', 'upgrade', 'plan', '-o', 'json', ...n])).plan).toMatchObject({ name: 'v2', height: String(planHeight), info: 'v2 release' });
+    expect(await height(old.node)).toBeLessThan(planHeight);
+
+    // This binary has no handler for v2: it stops before executing the plan height.
+    expect(await old.exited).not.toBe(0);
+    expect(old.logs()).toContain(`UPGRADE "v2" NEEDED at height: ${planHeight}: v2 release`);
+    expect(JSON.parse(readFileSync(join(home, 'data', 'upgrade-info.json'), 'utf8'))).toMatchObject({ name: 'v2', height: planHeight, info: 'v2 release' });
+
+    // The release with the handler picks up at the plan height and goes on.
+    const upgraded = await start(next.bin);
+    await waitForHeight(upgraded.node, planHeight + 2, 120_000);
+    const applied = await runCli(['q', 'upgrade', 'applied', 'v2', '--node', upgraded.node, '-o', 'json']);
+    expect(applied).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(applied.stdout)).toEqual({ height: String(planHeight) });
+    expect(JSON.parse(await ok(['q', 'upgrade', 'plan', '--node', upgraded.node, '-o', 'json'])).plan).toBeNull();
+    expect(await stopNode(upgraded)).toBe(0);
+  });
+});
