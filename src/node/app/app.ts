@@ -179,6 +179,7 @@ export class App implements Application {
     );
     this.ante.configure({ aminoNameOverrides: this.manager.aminoNames(), feeGrantKeeper: this.manager.feeGrantKeeper() });
     for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
+    this.ante.router.extendDefault(this.manager.anteDecorators());
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
     this.bankKeeper = this.manager.keeper<BankKeeper>('bank');
     this.manager.afterCommit(store.latestVersion());
@@ -396,10 +397,10 @@ export class App implements Application {
     const blockCtx = new Context({ mode: 'block', multiStore: blockBranch, header, consensusParams: this.consensusParams, cometInfo });
     const events: AbciEvent[] = [];
     /** A block-hook context whose events get the SDK's mode attribute. */
-    const hookCtx = (mode: string): ((module: string) => Context) => (): Context => {
+    const hookCtx = (mode: string, blockGasUsed?: bigint): ((module: string) => Context) => (): Context => {
       const em = new EventManager();
       hookEvents.push({ mode, em });
-      return blockCtx.with({ events: em });
+      return blockCtx.with({ events: em, blockGasUsed });
     };
     let hookEvents: { mode: string; em: EventManager }[] = [];
     const collectHookEvents = (): void => {
@@ -416,6 +417,7 @@ export class App implements Application {
     // Commit: let them in every slice instead of making them wait for the whole block.
     const slice = this.executionSliceMs;
     let sliceStart = performance.now();
+    let blockGasUsed = 0n;
     for (let i = 0; i < request.txs.length; i++) {
       if (slice > 0 && performance.now() - sliceStart >= slice) {
         await yieldToEventLoop();
@@ -432,6 +434,7 @@ export class App implements Application {
         events: markEventsToIndex(outcome.events, this.indexSet),
         codespace: outcome.codespace,
       });
+      blockGasUsed += outcome.gasUsed;
       if (outcome.tx !== undefined) {
         this.txCache.forget(outcome.tx);
         this.sigCache.forget(outcome.tx.hash);
@@ -439,7 +442,10 @@ export class App implements Application {
     }
     this.timings.deliverTxCount += request.txs.length;
 
-    const endBlock = await this.manager.endBlock(hookCtx('EndBlock'));
+    // The block gas meter: every delivered tx's gas used, capped at the block's max gas.
+    const maxBlockGas = this.consensusParams?.block.maxGas ?? -1n;
+    if (maxBlockGas > 0n && blockGasUsed > maxBlockGas) blockGasUsed = maxBlockGas;
+    const endBlock = await this.manager.endBlock(hookCtx('EndBlock', blockGasUsed));
     collectHookEvents();
     const validatorUpdates = endBlock.validatorUpdates ?? [];
     let consensusParamUpdates: ConsensusParams | undefined;

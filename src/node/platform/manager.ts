@@ -8,7 +8,7 @@
 import { ParamSpaces } from './params.js';
 import { type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
-import type { AnteChain } from '../app/ante/types.js';
+import type { AnteChain, AnteInsertion } from '../app/ante/types.js';
 import type { ValidatorUpdate } from '../abci/types.js';
 import { moduleAddress } from '../modules/shared/address.js';
 import type { Context } from '../modules/shared/context.js';
@@ -159,6 +159,11 @@ export class ModuleManager {
   /** The ante chains modules declare, by extension option type URL. */
   anteChains(): [string, AnteChain][] {
     return this.list().flatMap(({ instance }) => Object.entries(instance.anteChains ?? {}));
+  }
+
+  /** The decorators modules add to the default ante chain, in module order. */
+  anteDecorators(): AnteInsertion[] {
+    return this.list().flatMap(({ instance }) => [...(instance.anteDecorators ?? [])]);
   }
 
   /** Amino JSON names declared by modules (for messages whose proto has none). */

@@ -13,7 +13,7 @@ import type { DescMessage, DescService, JsonObject, JsonValue } from '@bufbuild/
 import type { Registry } from '@bufbuild/protobuf';
 import type { CommitInfo, ConsensusParams, Misbehavior, ValidatorUpdate } from '../abci/types.js';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
-import type { AnteChain } from '../app/ante/types.js';
+import type { AnteChain, AnteInsertion } from '../app/ante/types.js';
 import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
 import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/shared/module.js';
@@ -119,6 +119,8 @@ export interface ModuleInstance<K = unknown> {
    * ExtensionOptionsEthereumTx → the EVM chain); the app registers them with its ante router.
    */
   readonly anteChains?: Readonly<Record<string, AnteChain>>;
+  /** Decorators this module adds to the default (Cosmos) ante chain, each before a named one or at the end. */
+  readonly anteDecorators?: readonly AnteInsertion[];
   /**
    * The fee-granter hook of the default ante chain (x/feegrant's keeper): DeductFee asks it to
    * pay a tx's fee from the fee granter's allowance. At most one module offers it.

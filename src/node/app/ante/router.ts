@@ -7,12 +7,22 @@
  * so the SDK's order of checks is kept for those.
  */
 import type { DecodedTx } from '../tx.js';
-import type { AnteChain } from './types.js';
+import { withInsertions, type AnteChain, type AnteInsertion } from './types.js';
 
 export class AnteRouter {
   private readonly routes = new Map<string, AnteChain>();
 
-  constructor(readonly defaultChain: AnteChain) {}
+  constructor(private chain: AnteChain) {}
+
+  /** The chain of txs without a routed extension option (Cosmos txs). */
+  get defaultChain(): AnteChain {
+    return this.chain;
+  }
+
+  /** Adds module decorators to the default chain (at app wiring time). */
+  extendDefault(insertions: readonly AnteInsertion[]): void {
+    this.chain = withInsertions(this.chain, insertions);
+  }
 
   /** Routes txs whose first extension option is `typeUrl` to `chain`. A type URL is registered once. */
   register(typeUrl: string, chain: AnteChain): void {
@@ -29,7 +39,7 @@ export class AnteRouter {
 
   select(tx: DecodedTx): AnteChain {
     const first = tx.extensionOptions[0];
-    if (first === undefined) return this.defaultChain;
-    return this.routes.get(first.typeUrl) ?? this.defaultChain;
+    if (first === undefined) return this.chain;
+    return this.routes.get(first.typeUrl) ?? this.chain;
   }
 }

@@ -50,3 +50,27 @@ export interface AnteDecorator {
 
 /** An ordered list of decorators: what one kind of tx goes through before its messages. */
 export type AnteChain = readonly AnteDecorator[];
+
+/**
+ * A decorator a module adds to the default (Cosmos) chain: before the decorator named `before`,
+ * or at the end (Ethermint's app adds its fee-market decorators to the SDK chain this way).
+ */
+export interface AnteInsertion {
+  readonly before?: string;
+  readonly decorator: AnteDecorator;
+}
+
+/** `chain` with `insertions` placed (in order); an unknown `before` name is a wiring error. */
+export function withInsertions(chain: AnteChain, insertions: readonly AnteInsertion[]): AnteChain {
+  const out = [...chain];
+  for (const { before, decorator } of insertions) {
+    if (before === undefined) {
+      out.push(decorator);
+      continue;
+    }
+    const at = out.findIndex((d) => d.name === before);
+    if (at < 0) throw new Error(`ante decorator ${decorator.name} is to go before ${before}, which is not in the chain`);
+    out.splice(at, 0, decorator);
+  }
+  return out;
+}

@@ -20,7 +20,8 @@
 import type { Message } from '@bufbuild/protobuf';
 import { bytesToHex } from './hex.js';
 import { InfiniteGasMeter } from '../../store/index.js';
-import type { AnteChain, AnteDecorator, AnteState } from '../../app/ante/types.js';
+import type { AnteChain, AnteDecorator, AnteInsertion, AnteState } from '../../app/ante/types.js';
+import { coinsToString } from '../shared/coins.js';
 import type { MsgEthereumTx } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { FEE_COLLECTOR_NAME } from './keys.js';
 import { SdkErrors } from '../shared/errors.js';
@@ -170,7 +171,51 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     },
   };
 
-  return [setUp, validate, sigVerify, accountAndFee];
+  const gasWanted: AnteDecorator = {
+    name: 'GasWanted',
+    handle(state) {
+      const market = feeMarket();
+      if (market === undefined || state.ctx.mode !== 'finalize') return;
+      market.addGasWanted(state.ctx, decoded(state).reduce((sum, tx) => sum + tx.gasLimit, 0n));
+    },
+  };
+
+  return [setUp, validate, sigVerify, accountAndFee, gasWanted];
+}
+
+/**
+ * What the EVM adds to the Cosmos ante chain (Ethermint's app/ante for SDK txs): the fee
+ * market's global minimum gas price — fee ≥ ceil(min_gas_price × gas) in the EVM denom, in
+ * CheckTx and DeliverTx alike (skipped in simulate, for gentxs and when it is 0) — before the memo check, and
+ * the tx's gas limit counted into the block's gas wanted at the end.
+ */
+export function evmCosmosDecorators(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKeeper | undefined): AnteInsertion[] {
+  const minGasPrice: AnteDecorator = {
+    name: 'MinGasPrice',
+    handle(state) {
+      const market = feeMarket();
+      // Gentxs (height 0) are signed without fees before the chain exists: not held to it.
+      if (market === undefined || state.simulate || state.ctx.blockHeight === 0) return;
+      const { num, den } = market.getMinGasPrice(state.ctx);
+      if (num === 0n) return;
+      const denom = keeper.getParams(state.ctx).evmDenom;
+      const required = (num * state.tx.gasLimit + den - 1n) / den;
+      if (required <= 0n) return;
+      const paid = state.tx.fee.find((coin) => coin.denom === denom)?.amount ?? 0n;
+      if (paid < required) {
+        throw SdkErrors.InsufficientFee.wrap(`provided fee < minimum global fee (${coinsToString(state.tx.fee)} < ${required}${denom}). Please increase the gas price.`);
+      }
+    },
+  };
+  const gasWanted: AnteDecorator = {
+    name: 'GasWanted',
+    handle(state) {
+      const market = feeMarket();
+      if (market === undefined || state.ctx.mode !== 'finalize') return;
+      market.addGasWanted(state.ctx, state.tx.gasLimit);
+    },
+  };
+  return [{ before: 'ValidateMemo', decorator: minGasPrice }, { decorator: gasWanted }];
 }
 
 // Min gas prices are DecCoins (18-decimal fixed point as bigint scaled by 10^18).

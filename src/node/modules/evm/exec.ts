@@ -153,7 +153,6 @@ async function runTransaction(
   // Refund the unused gas at the price paid (Ethermint RefundGas: from the fee collector).
   const leftover = (tx.gasLimit - used) * price;
   if (leftover > 0n) k.bank.sendCoinsFromModuleToAccount(ctx, FEE_COLLECTOR_NAME, sender, [{ denom: params.evmDenom, amount: leftover }]);
-  k.feeMarketKeeper?.addBlockGas(ctx, used);
   ctx.gasMeter.consumeGas(Number(used), 'evm');
 
   const txHash = bytesToHex(tx.hash());

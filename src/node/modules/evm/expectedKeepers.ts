@@ -24,6 +24,6 @@ export interface EvmFeeMarketKeeper {
   getMinGasMultiplier(ctx: Context): { num: bigint; den: bigint };
   /** min_gas_price as a fraction (numerator, denominator). */
   getMinGasPrice(ctx: Context): { num: bigint; den: bigint };
-  /** Adds gas to the block's gas used (the next base fee's input). */
-  addBlockGas(ctx: Context, gas: bigint): void;
+  /** Adds a tx's gas limit to the block's gas wanted (the next base fee's input), when the base fee is on. */
+  addGasWanted(ctx: Context, gas: bigint): void;
 }

@@ -9,7 +9,7 @@ import { validateEvmParams } from './params.js';
 import { ExtensionOptionsEthereumTxSchema, AccessListTxSchema, DynamicFeeTxSchema, LegacyTxSchema, Msg } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { Query } from '../../../gen/ethermint/evm/v1/query_pb.js';
 import { defineModule } from '../../platform/module.js';
-import { evmAnteChain } from './ante.js';
+import { evmAnteChain, evmCosmosDecorators } from './ante.js';
 import { evmCli } from './cli.js';
 import { EvmErrors } from './errors.js';
 import { MSG_ETHEREUM_TX_URL } from './keys.js';
@@ -52,6 +52,7 @@ export const evmModule = defineModule<EvmKeeper>({
         await loadEvmLibraries();
       },
       anteChains: { [EXTENSION_OPTIONS_ETHEREUM_TX_URL]: evmAnteChain(keeper, () => feeMarket) },
+      anteDecorators: evmCosmosDecorators(keeper, () => feeMarket),
     };
   },
 });

@@ -1,9 +1,11 @@
 /**
  * The fee market keeper: EIP-1559's base fee, moved at every BeginBlock by how far the last
  * block's gas was from the target (max block gas / elasticity_multiplier), by at most
- * 1/base_fee_change_denominator, floored at min_gas_price (Ethermint CalculateBaseFee).
+ * 1/base_fee_change_denominator, floored at min_gas_price (Ethermint CalculateBaseFee). The
+ * last block's gas is max(gas wanted × min_gas_multiplier, gas used) over all its txs.
  */
 import type { Context } from '../shared/context.js';
+import { newEvent } from '../shared/events.js';
 import { BlockGas, CurrentGas, Params } from './keys.js';
 import { DEC_ONE, decAtto, defaultFeeMarketParams, type FeeMarketParams } from './params.js';
 
@@ -39,7 +41,9 @@ export class FeeMarketKeeper {
     BlockGas.set(ctx, gas);
   }
 
-  addBlockGas(ctx: Context, gas: bigint): void {
+  /** Adds a tx's gas limit to the block's gas wanted (Ethermint's GasWantedDecorator), when the base fee is on. */
+  addGasWanted(ctx: Context, gas: bigint): void {
+    if (this.getBaseFee(ctx) === undefined) return;
     CurrentGas.set(ctx, (CurrentGas.get(ctx) ?? 0n) + gas);
   }
 
@@ -76,10 +80,21 @@ export class FeeMarketKeeper {
     if (next === undefined) return;
     const params = this.getParams(ctx);
     if (params.baseFee !== next.toString()) this.setParams(ctx, { ...params, baseFee: next.toString() });
+    ctx.events.emit(newEvent('fee_market', ['base_fee', next.toString()]));
   }
 
+  /**
+   * The block's gas for the next base fee (Ethermint v0.22): the gas its txs wanted, scaled by
+   * min_gas_multiplier so that asking for much more than is used cannot push the base fee up for
+   * free, but never less than the gas they used.
+   */
   endBlock(ctx: Context): void {
-    this.setBlockGas(ctx, CurrentGas.get(ctx) ?? 0n);
+    const wanted = CurrentGas.get(ctx) ?? 0n;
     CurrentGas.remove(ctx);
+    const multiplier = this.getMinGasMultiplier(ctx);
+    const limited = (wanted * multiplier.num) / multiplier.den;
+    const gas = limited > ctx.blockGasUsed ? limited : ctx.blockGasUsed;
+    this.setBlockGas(ctx, gas);
+    ctx.events.emit(newEvent('block_gas', ['height', String(ctx.blockHeight)], ['amount', gas.toString()]));
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The fee market's store ("feemarket"):
  *
- *   0x01  BlockGas    gas used by the last finished block (the next base fee's input)
+ *   0x01  BlockGas    the last finished block's gas: max(wanted × min_gas_multiplier, used)
+ *                     (the next base fee's input)
  *   0x02  Params      ethermint.feemarket.v1.Params (base_fee is the current base fee)
- *   0x03  CurrentGas  gas used so far by the block being executed
+ *   0x03  CurrentGas  gas wanted so far by the block being executed (Ethermint's transient
+ *                     block gas wanted; removed in EndBlock, so it is never committed)
  */
 import { ParamsSchema } from '../../../gen/ethermint/feemarket/v1/feemarket_pb.js';
 import { Item, SchemaBuilder, protoValue, u64Value } from '../../collections/index.js';

@@ -62,6 +62,11 @@ export interface ContextInit {
    * derived from it with `with`) is the sole writer of: the per-tx ante and message branches.
    */
   readCache?: boolean;
+  /**
+   * Gas the block's txs have used so far, capped at the block's max gas (the SDK's
+   * ctx.BlockGasMeter().GasConsumedToLimit()); set in EndBlock contexts, 0 elsewhere.
+   */
+  blockGasUsed?: bigint;
 }
 
 interface SharedStores {
@@ -81,6 +86,7 @@ export class Context {
   readonly events: EventManager;
   readonly metered: boolean;
   readonly readCache: boolean;
+  readonly blockGasUsed: bigint;
   private readonly shared: SharedStores;
 
   constructor(init: ContextInit, shared?: Partial<SharedStores>) {
@@ -93,6 +99,7 @@ export class Context {
     this.events = init.events ?? new EventManager();
     this.metered = init.metered ?? false;
     this.readCache = init.readCache ?? false;
+    this.blockGasUsed = init.blockGasUsed ?? 0n;
     this.shared = { caches: shared?.caches ?? new Map(), stores: shared?.stores ?? new Map() };
   }
 
@@ -134,6 +141,7 @@ export class Context {
         events: changes.events ?? this.events,
         metered,
         readCache,
+        blockGasUsed: changes.blockGasUsed ?? this.blockGasUsed,
       },
       { caches: sameStore ? this.shared.caches : undefined, stores: sameWrappers ? this.shared.stores : undefined },
     );

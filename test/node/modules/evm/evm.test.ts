@@ -11,7 +11,7 @@ import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
 import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
 import { Context } from '../../../../src/node/modules/shared/context.js';
-import { DENOM, TOKEN, buildAppState, msgSend, startChain, testKey, type Chain } from '../../app/helpers.js';
+import { DENOM, TOKEN, buildAppState, msgSend, signTx, startChain, testKey, type Chain } from '../../app/helpers.js';
 import { exportAppState, validateAppState } from '../../../../src/node/app/genesis.js';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AuthInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema, type AuthInfo, type TxBody } from '../../../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
@@ -175,6 +175,33 @@ describe('evm module', () => {
     }
   });
 
+  test('the base fee follows the block\'s gas: max(gas wanted × min_gas_multiplier, gas used) of Ethereum and Cosmos txs', async () => {
+    await chain.close();
+    const params = defaultConsensusParams();
+    params.block.maxGas = 2_000_000n; // target 1,000,000 (elasticity 2)
+    chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }), { consensusParams: params });
+    await chain.block([]);
+    const market = () => manager().keeper<{ getParams(ctx: Context): { baseFee: string }; getBlockGas(ctx: Context): bigint }>('feemarket');
+    // An Ethereum transfer asking for 1,500,000 gas (21,000 used, charged at least half the limit)
+    // and a Cosmos send asking for 200,000.
+    const eth = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 1n, gasLimit: 1_500_000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const carol = testKey('carol');
+    const cosmos = signTx({ signer: validator, msgs: [msgSend(validator.bech32, carol.bech32, 1n)], sequence: 1n, accountNumber: 1n, fee: 200_000n * 2n * GWEI, gas: 200_000n });
+    const block = await chain.block([carry(eth), cosmos]);
+    expect(block.txResults.map((r) => r.code)).toEqual([0, 0]);
+    const before = BigInt(market().getParams(queryCtx(chain)).baseFee); // the base fee of that block
+    const used = block.txResults.reduce((sum, r) => sum + r.gasUsed, 0n);
+    expect(block.txResults[0]!.gasUsed).toBe(750_000n);
+    const wanted = (1_500_000n + 200_000n) / 2n; // × min_gas_multiplier 0.5
+    const blockGas = wanted > used ? wanted : used;
+    expect(market().getBlockGas(queryCtx(chain))).toBe(blockGas);
+    expect(block.events.some((e) => e.type === 'block_gas' && e.attributes.some((a) => a.key === 'amount' && a.value === blockGas.toString()))).toBe(true);
+    // The next block moves the base fee down by (target − gas) / target / 8.
+    await chain.block([]);
+    const after = BigInt(market().getParams(queryCtx(chain)).baseFee);
+    expect(after).toBe(before - (before * (1_000_000n - blockGas)) / 1_000_000n / 8n);
+  });
+
   describe('ante refusals', () => {
     const base = () => buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }) as unknown as Record<string, Record<string, unknown>>;
     const send = (nonce = 0) => wallet.signTransaction({ type: 0, chainId: CHAIN, nonce, to: bytesToHex(bob.address), value: 1n, gasLimit: 21000n, gasPrice: 2n * GWEI });
@@ -228,6 +255,23 @@ describe('evm module', () => {
       expect(refused.code).toBe(13);
       expect(refused.log).toBe('provided fee < minimum global fee (42000000000000 < 21000000000000000). Please increase the priority tip (for EIP-1559 txs) or the gas prices (for access list or legacy txs): insufficient fee');
       await expectUnchanged();
+    });
+
+    test('the fee market\'s min_gas_price holds Cosmos txs too, in CheckTx and in blocks', async () => {
+      await chain.close();
+      const state = base();
+      (state.feemarket!.params as Record<string, unknown>).min_gas_price = '1000.000000000000000000';
+      chain = await startChain(state as never);
+      await chain.block([]);
+      const cheap = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 0n, accountNumber: 0n, fee: 1000n, gas: 100_000n });
+      const expected = 'provided fee < minimum global fee (1000attotoken < 100000000attotoken). Please increase the gas price.: insufficient fee';
+      const checked = await chain.app.checkTx({ tx: cheap, type: 'new' });
+      expect([checked.code, checked.log]).toEqual([13, expected]);
+      const delivered = (await chain.block([cheap])).txResults[0]!;
+      expect([delivered.code, delivered.log]).toEqual([13, expected]);
+      await expectUnchanged();
+      const enough = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 1n)], sequence: 0n, accountNumber: 0n, fee: 200_000_000n, gas: 200_000n });
+      expect((await chain.block([enough])).txResults[0]!.code).toBe(0);
     });
 
     test('the node\'s minimum-gas-prices refuse a cheap Ethereum tx in CheckTx only', async () => {

@@ -42,11 +42,28 @@ describe('fee market', () => {
     expect(keeper.calculateBaseFee(ctx)).toBe(990_000_000n);
     keeper.setParams(ctx, { ...defaultFeeMarketParams(), enableHeight: 10n });
     expect(keeper.calculateBaseFee(ctx)).toBe(1_000_000_000n);
+  });
+
+  test('the block gas: gas wanted × min_gas_multiplier, but never less than the gas used; a block_gas event', async () => {
+    const ctx = await ctxAt(10, 10_000_000n);
+    keeper.setParams(ctx, defaultFeeMarketParams()); // min_gas_multiplier 0.5
     keeper.beginBlock(ctx);
-    keeper.addBlockGas(ctx, 21000n);
-    keeper.addBlockGas(ctx, 50000n);
-    keeper.endBlock(ctx);
-    expect(keeper.getBlockGas(ctx)).toBe(71000n);
+    keeper.addGasWanted(ctx, 100_000n);
+    keeper.addGasWanted(ctx, 200_000n);
+    // Wanted 300,000 → 150,000 after the multiplier; the txs used 90,000.
+    keeper.endBlock(ctx.with({ blockGasUsed: 90_000n }));
+    expect(keeper.getBlockGas(ctx)).toBe(150_000n);
+    // Used more than the limited wanted: used counts.
+    keeper.addGasWanted(ctx, 100_000n);
+    const end = ctx.with({ blockGasUsed: 80_000n });
+    keeper.endBlock(end);
+    expect(keeper.getBlockGas(ctx)).toBe(80_000n);
+    expect(end.events.events.at(-1)).toMatchObject({ type: 'block_gas', attributes: [{ key: 'height', value: '10' }, { key: 'amount', value: '80000' }] });
+    // With no base fee the gas wanted is not counted (Ethermint's GasWantedDecorator).
+    keeper.setParams(ctx, { ...defaultFeeMarketParams(), noBaseFee: true });
+    keeper.addGasWanted(ctx, 1_000_000n);
+    keeper.endBlock(ctx.with({ blockGasUsed: 0n }));
+    expect(keeper.getBlockGas(ctx)).toBe(0n);
   });
 
   test('bad params are named', () => {
