@@ -143,7 +143,7 @@ describe('httpRoutes', () => {
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
     const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, NET_STAKING, MINT, BONUS, EVM, FEEMARKET];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1 + 9 + 3);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 2 + 1 + 3 + 1 + 11 + 3);
   });
 
   it('names the fields bound by path variables', () => {
