@@ -83,6 +83,11 @@ export function evmQueryService(keeper: EvmKeeper): QueryServiceImpl {
       const result = await keeper.traceTx(ctx, traceEnv(request, ctx), request.msg, request.predecessors, request.traceConfig);
       return create(QueryTraceTxResponseSchema, { data: new Uint8Array(Buffer.from(JSON.stringify(result))) });
     },
+    traceCall: async (request, ctx) => {
+      const args = parseCallArgs(request.args);
+      const result = await keeper.traceCall(ctx, args, request.gasCap === 0n ? DEFAULT_GAS_CAP : request.gasCap, request.traceConfig);
+      return create(QueryTraceTxResponseSchema, { data: new Uint8Array(Buffer.from(JSON.stringify(result))) });
+    },
     traceBlock: async (request, ctx) => {
       const results = await keeper.traceBlock(ctx, traceEnv(request, ctx), request.txs, request.traceConfig);
       return create(QueryTraceBlockResponseSchema, { data: new Uint8Array(Buffer.from(JSON.stringify(results))) });

@@ -47,6 +47,7 @@ export const comments: Readonly<Record<string, string>> = {
   "ethermint.evm.v1.Query.EstimateGas": "The gas a call or transaction needs.",
   "ethermint.evm.v1.Query.TraceTx": "Replays a transaction of a block with a tracer (debug_traceTransaction).",
   "ethermint.evm.v1.Query.TraceBlock": "Replays every transaction of a block with a tracer (debug_traceBlockByNumber / ByHash).",
+  "ethermint.evm.v1.Query.TraceCall": "tokend extension (not in Ethermint v0.22, no REST route): debug_traceCall, a call traced on\nthe state at the query height; nothing is written.",
   "ethermint.evm.v1.Query.BaseFee": "The base fee of the current block (empty when the fee market has none).",
   "ethermint.evm.v1.QueryAccountRequest.address": "Hex address.",
   "ethermint.evm.v1.QueryCosmosAccountRequest.address": "Hex address.",
@@ -62,4 +63,6 @@ export const comments: Readonly<Record<string, string>> = {
   "ethermint.evm.v1.QueryTraceTxResponse.data": "The tracer's result as JSON.",
   "ethermint.evm.v1.QueryTraceBlockRequest.txs": "The Ethereum messages of the block, in order.",
   "ethermint.evm.v1.QueryTraceBlockResponse.data": "A JSON list, one {\"result\": ...} or {\"error\": \"...\"} per message.",
+  "ethermint.evm.v1.QueryTraceCallRequest": "tokend extension: the request of TraceCall (a call as EthCallRequest's, and a trace config).",
+  "ethermint.evm.v1.QueryTraceCallRequest.args": "The call as JSON (eth_call's transaction object).",
 };
