@@ -28,6 +28,7 @@ const SUITES: Suite[] = [
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },
   { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
+  { name: 'trace', load: () => import('./evm/trace.bench.js') },
 ];
 
 function formatValue(value: number): string {

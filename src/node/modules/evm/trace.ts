@@ -8,8 +8,8 @@
  * tracer. Nothing is written. trace_block runs every message with the tracer, each seeing the
  * effects of the ones before it.
  *
- * A fresh EVM serves each request (not the execution pool): a timed-out trace leaves its
- * journal half-open, and the tracer's listeners must not reach block execution.
+ * Trace EVMs come from their own pool (not execution's): a timed-out trace leaves its journal
+ * half-open and is dropped, and the tracer's listeners must not reach block execution.
  */
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
@@ -130,7 +130,15 @@ interface TraceRun {
   baseFee: bigint | undefined;
 }
 
-async function openRun(k: EvmKeeper, ctx: Context, env: TraceBlockEnv | undefined, config: TraceConfig | undefined): Promise<{ run: TraceRun; discard: () => void }> {
+/**
+ * Idle trace EVMs per Common (creating one costs ~1.5 ms). Kept apart from execution's pool so a
+ * tracer's listeners can never reach block execution; an EVM whose run threw (a timeout leaves
+ * its journal half-open) is not returned. Listeners are detached after every run.
+ */
+const idle = new Map<Common, { evm: EVM; state: StoreStateManager }[]>();
+const POOL_LIMIT = 4;
+
+async function openRun(k: EvmKeeper, ctx: Context, env: TraceBlockEnv | undefined, config: TraceConfig | undefined): Promise<{ run: TraceRun; discard: (reuse: boolean) => void }> {
   const branch = ctx.multiStore.branch();
   const header = env === undefined ? ctx.header : { ...ctx.header, height: env.height, time: env.time, proposerAddress: env.proposer, hash: env.blockHash };
   const traceCtx = ctx.with({ multiStore: branch, metered: false, header });
@@ -141,9 +149,26 @@ async function openRun(k: EvmKeeper, ctx: Context, env: TraceBlockEnv | undefine
   const common = commonFor(chainId, hardforkAt(chainConfig, height), params.extraEips.map(Number));
   // A traced block's base fee is what the fee market's BeginBlock derives from the parent state.
   const baseFee = !isLondon(chainConfig, height) ? undefined : env === undefined ? k.feeMarketKeeper?.getBaseFee(traceCtx) : k.feeMarketKeeper?.calculateBaseFee(traceCtx);
-  const state = new StoreStateManager(traceCtx, k.accounts, k.bank, params.evmDenom);
-  const evm = await createEVM({ common, stateManager: state });
-  return { run: { k, ctx: traceCtx, evm, state, common, baseFee }, discard: () => branch.discard() };
+  let pooled = idle.get(common)?.pop();
+  if (pooled === undefined) {
+    const state = new StoreStateManager(traceCtx, k.accounts, k.bank, params.evmDenom);
+    pooled = { evm: await createEVM({ common, stateManager: state }), state };
+  }
+  const entry = pooled;
+  const run: TraceRun = { k, ctx: traceCtx, evm: entry.evm, state: entry.state, common, baseFee };
+  return {
+    run,
+    discard: (reuse: boolean) => {
+      branch.discard();
+      if (!reuse) return;
+      let list = idle.get(common);
+      if (list === undefined) {
+        list = [];
+        idle.set(common, list);
+      }
+      if (list.length < POOL_LIMIT) list.push(entry);
+    },
+  };
 }
 
 interface Message {
@@ -274,6 +299,7 @@ function senderOf(tx: EthTx): Uint8Array {
 export async function traceTx(k: EvmKeeper, ctx: Context, env: TraceBlockEnv, msg: MsgEthereumTx, predecessors: readonly MsgEthereumTx[], config: TraceConfig | undefined): Promise<unknown> {
   const prepared = prepareTrace(config);
   const { run, discard } = await openRun(k, ctx, env, config);
+  let ok = false;
   try {
     for (const previous of predecessors) {
       // As Ethermint: a predecessor that does not decode or run is skipped.
@@ -292,9 +318,11 @@ export async function traceTx(k: EvmKeeper, ctx: Context, env: TraceBlockEnv, ms
     } catch (err) {
       throw grpcError('Internal', (err as Error).message);
     }
-    return await traced(run, txMessage(run, tx, senderOf(tx)), prepared, false);
+    const result = await traced(run, txMessage(run, tx, senderOf(tx)), prepared, false);
+    ok = true;
+    return result;
   } finally {
-    discard();
+    discard(ok);
   }
 }
 
@@ -302,6 +330,7 @@ export async function traceTx(k: EvmKeeper, ctx: Context, env: TraceBlockEnv, ms
 export async function traceBlock(k: EvmKeeper, ctx: Context, env: TraceBlockEnv, txs: readonly MsgEthereumTx[], config: TraceConfig | undefined): Promise<TraceBlockItem[]> {
   const prepared = prepareTrace(config);
   const { run, discard } = await openRun(k, ctx, env, config);
+  let ok = true;
   try {
     const out: TraceBlockItem[] = [];
     for (const msg of txs) {
@@ -309,12 +338,13 @@ export async function traceBlock(k: EvmKeeper, ctx: Context, env: TraceBlockEnv,
         const tx = txFromMsg(msg, run.common);
         out.push({ result: await traced(run, txMessage(run, tx, senderOf(tx)), prepared, true) });
       } catch (err) {
+        ok = false;
         out.push({ error: isGrpcError(err) ? err.description : (err as Error).message });
       }
     }
     return out;
   } finally {
-    discard();
+    discard(ok);
   }
 }
 
@@ -322,6 +352,7 @@ export async function traceBlock(k: EvmKeeper, ctx: Context, env: TraceBlockEnv,
 export async function traceCall(k: EvmKeeper, ctx: Context, args: CallArgs, gasCap: bigint, config: TraceConfig | undefined): Promise<unknown> {
   const prepared = prepareTrace(config);
   const { run, discard } = await openRun(k, ctx, undefined, config);
+  let ok = false;
   try {
     const data = args.data ?? new Uint8Array(0);
     let intrinsic = 21000n;
@@ -342,8 +373,10 @@ export async function traceCall(k: EvmKeeper, ctx: Context, args: CallArgs, gasC
       accessList: [],
       isTx: false,
     };
-    return await traced(run, message, prepared, false);
+    const result = await traced(run, message, prepared, false);
+    ok = true;
+    return result;
   } finally {
-    discard();
+    discard(ok);
   }
 }
