@@ -8,6 +8,8 @@
  *   trace_tx call       TraceTx of the committed tx with callTracer (block − 1 state, replay)
  *   trace_tx struct     TraceTx with the default struct logger (every step recorded)
  *   trace_tx prestate   TraceTx with prestateTracer
+ *   loop 10k            a 10,000-iteration loop (~70k steps) as eth_call vs TraceCall with
+ *                       callTracer: the cost of the step listener per opcode
  *
  * Rows are mean latencies per request in ms.
  */
@@ -38,6 +40,8 @@ const GWEI = 10n ** 9n;
 const GENESIS = Date.parse('2024-01-01T00:00:00Z');
 const RECEIVER = '3460005500';
 const FORWARDER = '6000600060006000346000355af15000';
+// for (i = 0; i < 10000; i++) {} — ~70k steps: the per-step cost of a tracer's step listener
+const LOOP = '61271060005b60010181811060055700';
 const deployCode = (runtime: string) => `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}80600b6000396000f3${runtime}`;
 
 async function finalize(app: App, height: number, txs: Uint8Array[]): Promise<void> {
@@ -82,7 +86,9 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     let nonce = 0;
     await finalize(app, height++, [carry(await wallet.signTransaction({ ...fee, nonce: nonce++, data: deployCode(RECEIVER), gasLimit: 200_000n }))]);
     await finalize(app, height++, [carry(await wallet.signTransaction({ ...fee, nonce: nonce++, data: deployCode(FORWARDER), gasLimit: 200_000n }))]);
+    await finalize(app, height++, [carry(await wallet.signTransaction({ ...fee, nonce: nonce++, data: deployCode(LOOP), gasLimit: 200_000n }))]);
     const receiver = getCreateAddress({ from: wallet.address, nonce: 0 });
+    const loop = getCreateAddress({ from: wallet.address, nonce: 2 });
     const forwarder = getCreateAddress({ from: wallet.address, nonce: 1 });
     const input = `0x${receiver.slice(2).toLowerCase().padStart(64, '0')}`;
     const txBytes = carry(await wallet.signTransaction({ ...fee, nonce: nonce++, to: forwarder, data: input, value: 1000n, gasLimit: 150_000n }));
@@ -99,18 +105,23 @@ export async function run(log: (line: string) => void = () => undefined): Promis
         create(QueryTraceTxRequestSchema, { msg, traceConfig: create(TraceConfigSchema, { tracer }), blockNumber: BigInt(txHeight), blockTime: timestampFromDate(new Date(GENESIS + txHeight * 1000)), proposerAddress: new Uint8Array(20), chainId: 9000n }),
       );
     const latest = height - 1;
-    const cases: { name: string; path: string; data: Uint8Array; at: number; ms: number }[] = [
+    const loopArgs = new TextEncoder().encode(JSON.stringify({ from: wallet.address, to: loop, gas: '0x989680' }));
+    const loopCall = toBinary(EthCallRequestSchema, create(EthCallRequestSchema, { args: loopArgs, gasCap: 25_000_000n }));
+    const loopTrace = toBinary(QueryTraceCallRequestSchema, create(QueryTraceCallRequestSchema, { args: loopArgs, gasCap: 25_000_000n, traceConfig: create(TraceConfigSchema, { tracer: 'callTracer' }) }));
+    const cases: { name: string; path: string; data: Uint8Array; at: number; ms: number; share?: number }[] = [
       { name: 'trace: eth_call, no tracer (forwarder → receiver)', path: '/ethermint.evm.v1.Query/EthCall', data: callData, at: latest, ms: 0 },
       { name: 'trace: same call, callTracer (TraceCall)', path: '/ethermint.evm.v1.Query/TraceCall', data: traceCall('callTracer'), at: latest, ms: 0 },
       { name: 'trace: trace_tx callTracer', path: '/ethermint.evm.v1.Query/TraceTx', data: traceTx('callTracer'), at: txHeight - 1, ms: 0 },
       { name: 'trace: trace_tx struct logger', path: '/ethermint.evm.v1.Query/TraceTx', data: traceTx(''), at: txHeight - 1, ms: 0 },
       { name: 'trace: trace_tx prestateTracer', path: '/ethermint.evm.v1.Query/TraceTx', data: traceTx('prestateTracer'), at: txHeight - 1, ms: 0 },
+      { name: 'trace: loop 10k (~70k steps), eth_call', path: '/ethermint.evm.v1.Query/EthCall', data: loopCall, at: latest, ms: 0, share: 30 },
+      { name: 'trace: loop 10k (~70k steps), callTracer', path: '/ethermint.evm.v1.Query/TraceCall', data: loopTrace, at: latest, ms: 0, share: 30 },
     ];
     // Rounds interleave the cases so a shared machine's load falls on all of them alike.
     const rounds = 10;
     for (let round = -1; round < rounds; round++) {
       for (const c of cases) {
-        const count = round < 0 ? 20 : Math.ceil(iterations / rounds);
+        const count = Math.ceil((round < 0 ? 20 : iterations / rounds) / (c.share ?? 1));
         const started = performance.now();
         for (let i = 0; i < count; i++) {
           const response = await app.query({ path: c.path, data: c.data, height: c.at, prove: false });
