@@ -19,6 +19,8 @@ import {
 } from '../../../../src/gen/ethermint/evm/v1/query_pb.js';
 import { DENOM, GENESIS_TIME, TOKEN, abciQuery, buildAppState, startChain, testKey, type Chain } from '../../app/helpers.js';
 import { parseGoDuration } from '../../../../src/node/modules/evm/trace.js';
+import { ApiServer } from '../../../../src/node/api/index.js';
+import { createQueryRouter } from '../../../../src/node/services/index.js';
 
 const alice = testKey('alice');
 const validator = testKey('validator');
@@ -216,6 +218,45 @@ describe('tracing (trace_tx, trace_block)', () => {
     // …and a short one runs to its out-of-gas end under the default budget.
     const full = await traceTx(spin.msgs[1]!, spin.height, { tracer: 'callTracer' });
     expect(full.json!.error).toBe('out of gas');
+  });
+
+  test('over HTTP: GET /evmx/evm/v1/trace_tx and /ethermint/evm/v1/trace_block with the spec query parameters', async () => {
+    const { msgs, height } = await block([await send({ to: contracts.forwarder, data: word(contracts.receiver!), value: 21n })]);
+    const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', maxBodyBytes: 64 * 1024 } });
+    const { url } = await api.start();
+    try {
+      const msg = msgs[0]!;
+      const query = new URLSearchParams({
+        'msg.data.type_url': msg.data!.typeUrl,
+        'msg.data.value': Buffer.from(msg.data!.value).toString('base64'),
+        'msg.hash': msg.hash,
+        'msg.from': msg.from,
+        'trace_config.tracer': 'callTracer',
+        'trace_config.tracer_json_config': '{"onlyTopCall":true}',
+        block_number: String(height),
+        chain_id: String(CHAIN),
+      });
+      const headers = { 'x-cosmos-block-height': String(height - 1) };
+      const res = await fetch(`${url}/evmx/evm/v1/trace_tx?${query}`, { headers });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: string };
+      const trace = JSON.parse(Buffer.from(body.data, 'base64').toString('utf8')) as Record<string, unknown>;
+      expect(trace).toMatchObject({ type: 'CALL', to: contracts.forwarder, value: '0x15' });
+      expect(trace.calls).toBeUndefined();
+
+      // The spec's trace_block parameters carry no txs (a message list does not fit a query
+      // string): the route answers, with Ethermint's empty list.
+      const blockQuery = new URLSearchParams({ 'trace_config.disable_stack': 'true', block_number: String(height), chain_id: String(CHAIN) });
+      const blockRes = await fetch(`${url}/ethermint/evm/v1/trace_block?${blockQuery}`, { headers });
+      expect(blockRes.status).toBe(200);
+      expect(JSON.parse(Buffer.from(((await blockRes.json()) as { data: string }).data, 'base64').toString('utf8'))).toEqual([]);
+
+      const bad = await fetch(`${url}/evmx/evm/v1/trace_tx?${query}&trace_config.limit=-3`, { headers });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { message: string }).message).toMatch(/output limit cannot be negative, got -3/);
+    } finally {
+      await api.stop();
+    }
   });
 
   test('Go durations', () => {
