@@ -41,6 +41,8 @@ const FORWARDER = '600060006000600034600035' + '5af15000';
 // Reverter: revert(Error("nope"))
 const REVERTER =
   '7f08c379a0' + '00'.repeat(28) + '600052' + '6020600452' + '6004602452' + '7f6e6f7065' + '00'.repeat(28) + '604452' + '60646000fd';
+// Multi: delegatecall(gas, calldataload(0), 0, 0, 0, 0); pop; staticcall(gas, calldataload(0), 0, 0, 0, 0); pop; stop
+const MULTI = '60006000600060006000355af450' + '60006000600060006000355afa50' + '00';
 // Spinner: jumpdest; push1 0; jump — loops until out of gas
 const SPINNER = '5b600056';
 
@@ -99,6 +101,7 @@ describe('tracing (trace_tx, trace_block)', () => {
     contracts.forwarder = await deploy(FORWARDER);
     contracts.reverter = await deploy(REVERTER);
     contracts.spinner = await deploy(SPINNER);
+    contracts.multi = await deploy(MULTI);
   });
   afterAll(async () => {
     await chain.close();
@@ -124,6 +127,23 @@ describe('tracing (trace_tx, trace_block)', () => {
     const top = await traceTx(msgs[0]!, height, { tracer: 'callTracer', tracerJsonConfig: '{"onlyTopCall": true}' });
     expect(top.json!.calls).toBeUndefined();
     expect(top.json!.gasUsed).toBe(json!.gasUsed);
+  });
+
+  test('callTracer names frames by their opcode: DELEGATECALL (the caller’s value) and a STATICCALL refused for writing', async () => {
+    const { msgs, height } = await block([await send({ to: contracts.multi, data: word(contracts.receiver!), value: 6n })]);
+    const { json } = await traceTx(msgs[0]!, height, { tracer: 'callTracer' });
+    expect(json!.calls).toHaveLength(2);
+    expect(json!.calls[0]).toMatchObject({ type: 'DELEGATECALL', from: contracts.multi, to: contracts.receiver, value: '0x6' });
+    expect(json!.calls[1]).toMatchObject({ type: 'STATICCALL', from: contracts.multi, to: contracts.receiver, error: 'write protection' });
+    expect(json!.calls[1].value).toBeUndefined();
+    expect(json!.error).toBeUndefined();
+  });
+
+  test('callTracer on a contract creation: CREATE to the new address, the runtime code as output', async () => {
+    const address = getCreateAddress({ from: wallet.address, nonce }).toLowerCase();
+    const { msgs, height } = await block([await send({ data: deployCode(RECEIVER) })]);
+    const { json } = await traceTx(msgs[0]!, height, { tracer: 'callTracer' });
+    expect(json).toMatchObject({ type: 'CREATE', from: wallet.address.toLowerCase(), to: address, input: deployCode(RECEIVER), output: `0x${RECEIVER}`, value: '0x0' });
   });
 
   test('struct logger: the expected opcodes at both depths, storage, stack and memory switches', async () => {
