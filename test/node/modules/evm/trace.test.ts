@@ -41,6 +41,8 @@ const FORWARDER = '600060006000600034600035' + '5af15000';
 // Reverter: revert(Error("nope"))
 const REVERTER =
   '7f08c379a0' + '00'.repeat(28) + '600052' + '6020600452' + '6004602452' + '7f6e6f7065' + '00'.repeat(28) + '604452' + '60646000fd';
+// Logger: sstore(0, calldataload(0)); mstore(0, it); log1(0, 32, 0x2a); return(0, 32)
+const LOGGER = '600035806000556000526' + '02a60206000a160206000f3';
 // Multi: delegatecall(gas, calldataload(0), 0, 0, 0, 0); pop; staticcall(gas, calldataload(0), 0, 0, 0, 0); pop; stop
 const MULTI = '60006000600060006000355af450' + '60006000600060006000355afa50' + '00';
 // Spinner: jumpdest; push1 0; jump — loops until out of gas
@@ -102,6 +104,7 @@ describe('tracing (trace_tx, trace_block)', () => {
     contracts.reverter = await deploy(REVERTER);
     contracts.spinner = await deploy(SPINNER);
     contracts.multi = await deploy(MULTI);
+    contracts.logger = await deploy(LOGGER);
   });
   afterAll(async () => {
     await chain.close();
@@ -137,6 +140,16 @@ describe('tracing (trace_tx, trace_block)', () => {
     expect(json!.calls[1]).toMatchObject({ type: 'STATICCALL', from: contracts.multi, to: contracts.receiver, error: 'write protection' });
     expect(json!.calls[1].value).toBeUndefined();
     expect(json!.error).toBeUndefined();
+  });
+
+  test('callTracer withLog: the frame’s logs with their position among its calls', async () => {
+    const value = `0x${'07'.padStart(64, '0')}`;
+    const { msgs, height } = await block([await send({ to: contracts.logger, data: value })]);
+    const plain = await traceTx(msgs[0]!, height, { tracer: 'callTracer' });
+    expect(plain.json!.logs).toBeUndefined();
+    expect(plain.json!.output).toBe(value);
+    const { json } = await traceTx(msgs[0]!, height, { tracer: 'callTracer', tracerJsonConfig: '{"withLog": true}' });
+    expect(json!.logs).toEqual([{ address: contracts.logger, topics: [`0x${'2a'.padStart(64, '0')}`], data: value, position: '0x0' }]);
   });
 
   test('callTracer on a contract creation: CREATE to the new address, the runtime code as output', async () => {
