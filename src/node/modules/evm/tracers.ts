@@ -168,8 +168,15 @@ export class StructLogger implements EvmTracer {
     this.logs.push(log);
   }
 
-  onBeforeMessage(): void {
+  onBeforeMessage(message: Message): void {
     this.frames.push(this.logs.length);
+    // geth counts the gas handed to the new frame in the CALL / CREATE step's cost (the stipend
+    // of a value transfer is a gift, not a cost).
+    const last = this.logs[this.logs.length - 1];
+    if (message.depth > 0 && last !== undefined && last.depth === message.depth && CALL_OPS.has(last.op)) {
+      const stipend = message.value > 0n && (last.op === 'CALL' || last.op === 'CALLCODE') ? 2300n : 0n;
+      last.gasCost += Number(message.gasLimit - stipend);
+    }
   }
 
   onAfterMessage(result: EVMResult): void {

@@ -168,6 +168,9 @@ describe('tracing (trace_tx, trace_block)', () => {
     expect(logs.filter((l) => l.depth === 1).map((l) => l.op)).toEqual(['PUSH1', 'PUSH1', 'PUSH1', 'PUSH1', 'CALLVALUE', 'PUSH1', 'CALLDATALOAD', 'GAS', 'CALL', 'POP', 'STOP']);
     expect(logs.filter((l) => l.depth === 2).map((l) => l.op)).toEqual(['CALLVALUE', 'PUSH1', 'SSTORE', 'STOP']);
     const call = logs.find((l) => l.op === 'CALL')!;
+    // geth's CALL cost: access (2,600) + value (9,000) + the gas handed on (the callee's gas − the 2,300 stipend)
+    const callee = logs[logs.indexOf(call) + 1]!;
+    expect(call.gasCost).toBe(2600 + 9000 + callee.gas - 2300);
     expect(call.stack![call.stack!.length - 2]).toBe(`0x${BigInt(contracts.receiver!).toString(16)}`);
     expect(call.stack![call.stack!.length - 3]).toBe('0x9');
     const sstore = logs.find((l) => l.op === 'SSTORE')!;
