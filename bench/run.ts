@@ -32,6 +32,7 @@ const SUITES: Suite[] = [
   { name: 'evm', load: () => import('./evm/evm.bench.js') },
   { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
   { name: 'group', load: () => import('./group/group.bench.js') },
+  { name: 'trace', load: () => import('./evm/trace.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -2,7 +2,8 @@
  * The EVM against a node started by the test, through clients no one here wrote: ethers v6 and
  * viem over the Ethereum JSON-RPC — chain id, balances (the same balance `q bank balances`
  * shows), an EIP-1559 value transfer signed the way MetaMask does, a contract deployed and
- * called, its logs read by getLogs and from the receipt; and the errors an Ethereum client sees
+ * called, its logs read by getLogs and from the receipt, the call described by
+ * debug_traceTransaction with callTracer; and the errors an Ethereum client sees
  * for a wrong chain id, a bad signature, a nonce too low and insufficient funds.
  */
 import { jest } from '@jest/globals';
@@ -62,7 +63,7 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     await ok(['collect-gentxs', ...h]);
     const jsonRpcPort = await freePort();
     const wsPort = await freePort();
-    bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`, '--json-rpc.ws-address', `127.0.0.1:${wsPort}`]);
+    bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`, '--json-rpc.ws-address', `127.0.0.1:${wsPort}`, '--json-rpc.api', 'eth,net,web3,debug']);
     wsUrl = `ws://127.0.0.1:${wsPort}`;
     await waitForHeight(bg.node, 2);
     url = `http://127.0.0.1:${jsonRpcPort}`;
@@ -122,6 +123,19 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     expect(receipt.logs[0]!.topics).toEqual([TOPIC]);
     expect(receipt.logs[0]!.data).toBe(value);
     expect(await provider.getStorage(contract, 0)).toBe(value);
+    // debug_traceTransaction with callTracer describes the call (the debug namespace is on).
+    const trace = await provider.send('debug_traceTransaction', [call.hash, { tracer: 'callTracer', tracerConfig: { withLog: true } }]);
+    expect(trace).toEqual({
+      type: 'CALL',
+      from: wallet.address.toLowerCase(),
+      to: contract.toLowerCase(),
+      gas: `0x${call.gasLimit.toString(16)}`,
+      gasUsed: `0x${receipt.gasUsed.toString(16)}`,
+      input: value,
+      output: value,
+      logs: [{ address: contract.toLowerCase(), topics: [TOPIC], data: value, position: '0x0' }],
+      value: '0x0',
+    });
     const logs = await provider.getLogs({ address: contract, fromBlock: deployed.blockNumber, toBlock: 'latest', topics: [TOPIC] });
     expect(logs.map((l) => l.transactionHash)).toEqual([call.hash]);
     const history = await provider.send('eth_feeHistory', ['0x4', 'latest', [50]]);

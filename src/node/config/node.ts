@@ -624,7 +624,7 @@ idle-timeout = ${config.grpc.idleTimeoutS}
 enable = ${config.jsonRpc.enable}
 address = ${q(config.jsonRpc.address)}
 ws-address = ${q(config.jsonRpc.wsAddress)}
-# Namespaces served, comma-separated: eth, net, web3 (Ethermint's default) and txpool
+# Namespaces served, comma-separated: eth, net, web3 (Ethermint's default), txpool and debug (tracing)
 api = ${q(config.jsonRpc.api.join(','))}
 # Most open HTTP connections (0: as many as the descriptor limit allows); at the cap the oldest
 # idle one is closed for a new client

@@ -22,6 +22,7 @@ import { nullLogger, type Logger } from '../logger.js';
 import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
+import { debugMethods } from './debug.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
 
@@ -49,10 +50,10 @@ export interface EthRpcServerOptions {
   api?: readonly string[];
 }
 
-/** Namespaces this server has: Ethermint's defaults, and txpool on request. */
-export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool'] as const;
+/** Namespaces this server has: Ethermint's defaults, and txpool and debug (tracing) on request. */
+export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
 /** Ethermint's other namespaces: accepted in `[json-rpc] api`, not served (a warning at start). */
-export const UNSERVED_NAMESPACES = ['debug', 'personal', 'miner'] as const;
+export const UNSERVED_NAMESPACES = ['personal', 'miner'] as const;
 export const DEFAULT_NAMESPACES: readonly string[] = ['eth', 'net', 'web3'];
 
 export interface EthRpcAddress {
@@ -318,6 +319,7 @@ export class EthRpcServer {
       },
       eth_uninstallFilter: async (p) => typeof param(p, 0) === 'string' && this.filters.delete(param(p, 0) as string),
     };
+    Object.assign(m, debugMethods(b, GAS_CAP));
     return new Map(Object.entries(m));
   }
 

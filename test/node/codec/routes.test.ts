@@ -170,7 +170,7 @@ describe('httpRoutes', () => {
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
     const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 9 + 3 + 5 + 3 + 3 + 8 + 8 + 2);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2);
   });
 
   it('names the fields bound by path variables', () => {

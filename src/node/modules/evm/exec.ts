@@ -61,7 +61,7 @@ function releaseEvm(pooled: PooledEvm): void {
   if (list.length < POOL_LIMIT) list.push(pooled);
 }
 
-function blockOf(ctx: Context, baseFee: bigint | undefined) {
+export function blockOf(ctx: Context, baseFee: bigint | undefined) {
   const coinbase = new Address(ctx.header.proposerAddress.length === 20 ? ctx.header.proposerAddress : new Uint8Array(20));
   const maxGas = ctx.consensusParams?.block.maxGas ?? -1n;
   return {
@@ -79,7 +79,7 @@ function blockOf(ctx: Context, baseFee: bigint | undefined) {
 }
 
 /** Warms the sender, recipient, precompiles and access list (EIP-2929/2930, EIP-3651 coinbase). */
-function warm(evm: EVM, common: Common, caller: Address, to: Address | undefined, accessList: readonly { address: string; storageKeys: string[] }[], coinbase: Address): void {
+export function warm(evm: EVM, common: Common, caller: Address, to: Address | undefined, accessList: readonly { address: string; storageKeys: string[] }[], coinbase: Address): void {
   if (!common.isActivatedEIP(2929)) return;
   evm.journal.addAlwaysWarmAddress(caller.toString());
   if (to !== undefined) evm.journal.addAlwaysWarmAddress(to.toString());

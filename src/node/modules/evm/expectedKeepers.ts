@@ -24,6 +24,8 @@ export interface EvmFeeMarketKeeper {
   getMinGasMultiplier(ctx: Context): { num: bigint; den: bigint };
   /** min_gas_price as a fraction (numerator, denominator). */
   getMinGasPrice(ctx: Context): { num: bigint; den: bigint };
+  /** The base fee the next block gets from the stored one and the block gas (the fee market's BeginBlock). */
+  calculateBaseFee(ctx: Context): bigint | undefined;
   /** Adds a tx's gas limit to the block's gas wanted (the next base fee's input), when the base fee is on. */
   addGasWanted(ctx: Context, gas: bigint): void;
 }

@@ -8,13 +8,14 @@
  * London, used/2 before), at least gas_limit × min_gas_multiplier; the unused gas is refunded to
  * the sender from the fee collector at the price the sender paid.
  */
-import type { Log } from '../../../gen/ethermint/evm/v1/evm_pb.js';
-import type { MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
+import type { Log, TraceConfig } from '../../../gen/ethermint/evm/v1/evm_pb.js';
+import type { MsgEthereumTx, MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Context } from '../shared/context.js';
 import type { EthTx } from './ethTx.js';
 import type { EvmAccountKeeper, EvmBankKeeper, EvmFeeMarketKeeper } from './expectedKeepers.js';
 import { Code, Params, Storage } from './keys.js';
 import { loadEvmLibraries } from './lib.js';
+import type { TraceBlockEnv, TraceBlockItem } from './trace.js';
 import { defaultEvmParams, eip155ChainId, hardforkAt, isLondon, type EvmParams } from './params.js';
 
 export const EVENT_TYPE_ETHEREUM_TX = 'ethereum_tx';
@@ -105,6 +106,21 @@ export class EvmKeeper {
   /** A call on a throw-away branch of `ctx` (eth_call / eth_estimateGas); nothing is written. */
   async call(ctx: Context, args: CallArgs, gasCap: bigint): Promise<CallResult> {
     return (await loadEvmLibraries()).call(this, ctx, args, gasCap);
+  }
+
+  /** trace_tx: the block's earlier messages replayed, then `msg` traced; nothing is written. */
+  async traceTx(ctx: Context, env: TraceBlockEnv, msg: MsgEthereumTx, predecessors: readonly MsgEthereumTx[], config: TraceConfig | undefined): Promise<unknown> {
+    return (await loadEvmLibraries()).traceTx(this, ctx, env, msg, predecessors, config);
+  }
+
+  /** trace_block: every message of a block traced in order; nothing is written. */
+  async traceBlock(ctx: Context, env: TraceBlockEnv, txs: readonly MsgEthereumTx[], config: TraceConfig | undefined): Promise<TraceBlockItem[]> {
+    return (await loadEvmLibraries()).traceBlock(this, ctx, env, txs, config);
+  }
+
+  /** debug_traceCall: a call traced on the state of `ctx`; nothing is written. */
+  async traceCall(ctx: Context, args: CallArgs, gasCap: bigint, config: TraceConfig | undefined): Promise<unknown> {
+    return (await loadEvmLibraries()).traceCall(this, ctx, args, gasCap, config);
   }
 
   /**

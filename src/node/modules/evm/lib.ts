@@ -5,15 +5,19 @@
  */
 import type * as EthTxModule from './ethTx.js';
 import type * as ExecModule from './exec.js';
+import type * as TraceModule from './trace.js';
 
-export type EvmLibraries = typeof EthTxModule & typeof ExecModule;
+export type EvmLibraries = typeof EthTxModule & typeof ExecModule & typeof TraceModule;
 
 let loaded: EvmLibraries | undefined;
 let loading: Promise<EvmLibraries> | undefined;
 
 export function loadEvmLibraries(): Promise<EvmLibraries> {
-  loading ??= Promise.all([import('./ethTx.js'), import('./exec.js')]).then(([ethTx, exec]) => {
-    loaded = { ...ethTx, ...exec };
+  // trace.js after exec.js: both import @ethereumjs/evm, and jest's ESM loader trips over two
+  // concurrent first imports of one package.
+  loading ??= Promise.all([import('./ethTx.js'), import('./exec.js')]).then(async ([ethTx, exec]) => {
+    const trace = await import('./trace.js');
+    loaded = { ...ethTx, ...exec, ...trace };
     return loaded;
   });
   return loading;

@@ -1,4 +1,4 @@
-/** ethermint.evm.v1.Query: accounts, balances, code, storage, params, eth_call, estimate_gas, base fee. */
+/** ethermint.evm.v1.Query: accounts, balances, code, storage, params, eth_call, estimate_gas, trace_tx, trace_block, base fee. */
 import { create } from '@bufbuild/protobuf';
 import { bytesToHex } from './hex.js';
 import {
@@ -11,6 +11,9 @@ import {
   QueryCosmosAccountResponseSchema,
   QueryParamsResponseSchema,
   QueryStorageResponseSchema,
+  QueryTraceBlockResponseSchema,
+  QueryTraceTxResponseSchema,
+  type QueryTraceTxRequest,
 } from '../../../gen/ethermint/evm/v1/query_pb.js';
 import { MsgEthereumTxResponseSchema } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { grpcError } from '../shared/errors.js';
@@ -19,6 +22,21 @@ import { EMPTY_CODE_HASH } from './keys.js';
 import { defineQueryService, type QueryServiceImpl } from '../shared/module.js';
 import type { EvmKeeper } from './keeper.js';
 import { parseCallArgs } from './callArgs.js';
+import type { TraceBlockEnv } from './trace.js';
+import type { Context } from '../shared/context.js';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+
+/** The traced block as the request names it (Ethermint: block_number below 1 counts as 1). */
+function traceEnv(request: Pick<QueryTraceTxRequest, 'blockNumber' | 'blockTime' | 'blockHash' | 'proposerAddress' | 'chainId'>, ctx: Context): TraceBlockEnv {
+  const hash = request.blockHash.replace(/^0x/, '');
+  return {
+    height: request.blockNumber < 1n ? 1 : Number(request.blockNumber),
+    time: request.blockTime === undefined ? ctx.blockTime : timestampDate(request.blockTime),
+    proposer: request.proposerAddress,
+    blockHash: /^([0-9a-fA-F]{2})*$/.test(hash) ? new Uint8Array(Buffer.from(hash, 'hex')) : new Uint8Array(0),
+    chainId: request.chainId,
+  };
+}
 
 /** The Ethereum JSON-RPC's default gas cap (Ethermint's json-rpc gas-cap). */
 export const DEFAULT_GAS_CAP = 25_000_000n;
@@ -59,6 +77,20 @@ export function evmQueryService(keeper: EvmKeeper): QueryServiceImpl {
       const args = parseCallArgs(request.args);
       const result = await keeper.call(ctx, args, request.gasCap === 0n ? DEFAULT_GAS_CAP : request.gasCap);
       return create(MsgEthereumTxResponseSchema, { ret: result.ret, vmError: result.vmError, gasUsed: result.gasUsed, logs: result.logs });
+    },
+    traceTx: async (request, ctx) => {
+      if (request.msg === undefined) throw grpcError('InvalidArgument', 'empty request: msg is required');
+      const result = await keeper.traceTx(ctx, traceEnv(request, ctx), request.msg, request.predecessors, request.traceConfig);
+      return create(QueryTraceTxResponseSchema, { data: new Uint8Array(Buffer.from(JSON.stringify(result))) });
+    },
+    traceCall: async (request, ctx) => {
+      const args = parseCallArgs(request.args);
+      const result = await keeper.traceCall(ctx, args, request.gasCap === 0n ? DEFAULT_GAS_CAP : request.gasCap, request.traceConfig);
+      return create(QueryTraceTxResponseSchema, { data: new Uint8Array(Buffer.from(JSON.stringify(result))) });
+    },
+    traceBlock: async (request, ctx) => {
+      const results = await keeper.traceBlock(ctx, traceEnv(request, ctx), request.txs, request.traceConfig);
+      return create(QueryTraceBlockResponseSchema, { data: new Uint8Array(Buffer.from(JSON.stringify(results))) });
     },
     estimateGas: async (request, ctx) => {
       const args = parseCallArgs(request.args);

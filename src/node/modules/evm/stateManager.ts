@@ -67,6 +67,11 @@ export class StoreStateManager implements StateManagerInterface {
     clear: (): void => this.original.clear(),
   };
 
+  /** The balance as the running frame sees it (synchronous: tracers read it inside a step). */
+  peekBalance(address: Uint8Array): bigint {
+    return this.bank.getBalance(this.ctx, address, this.denom);
+  }
+
   async getAccount(address: Address): Promise<Account | undefined> {
     const account = this.accounts.getAccount(this.ctx, address.bytes);
     const balance = this.bank.getBalance(this.ctx, address.bytes, this.denom);

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file ethermint/evm/v1/evm.proto.
  */
 export const file_ethermint_evm_v1_evm: GenFile = /*@__PURE__*/
-  fileDesc("ChpldGhlcm1pbnQvZXZtL3YxL2V2bS5wcm90bxIQZXRoZXJtaW50LmV2bS52MSKvAQoGUGFyYW1zEhEKCWV2bV9kZW5vbRgBIAEoCRIVCg1lbmFibGVfY3JlYXRlGAIgASgIEhMKC2VuYWJsZV9jYWxsGAMgASgIEhIKCmV4dHJhX2VpcHMYBCADKAMSMwoMY2hhaW5fY29uZmlnGAUgASgLMh0uZXRoZXJtaW50LmV2bS52MS5DaGFpbkNvbmZpZxIdChVhbGxvd191bnByb3RlY3RlZF90eHMYBiABKAgijwQKC0NoYWluQ29uZmlnEhcKD2hvbWVzdGVhZF9ibG9jaxgBIAEoCRIWCg5kYW9fZm9ya19ibG9jaxgCIAEoCRIYChBkYW9fZm9ya19zdXBwb3J0GAMgASgIEhQKDGVpcDE1MF9ibG9jaxgEIAEoCRITCgtlaXAxNTBfaGFzaBgFIAEoCRIUCgxlaXAxNTVfYmxvY2sYBiABKAkSFAoMZWlwMTU4X2Jsb2NrGAcgASgJEhcKD2J5emFudGl1bV9ibG9jaxgIIAEoCRIcChRjb25zdGFudGlub3BsZV9ibG9jaxgJIAEoCRIYChBwZXRlcnNidXJnX2Jsb2NrGAogASgJEhYKDmlzdGFuYnVsX2Jsb2NrGAsgASgJEhoKEm11aXJfZ2xhY2llcl9ibG9jaxgMIAEoCRIUCgxiZXJsaW5fYmxvY2sYDSABKAkSFAoMbG9uZG9uX2Jsb2NrGBEgASgJEhsKE2Fycm93X2dsYWNpZXJfYmxvY2sYEiABKAkSGgoSZ3JheV9nbGFjaWVyX2Jsb2NrGBQgASgJEhwKFG1lcmdlX25ldHNwbGl0X2Jsb2NrGBUgASgJEhYKDnNoYW5naGFpX2Jsb2NrGBYgASgJEhQKDGNhbmN1bl9ibG9jaxgXIAEoCRIQCghjaGFpbl9pZBgYIAEoBEoECA4QD0oECA8QEEoECBAQEUoECBMQFCIjCgVTdGF0ZRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAkiRAoPVHJhbnNhY3Rpb25Mb2dzEgwKBGhhc2gYASABKAkSIwoEbG9ncxgCIAMoCzIVLmV0aGVybWludC5ldm0udjEuTG9nIs4BCgNMb2cSDwoHYWRkcmVzcxgBIAEoCRIOCgZ0b3BpY3MYAiADKAkSDAoEZGF0YRgDIAEoDBIUCgxibG9ja19udW1iZXIYBCABKAQSIAoHdHhfaGFzaBgFIAEoCVIPdHJhbnNhY3Rpb25IYXNoEiIKCHR4X2luZGV4GAYgASgEUhB0cmFuc2FjdGlvbkluZGV4EhIKCmJsb2NrX2hhc2gYByABKAkSFwoFaW5kZXgYCCABKARSCGxvZ0luZGV4Eg8KB3JlbW92ZWQYCSABKAgiNAoLQWNjZXNzVHVwbGUSDwoHYWRkcmVzcxgBIAEoCRIUCgxzdG9yYWdlX2tleXMYAiADKAlCKFomZ2l0aHViLmNvbS9ldm1vcy9ldGhlcm1pbnQveC9ldm0vdHlwZXNiBnByb3RvMw");
+  fileDesc("ChpldGhlcm1pbnQvZXZtL3YxL2V2bS5wcm90bxIQZXRoZXJtaW50LmV2bS52MSKvAQoGUGFyYW1zEhEKCWV2bV9kZW5vbRgBIAEoCRIVCg1lbmFibGVfY3JlYXRlGAIgASgIEhMKC2VuYWJsZV9jYWxsGAMgASgIEhIKCmV4dHJhX2VpcHMYBCADKAMSMwoMY2hhaW5fY29uZmlnGAUgASgLMh0uZXRoZXJtaW50LmV2bS52MS5DaGFpbkNvbmZpZxIdChVhbGxvd191bnByb3RlY3RlZF90eHMYBiABKAgijwQKC0NoYWluQ29uZmlnEhcKD2hvbWVzdGVhZF9ibG9jaxgBIAEoCRIWCg5kYW9fZm9ya19ibG9jaxgCIAEoCRIYChBkYW9fZm9ya19zdXBwb3J0GAMgASgIEhQKDGVpcDE1MF9ibG9jaxgEIAEoCRITCgtlaXAxNTBfaGFzaBgFIAEoCRIUCgxlaXAxNTVfYmxvY2sYBiABKAkSFAoMZWlwMTU4X2Jsb2NrGAcgASgJEhcKD2J5emFudGl1bV9ibG9jaxgIIAEoCRIcChRjb25zdGFudGlub3BsZV9ibG9jaxgJIAEoCRIYChBwZXRlcnNidXJnX2Jsb2NrGAogASgJEhYKDmlzdGFuYnVsX2Jsb2NrGAsgASgJEhoKEm11aXJfZ2xhY2llcl9ibG9jaxgMIAEoCRIUCgxiZXJsaW5fYmxvY2sYDSABKAkSFAoMbG9uZG9uX2Jsb2NrGBEgASgJEhsKE2Fycm93X2dsYWNpZXJfYmxvY2sYEiABKAkSGgoSZ3JheV9nbGFjaWVyX2Jsb2NrGBQgASgJEhwKFG1lcmdlX25ldHNwbGl0X2Jsb2NrGBUgASgJEhYKDnNoYW5naGFpX2Jsb2NrGBYgASgJEhQKDGNhbmN1bl9ibG9jaxgXIAEoCRIQCghjaGFpbl9pZBgYIAEoBEoECA4QD0oECA8QEEoECBAQEUoECBMQFCIjCgVTdGF0ZRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAkiRAoPVHJhbnNhY3Rpb25Mb2dzEgwKBGhhc2gYASABKAkSIwoEbG9ncxgCIAMoCzIVLmV0aGVybWludC5ldm0udjEuTG9nIs4BCgNMb2cSDwoHYWRkcmVzcxgBIAEoCRIOCgZ0b3BpY3MYAiADKAkSDAoEZGF0YRgDIAEoDBIUCgxibG9ja19udW1iZXIYBCABKAQSIAoHdHhfaGFzaBgFIAEoCVIPdHJhbnNhY3Rpb25IYXNoEiIKCHR4X2luZGV4GAYgASgEUhB0cmFuc2FjdGlvbkluZGV4EhIKCmJsb2NrX2hhc2gYByABKAkSFwoFaW5kZXgYCCABKARSCGxvZ0luZGV4Eg8KB3JlbW92ZWQYCSABKAgiNAoLQWNjZXNzVHVwbGUSDwoHYWRkcmVzcxgBIAEoCRIUCgxzdG9yYWdlX2tleXMYAiADKAkivgIKC1RyYWNlQ29uZmlnEg4KBnRyYWNlchgBIAEoCRIPCgd0aW1lb3V0GAIgASgJEg4KBnJlZXhlYxgDIAEoBBIVCg1kaXNhYmxlX3N0YWNrGAUgASgIEhcKD2Rpc2FibGVfc3RvcmFnZRgGIAEoCBINCgVkZWJ1ZxgIIAEoCBINCgVsaW1pdBgJIAEoBRIwCglvdmVycmlkZXMYCiABKAsyHS5ldGhlcm1pbnQuZXZtLnYxLkNoYWluQ29uZmlnEhUKDWVuYWJsZV9tZW1vcnkYCyABKAgSGgoSZW5hYmxlX3JldHVybl9kYXRhGAwgASgIEhoKEnRyYWNlcl9qc29uX2NvbmZpZxgNIAEoCUoECAQQBUoECAcQCFIOZGlzYWJsZV9tZW1vcnlSE2Rpc2FibGVfcmV0dXJuX2RhdGFCKFomZ2l0aHViLmNvbS9ldm1vcy9ldGhlcm1pbnQveC9ldm0vdHlwZXNiBnByb3RvMw");
 
 /**
  * The EVM module's parameters.
@@ -317,4 +317,85 @@ export type AccessTuple = Message<"ethermint.evm.v1.AccessTuple"> & {
  */
 export const AccessTupleSchema: GenMessage<AccessTuple> = /*@__PURE__*/
   messageDesc(file_ethermint_evm_v1_evm, 5);
+
+/**
+ * Parameters of a trace (trace_tx, trace_block, debug_trace*).
+ *
+ * @generated from message ethermint.evm.v1.TraceConfig
+ */
+export type TraceConfig = Message<"ethermint.evm.v1.TraceConfig"> & {
+  /**
+   * A named tracer (callTracer, prestateTracer); empty for the struct logger.
+   *
+   * @generated from field: string tracer = 1;
+   */
+  tracer: string;
+
+  /**
+   * Duration text ("5s", "300ms") overriding the default 5 seconds.
+   *
+   * @generated from field: string timeout = 2;
+   */
+  timeout: string;
+
+  /**
+   * Blocks the tracer may go back (accepted, unused: state is kept for every stored height).
+   *
+   * @generated from field: uint64 reexec = 3;
+   */
+  reexec: bigint;
+
+  /**
+   * @generated from field: bool disable_stack = 5;
+   */
+  disableStack: boolean;
+
+  /**
+   * @generated from field: bool disable_storage = 6;
+   */
+  disableStorage: boolean;
+
+  /**
+   * @generated from field: bool debug = 8;
+   */
+  debug: boolean;
+
+  /**
+   * Maximum number of struct logs, 0 = unlimited.
+   *
+   * @generated from field: int32 limit = 9;
+   */
+  limit: number;
+
+  /**
+   * Fork overrides for the trace.
+   *
+   * @generated from field: ethermint.evm.v1.ChainConfig overrides = 10;
+   */
+  overrides?: ChainConfig | undefined;
+
+  /**
+   * @generated from field: bool enable_memory = 11;
+   */
+  enableMemory: boolean;
+
+  /**
+   * @generated from field: bool enable_return_data = 12;
+   */
+  enableReturnData: boolean;
+
+  /**
+   * The tracer's own configuration as JSON ({"onlyTopCall": true}, {"diffMode": true}, ...).
+   *
+   * @generated from field: string tracer_json_config = 13;
+   */
+  tracerJsonConfig: string;
+};
+
+/**
+ * Describes the message ethermint.evm.v1.TraceConfig.
+ * Use `create(TraceConfigSchema)` to create a new message.
+ */
+export const TraceConfigSchema: GenMessage<TraceConfig> = /*@__PURE__*/
+  messageDesc(file_ethermint_evm_v1_evm, 6);
 

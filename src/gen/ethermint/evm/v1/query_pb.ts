@@ -6,18 +6,20 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Params } from "./evm_pb.js";
+import type { Params, TraceConfig } from "./evm_pb.js";
 import { file_ethermint_evm_v1_evm } from "./evm_pb.js";
-import type { MsgEthereumTxResponseSchema } from "./tx_pb.js";
+import type { MsgEthereumTx, MsgEthereumTxResponseSchema } from "./tx_pb.js";
 import { file_ethermint_evm_v1_tx } from "./tx_pb.js";
 import { file_google_api_annotations } from "../../../google/api/annotations_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file ethermint/evm/v1/query.proto.
  */
 export const file_ethermint_evm_v1_query: GenFile = /*@__PURE__*/
-  fileDesc("ChxldGhlcm1pbnQvZXZtL3YxL3F1ZXJ5LnByb3RvEhBldGhlcm1pbnQuZXZtLnYxIiYKE1F1ZXJ5QWNjb3VudFJlcXVlc3QSDwoHYWRkcmVzcxgBIAEoCSJJChRRdWVyeUFjY291bnRSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgJEhEKCWNvZGVfaGFzaBgCIAEoCRINCgVub25jZRgDIAEoBCIsChlRdWVyeUNvc21vc0FjY291bnRSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiXgoaUXVlcnlDb3Ntb3NBY2NvdW50UmVzcG9uc2USFgoOY29zbW9zX2FkZHJlc3MYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSFgoOYWNjb3VudF9udW1iZXIYAyABKAQiJgoTUXVlcnlCYWxhbmNlUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJIicKFFF1ZXJ5QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAkiMwoTUXVlcnlTdG9yYWdlUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJEgsKA2tleRgCIAEoCSIlChRRdWVyeVN0b3JhZ2VSZXNwb25zZRINCgV2YWx1ZRgBIAEoCSIjChBRdWVyeUNvZGVSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiIQoRUXVlcnlDb2RlUmVzcG9uc2USDAoEY29kZRgBIAEoDCIUChJRdWVyeVBhcmFtc1JlcXVlc3QiPwoTUXVlcnlQYXJhbXNSZXNwb25zZRIoCgZwYXJhbXMYASABKAsyGC5ldGhlcm1pbnQuZXZtLnYxLlBhcmFtcyJbCg5FdGhDYWxsUmVxdWVzdBIMCgRhcmdzGAEgASgMEg8KB2dhc19jYXAYAiABKAQSGAoQcHJvcG9zZXJfYWRkcmVzcxgDIAEoDBIQCghjaGFpbl9pZBgEIAEoAyIiChNFc3RpbWF0ZUdhc1Jlc3BvbnNlEgsKA2dhcxgBIAEoBCIVChNRdWVyeUJhc2VGZWVSZXF1ZXN0IigKFFF1ZXJ5QmFzZUZlZVJlc3BvbnNlEhAKCGJhc2VfZmVlGAEgASgJMtILCgVRdWVyeRKnAQoHQWNjb3VudBIlLmV0aGVybWludC5ldm0udjEuUXVlcnlBY2NvdW50UmVxdWVzdBomLmV0aGVybWludC5ldm0udjEuUXVlcnlBY2NvdW50UmVzcG9uc2UiTYLT5JMCR1ogEh4vZXZteC9ldm0vdjEvYWNjb3VudC97YWRkcmVzc30SIy9ldGhlcm1pbnQvZXZtL3YxL2FjY291bnQve2FkZHJlc3N9EsQBCg1Db3Ntb3NBY2NvdW50EisuZXRoZXJtaW50LmV2bS52MS5RdWVyeUNvc21vc0FjY291bnRSZXF1ZXN0GiwuZXRoZXJtaW50LmV2bS52MS5RdWVyeUNvc21vc0FjY291bnRSZXNwb25zZSJYgtPkkwJSWiQSIi9ldm14L2V2bS92MS9zZGtfYWNjb3VudC97YWRkcmVzc30SKi9ldGhlcm1pbnQvZXZtL3YxL2Nvc21vc19hY2NvdW50L3thZGRyZXNzfRKpAQoHQmFsYW5jZRIlLmV0aGVybWludC5ldm0udjEuUXVlcnlCYWxhbmNlUmVxdWVzdBomLmV0aGVybWludC5ldm0udjEuUXVlcnlCYWxhbmNlUmVzcG9uc2UiT4LT5JMCSVohEh8vZXZteC9ldm0vdjEvYmFsYW5jZXMve2FkZHJlc3N9EiQvZXRoZXJtaW50L2V2bS92MS9iYWxhbmNlcy97YWRkcmVzc30SswEKB1N0b3JhZ2USJS5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5U3RvcmFnZVJlcXVlc3QaJi5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5U3RvcmFnZVJlc3BvbnNlIlmC0+STAlNaJhIkL2V2bXgvZXZtL3YxL3N0b3JhZ2Uve2FkZHJlc3N9L3trZXl9EikvZXRoZXJtaW50L2V2bS92MS9zdG9yYWdlL3thZGRyZXNzfS97a2V5fRKaAQoEQ29kZRIiLmV0aGVybWludC5ldm0udjEuUXVlcnlDb2RlUmVxdWVzdBojLmV0aGVybWludC5ldm0udjEuUXVlcnlDb2RlUmVzcG9uc2UiSYLT5JMCQ1oeEhwvZXZteC9ldm0vdjEvY29kZXMve2FkZHJlc3N9EiEvZXRoZXJtaW50L2V2bS92MS9jb2Rlcy97YWRkcmVzc30SjgEKBlBhcmFtcxIkLmV0aGVybWludC5ldm0udjEuUXVlcnlQYXJhbXNSZXF1ZXN0GiUuZXRoZXJtaW50LmV2bS52MS5RdWVyeVBhcmFtc1Jlc3BvbnNlIjeC0+STAjFaFRITL2V2bXgvZXZtL3YxL3BhcmFtcxIYL2V0aGVybWludC9ldm0vdjEvcGFyYW1zEpEBCgdFdGhDYWxsEiAuZXRoZXJtaW50LmV2bS52MS5FdGhDYWxsUmVxdWVzdBonLmV0aGVybWludC5ldm0udjEuTXNnRXRoZXJldW1UeFJlc3BvbnNlIjuC0+STAjVaFxIVL2V2bXgvZXZtL3YxL2V0aF9jYWxsEhovZXRoZXJtaW50L2V2bS92MS9ldGhfY2FsbBKbAQoLRXN0aW1hdGVHYXMSIC5ldGhlcm1pbnQuZXZtLnYxLkV0aENhbGxSZXF1ZXN0GiUuZXRoZXJtaW50LmV2bS52MS5Fc3RpbWF0ZUdhc1Jlc3BvbnNlIkOC0+STAj1aGxIZL2V2bXgvZXZtL3YxL2VzdGltYXRlX2dhcxIeL2V0aGVybWludC9ldm0vdjEvZXN0aW1hdGVfZ2FzEpUBCgdCYXNlRmVlEiUuZXRoZXJtaW50LmV2bS52MS5RdWVyeUJhc2VGZWVSZXF1ZXN0GiYuZXRoZXJtaW50LmV2bS52MS5RdWVyeUJhc2VGZWVSZXNwb25zZSI7gtPkkwI1WhcSFS9ldm14L2V2bS92MS9iYXNlX2ZlZRIaL2V0aGVybWludC9ldm0vdjEvYmFzZV9mZWVCKFomZ2l0aHViLmNvbS9ldm1vcy9ldGhlcm1pbnQveC9ldm0vdHlwZXNiBnByb3RvMw", [file_ethermint_evm_v1_evm, file_ethermint_evm_v1_tx, file_google_api_annotations]);
+  fileDesc("ChxldGhlcm1pbnQvZXZtL3YxL3F1ZXJ5LnByb3RvEhBldGhlcm1pbnQuZXZtLnYxIiYKE1F1ZXJ5QWNjb3VudFJlcXVlc3QSDwoHYWRkcmVzcxgBIAEoCSJJChRRdWVyeUFjY291bnRSZXNwb25zZRIPCgdiYWxhbmNlGAEgASgJEhEKCWNvZGVfaGFzaBgCIAEoCRINCgVub25jZRgDIAEoBCIsChlRdWVyeUNvc21vc0FjY291bnRSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiXgoaUXVlcnlDb3Ntb3NBY2NvdW50UmVzcG9uc2USFgoOY29zbW9zX2FkZHJlc3MYASABKAkSEAoIc2VxdWVuY2UYAiABKAQSFgoOYWNjb3VudF9udW1iZXIYAyABKAQiJgoTUXVlcnlCYWxhbmNlUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJIicKFFF1ZXJ5QmFsYW5jZVJlc3BvbnNlEg8KB2JhbGFuY2UYASABKAkiMwoTUXVlcnlTdG9yYWdlUmVxdWVzdBIPCgdhZGRyZXNzGAEgASgJEgsKA2tleRgCIAEoCSIlChRRdWVyeVN0b3JhZ2VSZXNwb25zZRINCgV2YWx1ZRgBIAEoCSIjChBRdWVyeUNvZGVSZXF1ZXN0Eg8KB2FkZHJlc3MYASABKAkiIQoRUXVlcnlDb2RlUmVzcG9uc2USDAoEY29kZRgBIAEoDCIUChJRdWVyeVBhcmFtc1JlcXVlc3QiPwoTUXVlcnlQYXJhbXNSZXNwb25zZRIoCgZwYXJhbXMYASABKAsyGC5ldGhlcm1pbnQuZXZtLnYxLlBhcmFtcyJbCg5FdGhDYWxsUmVxdWVzdBIMCgRhcmdzGAEgASgMEg8KB2dhc19jYXAYAiABKAQSGAoQcHJvcG9zZXJfYWRkcmVzcxgDIAEoDBIQCghjaGFpbl9pZBgEIAEoAyIiChNFc3RpbWF0ZUdhc1Jlc3BvbnNlEgsKA2dhcxgBIAEoBCIVChNRdWVyeUJhc2VGZWVSZXF1ZXN0IigKFFF1ZXJ5QmFzZUZlZVJlc3BvbnNlEhAKCGJhc2VfZmVlGAEgASgJIsUCChNRdWVyeVRyYWNlVHhSZXF1ZXN0EiwKA21zZxgBIAEoCzIfLmV0aGVybWludC5ldm0udjEuTXNnRXRoZXJldW1UeBIzCgx0cmFjZV9jb25maWcYAyABKAsyHS5ldGhlcm1pbnQuZXZtLnYxLlRyYWNlQ29uZmlnEjUKDHByZWRlY2Vzc29ycxgEIAMoCzIfLmV0aGVybWludC5ldm0udjEuTXNnRXRoZXJldW1UeBIUCgxibG9ja19udW1iZXIYBSABKAMSEgoKYmxvY2tfaGFzaBgGIAEoCRIuCgpibG9ja190aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYChBwcm9wb3Nlcl9hZGRyZXNzGAggASgMEhAKCGNoYWluX2lkGAkgASgDSgQIAhADUgh0eF9pbmRleCIkChRRdWVyeVRyYWNlVHhSZXNwb25zZRIMCgRkYXRhGAEgASgMIoECChZRdWVyeVRyYWNlQmxvY2tSZXF1ZXN0EiwKA3R4cxgBIAMoCzIfLmV0aGVybWludC5ldm0udjEuTXNnRXRoZXJldW1UeBIzCgx0cmFjZV9jb25maWcYAyABKAsyHS5ldGhlcm1pbnQuZXZtLnYxLlRyYWNlQ29uZmlnEhQKDGJsb2NrX251bWJlchgFIAEoAxISCgpibG9ja19oYXNoGAYgASgJEi4KCmJsb2NrX3RpbWUYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHByb3Bvc2VyX2FkZHJlc3MYCCABKAwSEAoIY2hhaW5faWQYCSABKAMiJwoXUXVlcnlUcmFjZUJsb2NrUmVzcG9uc2USDAoEZGF0YRgBIAEoDCJrChVRdWVyeVRyYWNlQ2FsbFJlcXVlc3QSDAoEYXJncxgBIAEoDBIPCgdnYXNfY2FwGAIgASgEEjMKDHRyYWNlX2NvbmZpZxgDIAEoCzIdLmV0aGVybWludC5ldm0udjEuVHJhY2VDb25maWcy8Q4KBVF1ZXJ5EqcBCgdBY2NvdW50EiUuZXRoZXJtaW50LmV2bS52MS5RdWVyeUFjY291bnRSZXF1ZXN0GiYuZXRoZXJtaW50LmV2bS52MS5RdWVyeUFjY291bnRSZXNwb25zZSJNgtPkkwJHWiASHi9ldm14L2V2bS92MS9hY2NvdW50L3thZGRyZXNzfRIjL2V0aGVybWludC9ldm0vdjEvYWNjb3VudC97YWRkcmVzc30SxAEKDUNvc21vc0FjY291bnQSKy5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5Q29zbW9zQWNjb3VudFJlcXVlc3QaLC5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5Q29zbW9zQWNjb3VudFJlc3BvbnNlIliC0+STAlJaJBIiL2V2bXgvZXZtL3YxL3Nka19hY2NvdW50L3thZGRyZXNzfRIqL2V0aGVybWludC9ldm0vdjEvY29zbW9zX2FjY291bnQve2FkZHJlc3N9EqkBCgdCYWxhbmNlEiUuZXRoZXJtaW50LmV2bS52MS5RdWVyeUJhbGFuY2VSZXF1ZXN0GiYuZXRoZXJtaW50LmV2bS52MS5RdWVyeUJhbGFuY2VSZXNwb25zZSJPgtPkkwJJWiESHy9ldm14L2V2bS92MS9iYWxhbmNlcy97YWRkcmVzc30SJC9ldGhlcm1pbnQvZXZtL3YxL2JhbGFuY2VzL3thZGRyZXNzfRKzAQoHU3RvcmFnZRIlLmV0aGVybWludC5ldm0udjEuUXVlcnlTdG9yYWdlUmVxdWVzdBomLmV0aGVybWludC5ldm0udjEuUXVlcnlTdG9yYWdlUmVzcG9uc2UiWYLT5JMCU1omEiQvZXZteC9ldm0vdjEvc3RvcmFnZS97YWRkcmVzc30ve2tleX0SKS9ldGhlcm1pbnQvZXZtL3YxL3N0b3JhZ2Uve2FkZHJlc3N9L3trZXl9EpoBCgRDb2RlEiIuZXRoZXJtaW50LmV2bS52MS5RdWVyeUNvZGVSZXF1ZXN0GiMuZXRoZXJtaW50LmV2bS52MS5RdWVyeUNvZGVSZXNwb25zZSJJgtPkkwJDWh4SHC9ldm14L2V2bS92MS9jb2Rlcy97YWRkcmVzc30SIS9ldGhlcm1pbnQvZXZtL3YxL2NvZGVzL3thZGRyZXNzfRKOAQoGUGFyYW1zEiQuZXRoZXJtaW50LmV2bS52MS5RdWVyeVBhcmFtc1JlcXVlc3QaJS5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5UGFyYW1zUmVzcG9uc2UiN4LT5JMCMVoVEhMvZXZteC9ldm0vdjEvcGFyYW1zEhgvZXRoZXJtaW50L2V2bS92MS9wYXJhbXMSkQEKB0V0aENhbGwSIC5ldGhlcm1pbnQuZXZtLnYxLkV0aENhbGxSZXF1ZXN0GicuZXRoZXJtaW50LmV2bS52MS5Nc2dFdGhlcmV1bVR4UmVzcG9uc2UiO4LT5JMCNVoXEhUvZXZteC9ldm0vdjEvZXRoX2NhbGwSGi9ldGhlcm1pbnQvZXZtL3YxL2V0aF9jYWxsEpsBCgtFc3RpbWF0ZUdhcxIgLmV0aGVybWludC5ldm0udjEuRXRoQ2FsbFJlcXVlc3QaJS5ldGhlcm1pbnQuZXZtLnYxLkVzdGltYXRlR2FzUmVzcG9uc2UiQ4LT5JMCPVobEhkvZXZteC9ldm0vdjEvZXN0aW1hdGVfZ2FzEh4vZXRoZXJtaW50L2V2bS92MS9lc3RpbWF0ZV9nYXMSlQEKB1RyYWNlVHgSJS5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5VHJhY2VUeFJlcXVlc3QaJi5ldGhlcm1pbnQuZXZtLnYxLlF1ZXJ5VHJhY2VUeFJlc3BvbnNlIjuC0+STAjVaFxIVL2V2bXgvZXZtL3YxL3RyYWNlX3R4EhovZXRoZXJtaW50L2V2bS92MS90cmFjZV90eBKkAQoKVHJhY2VCbG9jaxIoLmV0aGVybWludC5ldm0udjEuUXVlcnlUcmFjZUJsb2NrUmVxdWVzdBopLmV0aGVybWludC5ldm0udjEuUXVlcnlUcmFjZUJsb2NrUmVzcG9uc2UiQYLT5JMCO1oaEhgvZXZteC9ldm0vdjEvdHJhY2VfYmxvY2sSHS9ldGhlcm1pbnQvZXZtL3YxL3RyYWNlX2Jsb2NrEl4KCVRyYWNlQ2FsbBInLmV0aGVybWludC5ldm0udjEuUXVlcnlUcmFjZUNhbGxSZXF1ZXN0GiYuZXRoZXJtaW50LmV2bS52MS5RdWVyeVRyYWNlVHhSZXNwb25zZSIAEpUBCgdCYXNlRmVlEiUuZXRoZXJtaW50LmV2bS52MS5RdWVyeUJhc2VGZWVSZXF1ZXN0GiYuZXRoZXJtaW50LmV2bS52MS5RdWVyeUJhc2VGZWVSZXNwb25zZSI7gtPkkwI1WhcSFS9ldm14L2V2bS92MS9iYXNlX2ZlZRIaL2V0aGVybWludC9ldm0vdjEvYmFzZV9mZWVCKFomZ2l0aHViLmNvbS9ldm1vcy9ldGhlcm1pbnQveC9ldm0vdHlwZXNiBnByb3RvMw", [file_ethermint_evm_v1_evm, file_ethermint_evm_v1_tx, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message ethermint.evm.v1.QueryAccountRequest
@@ -338,6 +340,184 @@ export const QueryBaseFeeResponseSchema: GenMessage<QueryBaseFeeResponse> = /*@_
   messageDesc(file_ethermint_evm_v1_query, 15);
 
 /**
+ * @generated from message ethermint.evm.v1.QueryTraceTxRequest
+ */
+export type QueryTraceTxRequest = Message<"ethermint.evm.v1.QueryTraceTxRequest"> & {
+  /**
+   * The traced transaction.
+   *
+   * @generated from field: ethermint.evm.v1.MsgEthereumTx msg = 1;
+   */
+  msg?: MsgEthereumTx | undefined;
+
+  /**
+   * @generated from field: ethermint.evm.v1.TraceConfig trace_config = 3;
+   */
+  traceConfig?: TraceConfig | undefined;
+
+  /**
+   * The Ethereum messages of the same block before it, replayed first.
+   *
+   * @generated from field: repeated ethermint.evm.v1.MsgEthereumTx predecessors = 4;
+   */
+  predecessors: MsgEthereumTx[];
+
+  /**
+   * @generated from field: int64 block_number = 5;
+   */
+  blockNumber: bigint;
+
+  /**
+   * Hex hash of the block.
+   *
+   * @generated from field: string block_hash = 6;
+   */
+  blockHash: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp block_time = 7;
+   */
+  blockTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bytes proposer_address = 8;
+   */
+  proposerAddress: Uint8Array;
+
+  /**
+   * EIP-155 chain id (0: from the context's chain id).
+   *
+   * @generated from field: int64 chain_id = 9;
+   */
+  chainId: bigint;
+};
+
+/**
+ * Describes the message ethermint.evm.v1.QueryTraceTxRequest.
+ * Use `create(QueryTraceTxRequestSchema)` to create a new message.
+ */
+export const QueryTraceTxRequestSchema: GenMessage<QueryTraceTxRequest> = /*@__PURE__*/
+  messageDesc(file_ethermint_evm_v1_query, 16);
+
+/**
+ * @generated from message ethermint.evm.v1.QueryTraceTxResponse
+ */
+export type QueryTraceTxResponse = Message<"ethermint.evm.v1.QueryTraceTxResponse"> & {
+  /**
+   * The tracer's result as JSON.
+   *
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message ethermint.evm.v1.QueryTraceTxResponse.
+ * Use `create(QueryTraceTxResponseSchema)` to create a new message.
+ */
+export const QueryTraceTxResponseSchema: GenMessage<QueryTraceTxResponse> = /*@__PURE__*/
+  messageDesc(file_ethermint_evm_v1_query, 17);
+
+/**
+ * @generated from message ethermint.evm.v1.QueryTraceBlockRequest
+ */
+export type QueryTraceBlockRequest = Message<"ethermint.evm.v1.QueryTraceBlockRequest"> & {
+  /**
+   * The Ethereum messages of the block, in order.
+   *
+   * @generated from field: repeated ethermint.evm.v1.MsgEthereumTx txs = 1;
+   */
+  txs: MsgEthereumTx[];
+
+  /**
+   * @generated from field: ethermint.evm.v1.TraceConfig trace_config = 3;
+   */
+  traceConfig?: TraceConfig | undefined;
+
+  /**
+   * @generated from field: int64 block_number = 5;
+   */
+  blockNumber: bigint;
+
+  /**
+   * @generated from field: string block_hash = 6;
+   */
+  blockHash: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp block_time = 7;
+   */
+  blockTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: bytes proposer_address = 8;
+   */
+  proposerAddress: Uint8Array;
+
+  /**
+   * @generated from field: int64 chain_id = 9;
+   */
+  chainId: bigint;
+};
+
+/**
+ * Describes the message ethermint.evm.v1.QueryTraceBlockRequest.
+ * Use `create(QueryTraceBlockRequestSchema)` to create a new message.
+ */
+export const QueryTraceBlockRequestSchema: GenMessage<QueryTraceBlockRequest> = /*@__PURE__*/
+  messageDesc(file_ethermint_evm_v1_query, 18);
+
+/**
+ * @generated from message ethermint.evm.v1.QueryTraceBlockResponse
+ */
+export type QueryTraceBlockResponse = Message<"ethermint.evm.v1.QueryTraceBlockResponse"> & {
+  /**
+   * A JSON list, one {"result": ...} or {"error": "..."} per message.
+   *
+   * @generated from field: bytes data = 1;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message ethermint.evm.v1.QueryTraceBlockResponse.
+ * Use `create(QueryTraceBlockResponseSchema)` to create a new message.
+ */
+export const QueryTraceBlockResponseSchema: GenMessage<QueryTraceBlockResponse> = /*@__PURE__*/
+  messageDesc(file_ethermint_evm_v1_query, 19);
+
+/**
+ * tokend extension: the request of TraceCall (a call as EthCallRequest's, and a trace config).
+ *
+ * @generated from message ethermint.evm.v1.QueryTraceCallRequest
+ */
+export type QueryTraceCallRequest = Message<"ethermint.evm.v1.QueryTraceCallRequest"> & {
+  /**
+   * The call as JSON (eth_call's transaction object).
+   *
+   * @generated from field: bytes args = 1;
+   */
+  args: Uint8Array;
+
+  /**
+   * @generated from field: uint64 gas_cap = 2;
+   */
+  gasCap: bigint;
+
+  /**
+   * @generated from field: ethermint.evm.v1.TraceConfig trace_config = 3;
+   */
+  traceConfig?: TraceConfig | undefined;
+};
+
+/**
+ * Describes the message ethermint.evm.v1.QueryTraceCallRequest.
+ * Use `create(QueryTraceCallRequestSchema)` to create a new message.
+ */
+export const QueryTraceCallRequestSchema: GenMessage<QueryTraceCallRequest> = /*@__PURE__*/
+  messageDesc(file_ethermint_evm_v1_query, 20);
+
+/**
  * @generated from service ethermint.evm.v1.Query
  */
 export const Query: GenService<{
@@ -420,6 +600,37 @@ export const Query: GenService<{
     methodKind: "unary";
     input: typeof EthCallRequestSchema;
     output: typeof EstimateGasResponseSchema;
+  },
+  /**
+   * Replays a transaction of a block with a tracer (debug_traceTransaction).
+   *
+   * @generated from rpc ethermint.evm.v1.Query.TraceTx
+   */
+  traceTx: {
+    methodKind: "unary";
+    input: typeof QueryTraceTxRequestSchema;
+    output: typeof QueryTraceTxResponseSchema;
+  },
+  /**
+   * Replays every transaction of a block with a tracer (debug_traceBlockByNumber / ByHash).
+   *
+   * @generated from rpc ethermint.evm.v1.Query.TraceBlock
+   */
+  traceBlock: {
+    methodKind: "unary";
+    input: typeof QueryTraceBlockRequestSchema;
+    output: typeof QueryTraceBlockResponseSchema;
+  },
+  /**
+   * tokend extension (not in Ethermint v0.22, no REST route): debug_traceCall, a call traced on
+   * the state at the query height; nothing is written.
+   *
+   * @generated from rpc ethermint.evm.v1.Query.TraceCall
+   */
+  traceCall: {
+    methodKind: "unary";
+    input: typeof QueryTraceCallRequestSchema;
+    output: typeof QueryTraceTxResponseSchema;
   },
   /**
    * The base fee of the current block (empty when the fee market has none).
