@@ -39,6 +39,8 @@ describe('every declared Query method', () => {
   let abciPaths: Set<string>;
   let tablePaths: Set<string>;
   let restRpcs: Set<string>;
+  /** tokend's own Query methods that upstream has no REST route for, so none is invented. */
+  const NO_HTTP_BINDING = new Set(['/ethermint.evm.v1.Query/TraceCall']);
 
   beforeAll(async () => {
     const store = await openCommitMultiStore(memoryDatabase(), { stores: APP_STORE_NAMES, syncCommits: false });
@@ -58,6 +60,6 @@ describe('every declared Query method', () => {
     const path = `/${method.parent.typeName}/${method.name}`;
     expect(abciPaths.has(path)).toBe(true);
     expect(tablePaths.has(path)).toBe(true);
-    expect(restRpcs.has(path)).toBe(true);
+    expect(restRpcs.has(path)).toBe(!NO_HTTP_BINDING.has(path));
   });
 });
