@@ -298,6 +298,10 @@ describe('x/gov and x/params', () => {
     expect(pos.keeper<BankKeeper>('bank').getParams(pos.ctx()).defaultSendEnabled).toBe(false);
     const tallying = await query('/cosmos.gov.v1.Query/Params', govQuery.QueryParamsRequestSchema, { paramsType: 'tallying' }, govQuery.QueryParamsResponseSchema);
     expect(tallying.tallyParams!.quorum).toBe('0.400000000000000000');
+    const all = await query('/cosmos.gov.v1.Query/Params', govQuery.QueryParamsRequestSchema, { paramsType: '' }, govQuery.QueryParamsResponseSchema);
+    expect([all.params!.quorum, all.tallyParams, all.votingParams]).toEqual(['0.400000000000000000', undefined, undefined]);
+    const bad = await abciQuery(pos.chain.app, '/cosmos.gov.v1.Query/Params', toBinary(govQuery.QueryParamsRequestSchema, create(govQuery.QueryParamsRequestSchema, { paramsType: 'nope' })), govQuery.QueryParamsResponseSchema);
+    expect(bad.response.log).toContain('nope is not a valid parameter type');
   });
 
   test('the network\'s validator admission and a community pool spend, carried out when their proposals pass', async () => {
