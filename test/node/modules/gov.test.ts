@@ -246,6 +246,7 @@ describe('x/gov and x/params', () => {
       description: 'Raise MaxValidators',
       changes: [
         { subspace: 'staking', key: 'MaxValidators', value: '50' },
+        { subspace: 'staking', key: 'UnbondingTime', value: '"200000000000"' },
         { subspace: 'gov', key: 'votingparams', value: '{"voting_period":"20000000000"}' },
       ],
     });
@@ -261,7 +262,16 @@ describe('x/gov and x/params', () => {
     const voting = await query('/cosmos.gov.v1beta1.Query/Params', legacyQuery.QueryParamsRequestSchema, { paramsType: 'voting' }, legacyQuery.QueryParamsResponseSchema);
     expect(voting.votingParams!.votingPeriod!.seconds).toBe(20n);
     const unbonding = await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace: 'staking', key: 'UnbondingTime' }, paramsQuery.QueryParamsResponseSchema);
-    expect(unbonding.param!.value).toBe('"100000000000"');
+    expect(unbonding.param!.value).toBe('"200000000000"');
+    expect(pos.keeper<StakingKeeper>('staking').getParams(pos.ctx()).unbondingTime!.seconds).toBe(200n);
+    // Other subspaces, values as the SDK's amino JSON.
+    const value = async (subspace: string, key: string) => (await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace, key }, paramsQuery.QueryParamsResponseSchema)).param!.value;
+    expect(await value('distribution', 'communitytax')).toBe('"0.020000000000000000"');
+    expect(await value('bank', 'DefaultSendEnabled')).toBe('true');
+    expect(await value('auth', 'SigVerifyCostED25519')).toBe('"590"');
+    expect(await value('gov', 'tallyparams')).toBe('{"quorum":"0.334000000000000000","threshold":"0.500000000000000000","veto_threshold":"0.334000000000000000"}');
+    const unknown = await abciQuery(pos.chain.app, '/cosmos.params.v1beta1.Query/Params', toBinary(paramsQuery.QueryParamsRequestSchema, create(paramsQuery.QueryParamsRequestSchema, { subspace: 'nope', key: 'x' })), paramsQuery.QueryParamsResponseSchema);
+    expect(unknown.response.log).toContain('unknown subspace: nope');
     const subspaces = await query('/cosmos.params.v1beta1.Query/Subspaces', paramsQuery.QuerySubspacesRequestSchema, {}, paramsQuery.QuerySubspacesResponseSchema);
     expect(subspaces.subspaces.map((s) => s.subspace)).toEqual(['auth', 'bank', 'bonus', 'distribution', 'evm', 'feemarket', 'gov', 'mint', 'slashing', 'staking']);
     expect(subspaces.subspaces.find((s) => s.subspace === 'bank')!.keys).toEqual(['SendEnabled', 'DefaultSendEnabled']);
