@@ -44,7 +44,7 @@ describe('anyPack / anyUnpack', () => {
   });
 
   it('names the URL when a type is unknown', () => {
-    const any = create(AnySchema, { typeUrl: '/cosmos.nft.v1beta1.MsgSend', value: new Uint8Array() });
+    const any = create(AnySchema, { typeUrl: '/tokend.test.v1.NotRegistered', value: new Uint8Array() });
     let caught: unknown;
     try {
       anyUnpack(any);
@@ -53,7 +53,7 @@ describe('anyPack / anyUnpack', () => {
     }
     expect(isCodecError(caught)).toBe(true);
     expect((caught as CodecError).reason).toBe('UNKNOWN_TYPE_URL');
-    expect((caught as CodecError).message).toBe("unknown type URL '/cosmos.nft.v1beta1.MsgSend': no such message type is registered");
+    expect((caught as CodecError).message).toBe("unknown type URL '/tokend.test.v1.NotRegistered': no such message type is registered");
   });
 
   it('refuses a different type and undecodable bytes', () => {

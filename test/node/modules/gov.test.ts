@@ -24,12 +24,21 @@ import type { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import type { StakingKeeper } from '../../../src/node/modules/staking/keeper.js';
 import type { GovKeeper } from '../../../src/node/modules/gov/keeper.js';
 import { moduleAddress, accString } from '../../../src/node/modules/shared/address.js';
-import { abciQuery, coin, pack, testKey, type TestKey } from '../app/helpers.js';
+import { abciQuery, coin, consensusKey, pack, testKey, type TestKey } from '../app/helpers.js';
 import { TOKEN, balance, startPosChain, type PosChain } from './pos/helpers.js';
-import type { JsonObject } from '@bufbuild/protobuf';
+import { fromBinary, type JsonObject } from '@bufbuild/protobuf';
+import { CreateValidatorProposalSchema } from '../../../src/gen/aioz/staking/v1beta1/staking_pb.js';
+import { CommunityPoolSpendProposalSchema } from '../../../src/gen/cosmos/distribution/v1beta1/distribution_pb.js';
+import { MsgFundCommunityPoolSchema } from '../../../src/gen/cosmos/distribution/v1beta1/tx_pb.js';
+import { PubKeySchema as Ed25519PubKeySchema } from '../../../src/gen/cosmos/crypto/ed25519/keys_pb.js';
+import { CommissionRatesSchema, DescriptionSchema } from '../../../src/gen/cosmos/staking/v1beta1/staking_pb.js';
+import { MsgCreateValidatorSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
+import { legacyDecToWire } from '../../../src/node/codec/index.js';
+import { defaultGovGenesis, exportGovGenesis, validateGovGenesis } from '../../../src/node/modules/gov/genesis.js';
 
 const alice = testKey('gov-alice');
 const bob = testKey('gov-bob');
+const carol = testKey('gov-carol');
 const GOV = accString(moduleAddress('gov'));
 const MIN_DEPOSIT = 10n * TOKEN;
 
@@ -243,6 +252,7 @@ describe('x/gov and x/params', () => {
       description: 'Raise MaxValidators',
       changes: [
         { subspace: 'staking', key: 'MaxValidators', value: '50' },
+        { subspace: 'staking', key: 'UnbondingTime', value: '"200000000000"' },
         { subspace: 'gov', key: 'votingparams', value: '{"voting_period":"20000000000"}' },
       ],
     });
@@ -258,7 +268,16 @@ describe('x/gov and x/params', () => {
     const voting = await query('/cosmos.gov.v1beta1.Query/Params', legacyQuery.QueryParamsRequestSchema, { paramsType: 'voting' }, legacyQuery.QueryParamsResponseSchema);
     expect(voting.votingParams!.votingPeriod!.seconds).toBe(20n);
     const unbonding = await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace: 'staking', key: 'UnbondingTime' }, paramsQuery.QueryParamsResponseSchema);
-    expect(unbonding.param!.value).toBe('"100000000000"');
+    expect(unbonding.param!.value).toBe('"200000000000"');
+    expect(pos.keeper<StakingKeeper>('staking').getParams(pos.ctx()).unbondingTime!.seconds).toBe(200n);
+    // Other subspaces, values as the SDK's amino JSON.
+    const value = async (subspace: string, key: string) => (await query('/cosmos.params.v1beta1.Query/Params', paramsQuery.QueryParamsRequestSchema, { subspace, key }, paramsQuery.QueryParamsResponseSchema)).param!.value;
+    expect(await value('distribution', 'communitytax')).toBe('"0.020000000000000000"');
+    expect(await value('bank', 'DefaultSendEnabled')).toBe('true');
+    expect(await value('auth', 'SigVerifyCostED25519')).toBe('"590"');
+    expect(await value('gov', 'tallyparams')).toBe('{"quorum":"0.334000000000000000","threshold":"0.500000000000000000","veto_threshold":"0.334000000000000000"}');
+    const unknown = await abciQuery(pos.chain.app, '/cosmos.params.v1beta1.Query/Params', toBinary(paramsQuery.QueryParamsRequestSchema, create(paramsQuery.QueryParamsRequestSchema, { subspace: 'nope', key: 'x' })), paramsQuery.QueryParamsResponseSchema);
+    expect(unknown.response.log).toContain('unknown subspace: nope');
     const subspaces = await query('/cosmos.params.v1beta1.Query/Subspaces', paramsQuery.QuerySubspacesRequestSchema, {}, paramsQuery.QuerySubspacesResponseSchema);
     expect(subspaces.subspaces.map((s) => s.subspace)).toEqual(['auth', 'bank', 'bonus', 'distribution', 'evm', 'feemarket', 'gov', 'mint', 'slashing', 'staking']);
     expect(subspaces.subspaces.find((s) => s.subspace === 'bank')!.keys).toEqual(['SendEnabled', 'DefaultSendEnabled']);
@@ -295,5 +314,65 @@ describe('x/gov and x/params', () => {
     expect(pos.keeper<BankKeeper>('bank').getParams(pos.ctx()).defaultSendEnabled).toBe(false);
     const tallying = await query('/cosmos.gov.v1.Query/Params', govQuery.QueryParamsRequestSchema, { paramsType: 'tallying' }, govQuery.QueryParamsResponseSchema);
     expect(tallying.tallyParams!.quorum).toBe('0.400000000000000000');
+    const all = await query('/cosmos.gov.v1.Query/Params', govQuery.QueryParamsRequestSchema, { paramsType: '' }, govQuery.QueryParamsResponseSchema);
+    expect([all.params!.quorum, all.tallyParams, all.votingParams]).toEqual(['0.400000000000000000', undefined, undefined]);
+    const bad = await abciQuery(pos.chain.app, '/cosmos.gov.v1.Query/Params', toBinary(govQuery.QueryParamsRequestSchema, create(govQuery.QueryParamsRequestSchema, { paramsType: 'nope' })), govQuery.QueryParamsResponseSchema);
+    expect(bad.response.log).toContain('nope is not a valid parameter type');
+  });
+
+  test('the network\'s validator admission and a community pool spend, carried out when their proposals pass', async () => {
+    await start();
+    await pos.close();
+    pos = await startPosChain({
+      accounts: [
+        [alice, 1000n * TOKEN],
+        [bob, 1000n * TOKEN],
+      ],
+      edit: (state) => {
+        const params = (state.gov as JsonObject).params as JsonObject;
+        Object.assign(params, { min_deposit: [{ denom: 'attotoken', amount: MIN_DEPOSIT.toString() }], max_deposit_period: '10s', voting_period: '10s' });
+        ((state.staking as JsonObject).params as JsonObject).accept_all_validators = false;
+      },
+    });
+    const candidate = pack(MsgCreateValidatorSchema, {
+      description: create(DescriptionSchema, { moniker: 'admitted' }),
+      commission: create(CommissionRatesSchema, { rate: legacyDecToWire('0.1'), maxRate: legacyDecToWire('0.2'), maxChangeRate: legacyDecToWire('0.01') }),
+      minSelfDelegation: '1',
+      delegatorAddress: '',
+      validatorAddress: bob.valoper,
+      pubkey: pack(Ed25519PubKeySchema, { key: consensusKey('gov-admitted') }),
+      value: coin(50n * TOKEN),
+    });
+    // Without a proposal the network refuses it.
+    const refused = await pos.tx(bob, [candidate]);
+    expect([refused.codespace, refused.code]).toEqual(['sdk', 4]);
+    const validator = create(MsgCreateValidatorSchema, fromBinary(MsgCreateValidatorSchema, candidate.value));
+    await ok(alice, [pack(MsgFundCommunityPoolSchema, { depositor: alice.bech32, amount: [coin(7n * TOKEN)] })]);
+    const admit = pack(CreateValidatorProposalSchema, { title: 'Admit bob', description: 'A new validator', validator });
+    const spend = pack(CommunityPoolSpendProposalSchema, { title: 'Pay carol', description: 'From the pool', recipient: carol.bech32, amount: [coin(5n * TOKEN)] });
+    await ok(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content: admit, initialDeposit: [coin(MIN_DEPOSIT)], proposer: alice.bech32 })]);
+    await ok(alice, [pack(legacyTx.MsgSubmitProposalSchema, { content: spend, initialDeposit: [coin(MIN_DEPOSIT)], proposer: alice.bech32 })]);
+    for (const id of [1n, 2n]) for (const i of [0, 1, 2]) await vote(val(i), id, VoteOption.YES);
+    await endVoting();
+    expect((await proposal(1n)).status).toBe(ProposalStatus.PASSED);
+    expect((await proposal(2n)).status).toBe(ProposalStatus.PASSED);
+    expect(pos.keeper<StakingKeeper>('staking').getValidator(pos.ctx(), bob.address)?.description?.moniker).toBe('admitted');
+    expect(balance(pos, carol.address)).toBe(5n * TOKEN);
+  });
+
+  test('genesis: validation names each problem; an exported state with open proposals validates', async () => {
+    await start();
+    expect(validateGovGenesis({ starting_proposal_id: '0', params: { quorum: '2' } }).join('; ')).toMatch(/starting proposal id must be greater than 0.*quorom too large/);
+    expect(validateGovGenesis({ starting_proposal_id: '1' })).toEqual(['params are missing']);
+    const exported = defaultGovGenesis({ denom: 'attotoken' });
+    exported.deposits = [{ proposal_id: '3', depositor: alice.bech32, amount: [] }];
+    expect(validateGovGenesis(exported)).toEqual([`deposit of ${alice.bech32} has non-existent proposal id: 3`]);
+    const id = await submitText(MIN_DEPOSIT);
+    await vote(val(0), id, VoteOption.YES);
+    const state = await exportGovGenesis(pos.ctx(), pos.keeper<GovKeeper>('gov'));
+    expect(validateGovGenesis(state)).toEqual([]);
+    expect(state.starting_proposal_id).toBe('2');
+    expect((state.votes as JsonObject[]).length).toBe(1);
+    expect((state.proposals as JsonObject[])[0]!.status).toBe('PROPOSAL_STATUS_VOTING_PERIOD');
   });
 });

@@ -62,7 +62,12 @@ export const govCli: ModuleCli = {
       Proposals: { examples: ['<%= config.bin %> query gov proposals --proposal-status PROPOSAL_STATUS_VOTING_PERIOD'] },
       Vote: { examples: ['<%= config.bin %> query gov vote 1 token1…'] },
       Votes: { examples: ['<%= config.bin %> query gov votes 1'] },
-      Params: { use: 'param', aliases: ['params'], examples: ['<%= config.bin %> query gov param voting', '<%= config.bin %> query gov param tallying', '<%= config.bin %> query gov param deposit'] },
+      Params: {
+        use: 'params',
+        aliases: ['param'],
+        positional: [{ field: 'params_type', optional: true }],
+        examples: ['<%= config.bin %> query gov params', '<%= config.bin %> query gov param voting', '<%= config.bin %> query gov param tallying'],
+      },
       Deposit: { examples: ['<%= config.bin %> query gov deposit 1 token1…'] },
       Deposits: { examples: ['<%= config.bin %> query gov deposits 1'] },
       TallyResult: { use: 'tally', examples: ['<%= config.bin %> query gov tally 1'] },

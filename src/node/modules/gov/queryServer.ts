@@ -94,9 +94,11 @@ export function govQueryService(keeper: GovKeeper): QueryServiceImpl {
       return create(QueryVotesResponseSchema, { votes: page.items, pagination: page.pagination });
     },
     async params(request, ctx) {
-      const type = paramsType(request.paramsType);
+      // An empty params_type answers all params (as SDK 0.50, where params_type is deprecated).
       const params = keeper.getParams(ctx);
       const response = create(QueryParamsResponseSchema, { params });
+      if (request.paramsType === '') return response;
+      const type = paramsType(request.paramsType);
       if (type === 'deposit') response.depositParams = create(DepositParamsSchema, { minDeposit: params.minDeposit, maxDepositPeriod: params.maxDepositPeriod });
       if (type === 'voting') response.votingParams = create(VotingParamsSchema, { votingPeriod: params.votingPeriod });
       if (type === 'tallying') response.tallyParams = create(TallyParamsSchema, { quorum: params.quorum, threshold: params.threshold, vetoThreshold: params.vetoThreshold });

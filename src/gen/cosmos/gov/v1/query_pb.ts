@@ -211,7 +211,7 @@ export const QueryVotesResponseSchema: GenMessage<QueryVotesResponse> = /*@__PUR
  */
 export type QueryParamsRequest = Message<"cosmos.gov.v1.QueryParamsRequest"> & {
   /**
-   * Which parameters: "voting", "tallying" or "deposit".
+   * Which parameters: "voting", "tallying" or "deposit" (empty: all).
    *
    * @generated from field: string params_type = 1;
    */
@@ -438,7 +438,7 @@ export const Query: GenService<{
     output: typeof QueryVotesResponseSchema;
   },
   /**
-   * Returns the governance parameters of one kind (voting, tallying or deposit).
+   * Returns the governance parameters (all of them; with a params_type of voting, tallying or deposit also that kind in its deprecated field).
    *
    * @generated from rpc cosmos.gov.v1.Query.Params
    */
