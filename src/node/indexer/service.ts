@@ -184,7 +184,7 @@ export class IndexerService {
     if (this.catchUpPending) {
       this.catchUpPending = false;
       try {
-        await this.catchUp(this.config.blockStore.height());
+        await this.catchUp(this.committedHeight());
         this.retryDelayMs = RETRY_MIN_MS;
       } catch (err) {
         this.logger.error('indexing stored blocks failed; retrying', { err: (err as Error).message, retryInMs: this.retryDelayMs });
@@ -217,7 +217,16 @@ export class IndexerService {
    * found": a block whose indexing failed is indexed before it is served as found).
    */
   catchUpIndex(): Promise<void> {
-    return this.catchUp(this.config.blockStore.height());
+    return this.catchUp(this.committedHeight());
+  }
+
+  /**
+   * The highest height whose state is committed. A block is stored before it is executed and its
+   * results before the app commits: indexing it earlier would show a tx (a receipt) while queries
+   * still answer from the state before it.
+   */
+  private committedHeight(): number {
+    return Math.min(this.config.blockStore.height(), this.config.stateStore.load()?.lastBlockHeight ?? 0);
   }
 
   /** Index heights (latest indexed, upTo] from the block store and the stored FinalizeBlock responses. */

@@ -337,14 +337,18 @@ function fakeBlockId(): BlockId {
   return { hash: new Uint8Array(32), partSetHeader: { total: 1, hash: new Uint8Array(32) } };
 }
 
-function fakeStores(blocks: Map<number, { block: Block; response: ResponseFinalizeBlock }>): { blockStore: BlockStoreReader; stateStore: StateStoreReader } {
+/** Stores holding `blocks`; the chain state says `committed()` is the last committed height (default: the highest block). */
+function fakeStores(blocks: Map<number, { block: Block; response: ResponseFinalizeBlock }>, committed?: () => number): { blockStore: BlockStoreReader; stateStore: StateStoreReader } {
   const heights = (): number[] => [...blocks.keys()];
   const blockStore = {
     base: () => (blocks.size ? Math.min(...heights()) : 0),
     height: () => (blocks.size ? Math.max(...heights()) : 0),
     loadBlock: (h: number) => blocks.get(h)?.block,
   } as unknown as BlockStoreReader;
-  const stateStore = { loadFinalizeBlockResponse: (h: number) => blocks.get(h)?.response } as unknown as StateStoreReader;
+  const stateStore = {
+    loadFinalizeBlockResponse: (h: number) => blocks.get(h)?.response,
+    load: () => ({ lastBlockHeight: committed?.() ?? (blocks.size ? Math.max(...heights()) : 0) }),
+  } as unknown as StateStoreReader;
   return { blockStore, stateStore };
 }
 
@@ -429,6 +433,23 @@ describe('IndexerService', () => {
     await lagging;
     expect(service.txIndexer.get(hash)?.height).toBe(1);
     expect(indexLagging(env)).toBeUndefined();
+    await service.stop();
+  });
+
+  it('a lookup does not index a block whose results are stored but whose state is not committed yet', async () => {
+    const blocks = new Map<number, { block: Block; response: ResponseFinalizeBlock }>();
+    let committed = 0;
+    const { blockStore, stateStore } = fakeStores(blocks, () => committed);
+    const service = new IndexerService({ db: memoryDatabase(), blockStore, stateStore, eventBus: new EventBus() });
+    await service.start();
+    const one = makeHeight(1);
+    blocks.set(1, one); // stored and finalized, the app still committing
+    const hash = sha256(one.block.data.txs[0]!);
+    await service.catchUpIndex();
+    expect(service.txIndexer.get(hash)).toBeUndefined();
+    committed = 1;
+    await service.catchUpIndex();
+    expect(service.txIndexer.get(hash)?.height).toBe(1);
     await service.stop();
   });
 
