@@ -93,6 +93,27 @@ describe('authz and feegrant with the real binary', () => {
     expect(again.raw_log).toContain('authorization not found');
   });
 
+  test('authz: an exec after the grant expired is refused with one line, nothing sent', async () => {
+    const file = join(home, 'send-5.json');
+    writeFileSync(file, await ok(['tx', 'send', 'alice', address.erin!, '5attotoken', '--generate-only', ...kb, ...n]));
+    const expiresAt = Math.floor(Date.now() / 1000) + 12;
+    const granted = await tx(['authz', 'grant', address.bob!, 'send', '--spend-limit', '100attotoken', '--expiration', String(expiresAt), '--from', 'alice', ...FEES]);
+    expect(granted.code).toBe(0);
+    // Wait until the chain's time is past the expiration (the grant is pruned at that block).
+    for (;;) {
+      const status = JSON.parse(await ok(['status', '-o', 'json', ...n]));
+      if (Date.parse(status.sync_info.latest_block_time) > expiresAt * 1000) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const erinBefore = await balance('erin');
+    const late = await tx(['authz', 'exec', file, '--from', 'bob', ...FEES]);
+    expect([late.exit, late.code]).toEqual([1, 2]);
+    expect(late.raw_log).toContain('authorization not found');
+    expect(late.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await balance('erin')).toBe(erinBefore);
+    expect(JSON.parse(await ok(['q', 'authz', 'grants-by-grantee', address.bob!, '-o', 'json', ...n])).grants).toEqual([]);
+  });
+
   test('feegrant: the grantee pays its fee from the granter with --fee-granter', async () => {
     const granted = await tx(['feegrant', 'grant', 'alice', address.dave!, '--spend-limit', '1000000attotoken', ...FEES]);
     expect(granted.code).toBe(0);
