@@ -66,6 +66,7 @@ function faulty(inner: Database, armed: { on: boolean }): Database {
     location: inner.location,
     getSync: (k) => inner.getSync(k),
     get: (k) => inner.get(k),
+    getMany: (ks) => inner.getMany(ks),
     put: async (k, v) => (check(), inner.put(k, v)),
     del: async (k) => (check(), inner.del(k)),
     batch: async (ops, o) => (check(), inner.batch(ops, o)),

@@ -62,6 +62,9 @@ export class FaultyDatabase implements Database {
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
     return this.inner.get(key);
   }
+  getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    return this.inner.getMany(keys);
+  }
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
     await this.check('put');
     return this.inner.put(key, value);

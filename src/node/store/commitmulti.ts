@@ -53,6 +53,8 @@ import { IavlTree, type NodeView } from './iavl/tree.js';
 
 const MAX_STORES = 255;
 const EMPTY_BUCKET = BucketData.empty();
+/** Keys an iteration reads ahead so that their buckets come in one batched read. */
+const PREFETCH_KEYS = 256;
 
 interface StoreState {
   readonly name: string;
@@ -132,6 +134,8 @@ class RootMultiStoreImpl implements RootMultiStore {
   private lastHash: Uint8Array = EMPTY_BYTES;
   private lastRoots: [string, Uint8Array][] = [];
   private generation = 0;
+  /** Bumped whenever committed bucket data changes (commit, rollback, import): prefetches started before are dropped. */
+  private bucketEpoch = 0;
   private prepared: Prepared | undefined;
   private committing = false;
   private closed = false;
@@ -409,12 +413,45 @@ class RootMultiStoreImpl implements RootMultiStore {
       lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
       reverse: options.reverse === true,
     };
+    // Keys come in key order but their buckets are scattered by hash: fetch the buckets of the
+    // next keys in one batched read instead of a synchronous read per key.
+    const pending: Uint8Array[] = [];
     for await (const [indexKey, marker] of this.db.entries(range)) {
       if (skipTombstones && marker.length !== 0) continue;
-      const key = indexKey.subarray(2);
+      pending.push(indexKey.subarray(2));
+      if (pending.length < PREFETCH_KEYS) continue;
+      await this.prefetchBuckets(state, pending);
+      for (const key of pending) {
+        const value = read(key);
+        if (value !== undefined) yield [key, value];
+      }
+      pending.length = 0;
+    }
+    if (pending.length > 1) await this.prefetchBuckets(state, pending);
+    for (const key of pending) {
       const value = read(key);
       if (value !== undefined) yield [key, value];
     }
+  }
+
+  /** Loads the buckets of `keys` that are not cached, in one batched read. */
+  private async prefetchBuckets(state: StoreState, keys: readonly Uint8Array[]): Promise<void> {
+    const missing = new Set<number>();
+    for (const key of keys) {
+      const bucket = bucketOf(sha256(key));
+      if (state.cache.get(bucket) === undefined) missing.add(bucket);
+    }
+    if (missing.size < 2) return;
+    const buckets = [...missing];
+    const epoch = this.bucketEpoch;
+    const blobs = await this.db.getMany(buckets.map((bucket) => bucketKey(state.id, bucket)));
+    // A commit (or rollback) meanwhile may have changed these buckets: leave them to the synchronous path.
+    if (epoch !== this.bucketEpoch || this.closed) return;
+    buckets.forEach((bucket, i) => {
+      if (state.cache.get(bucket) !== undefined) return;
+      const blob = blobs[i];
+      state.cache.set(bucket, blob === undefined ? EMPTY_BUCKET : BucketData.fromBlob(blob));
+    });
   }
 
   // ---------------------------------------------------------------- commit
@@ -585,6 +622,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     } finally {
       this.committing = false;
     }
+    this.bucketEpoch++;
     prepared.apply();
     if (this.latest === 0) {
       this.prunedBelow = prepared.version;
@@ -678,6 +716,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     }
     this.prepared = undefined;
     this.generation++;
+    this.bucketEpoch++;
     this.startWarmUp();
     return this.lastCommitId();
   }
@@ -869,6 +908,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       this.lastHash = appHash;
       this.prepared = undefined;
       this.generation++;
+      this.bucketEpoch++;
       return this.lastCommitId();
     } catch (err) {
       for (const state of this.stores.values()) state.tree.reset(undefined, this.nextVersion());

@@ -27,6 +27,8 @@ export interface Database {
   readonly location: string;
   getSync(key: Uint8Array): Uint8Array | undefined;
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** Several point reads in one call (undefined where a key is missing), in key order given. */
+  getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
   put(key: Uint8Array, value: Uint8Array): Promise<void>;
   del(key: Uint8Array): Promise<void>;
   /** Atomic batch: all operations land or none. */
@@ -84,6 +86,11 @@ class LevelDatabase implements Database {
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const value = await this.db.get(key);
     return value === undefined ? undefined : toView(value);
+  }
+
+  async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    const values = await this.db.getMany(keys as Uint8Array[]);
+    return values.map((value) => (value === undefined ? undefined : toView(value)));
   }
 
   put(key: Uint8Array, value: Uint8Array): Promise<void> {
@@ -208,6 +215,9 @@ class MemoryDatabase implements Database {
   }
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     return this.getSync(key);
+  }
+  async getMany(keys: readonly Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    return keys.map((key) => this.getSync(key));
   }
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
     this.data.set(hexKey(key), [key.slice(), value.slice()]);
