@@ -536,6 +536,9 @@ export class SignatureVerifierPool {
   }
 }
 
+/** Jobs per message to the workers when a turn's batch is split (see VerifyBatcher.flush). */
+const BATCH_CHUNK_JOBS = 8;
+
 /**
  * Batches verifications requested by many callers in the same event-loop turn (txs arriving for
  * CheckTx) into one message per worker: the first request of a turn schedules a flush, every
@@ -558,19 +561,36 @@ export class VerifyBatcher {
   private flush(): void {
     const batch = this.waiting;
     this.waiting = [];
-    const jobs = batch.flatMap((entry) => entry.jobs);
+    // Small chunks, sent at once: the first results come back while the worker goes on with the
+    // rest, so CheckTx of those txs overlaps the verification of the next ones.
+    let chunk: typeof batch = [];
+    let jobs = 0;
+    for (const entry of batch) {
+      chunk.push(entry);
+      jobs += entry.jobs.length;
+      if (jobs >= BATCH_CHUNK_JOBS) {
+        this.send(chunk);
+        chunk = [];
+        jobs = 0;
+      }
+    }
+    if (chunk.length > 0) this.send(chunk);
+  }
+
+  private send(chunk: { jobs: readonly VerifyJob[]; resolve: (results: boolean[]) => void; reject: (err: Error) => void }[]): void {
+    const jobs = chunk.flatMap((entry) => entry.jobs);
     this.stats.jobs += jobs.length;
     this.stats.batches++;
     this.pool.verifyOnWorkers(jobs).then(
       (results) => {
         let at = 0;
-        for (const entry of batch) {
+        for (const entry of chunk) {
           entry.resolve(results.slice(at, at + entry.jobs.length));
           at += entry.jobs.length;
         }
       },
       (err: Error) => {
-        for (const entry of batch) entry.reject(err);
+        for (const entry of chunk) entry.reject(err);
       },
     );
   }
