@@ -74,17 +74,14 @@ describe('a software upgrade by governance', () => {
     // block rate that changes under load.
     const planHeight = (await height(old.node)) + Math.max(40, Math.ceil(perSecond * (VOTING_SECONDS + 25)));
 
-    const gov: string = JSON.parse(await ok(['q', 'auth', 'module-account', 'gov', '-o', 'json', ...n])).account.base_account.address;
-    const proposal = join(home, 'upgrade-proposal.json');
-    writeFileSync(proposal, JSON.stringify({
-      messages: [{ '@type': '/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade', authority: gov, plan: { name: 'v2', height: String(planHeight), info: 'v2 release' } }],
-      metadata: '',
-      deposit: '10000000attotoken',
-      title: 'Upgrade to v2',
-      summary: 'Switch to the v2 release at the plan height',
-    }));
+    // As an operator would, with the SDK 0.47 command (a v1 proposal carrying MsgSoftwareUpgrade
+    // with the gov account as authority).
+    const submitted = JSON.parse(await ok(['tx', 'upgrade', 'software-upgrade', 'v2', '--upgrade-height', String(planHeight), '--upgrade-info', 'v2 release', '--title', 'Upgrade to v2', '--summary', 'Switch to the v2 release at the plan height', '--deposit', '10000000attotoken', '--from', 'alice', '--fees', FEES, '--yes', '-b', 'block', '-o', 'json', ...kb]));
+    expect(submitted.code).toBe(0);
     const tx = async (args: string[]): Promise<{ code: number; raw_log: string }> => JSON.parse(await ok(['tx', 'gov', ...args, '--from', 'alice', '--fees', FEES, '--yes', '-b', 'block', '-o', 'json', ...kb]));
-    expect((await tx(['submit-proposal', proposal])).code).toBe(0);
+    const gov: string = JSON.parse(await ok(['q', 'auth', 'module-account', 'gov', '-o', 'json', ...n])).account.base_account.address;
+    const stored = JSON.parse(await ok(['q', 'gov', 'proposal', '1', '-o', 'json', ...n])).proposal;
+    expect(stored.messages).toEqual([{ '@type': '/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade', authority: gov, plan: expect.objectContaining({ name: 'v2', height: String(planHeight), info: 'v2 release' }) }]);
     expect((await tx(['vote', '1', 'yes'])).code).toBe(0);
     // Passed at the end of the voting period: the plan is scheduled.
     for (;;) {
@@ -109,5 +106,14 @@ describe('a software upgrade by governance', () => {
     expect(JSON.parse(applied.stdout)).toEqual({ height: String(planHeight) });
     expect(JSON.parse(await ok(['q', 'upgrade', 'plan', '--node', upgraded.node, '-o', 'json'])).plan).toBeNull();
     expect(await stopNode(upgraded)).toBe(0);
+  });
+
+  test('software-upgrade bad input: one line, exit 2, nothing signed', async () => {
+    const kb = ['--keyring-backend', 'test', '--home', home, '--from', 'alice', '--title', 't', '--summary', 's', '--yes'];
+    const height = await runCli(['tx', 'upgrade', 'software-upgrade', 'v3', '--upgrade-height', 'soon', ...kb]);
+    expect([height.code, height.stderr.trim().split('\n')[0]]).toEqual([2, 'Error: invalid --upgrade-height "soon": expected a positive integer']);
+    const deposit = await runCli(['tx', 'upgrade', 'software-upgrade', 'v3', '--upgrade-height', '10', '--deposit', 'lots', ...kb]);
+    expect(deposit.code).toBe(2);
+    expect(deposit.stderr).toMatch(/^Error: invalid --deposit "lots"/);
   });
 });

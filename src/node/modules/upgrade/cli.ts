@@ -1,8 +1,8 @@
 /**
  * The upgrade module's command line, with the SDK's names: `tokend query upgrade plan`,
  * `applied <name>`, `module_versions [name]`, `authority`, `upgraded-consensus-state <height>`;
- * `tokend tx upgrade software-upgrade|cancel-upgrade` (the authority is the gov module account,
- * so in practice these are carried in a gov proposal).
+ * `tokend tx upgrade software-upgrade|cancel-software-upgrade` are hand-written
+ * (src/commands/tx/upgrade): as in SDK 0.47 they submit gov proposals carrying the messages.
  */
 import { comments } from '../../../gen/cosmos/upgrade/v1beta1/comments.js';
 import { Query } from '../../../gen/cosmos/upgrade/v1beta1/query_pb.js';
@@ -13,7 +13,7 @@ export const upgradeCli: ModuleCli = {
   module: 'upgrade',
   comments,
   querySummary: 'Querying commands for the upgrade module (scheduled plan, applied upgrades, module versions)',
-  txSummary: 'Upgrade transaction subcommands (authority only: carried by a gov proposal)',
+  txSummary: 'Upgrade proposals: software-upgrade and cancel-software-upgrade submit gov proposals',
   query: {
     service: Query,
     overrides: {
@@ -31,7 +31,9 @@ export const upgradeCli: ModuleCli = {
   tx: {
     service: Msg,
     overrides: {
-      SoftwareUpgrade: { positional: ['plan'] },
+      // As SDK 0.47: these submit gov proposals (the authority is the gov account).
+      SoftwareUpgrade: { handWritten: 'tx:upgrade:software-upgrade' },
+      CancelUpgrade: { handWritten: 'tx:upgrade:cancel-software-upgrade' },
     },
   },
 };
