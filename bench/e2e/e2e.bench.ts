@@ -13,6 +13,8 @@
  * p50/p99; (3) 500 tx/s for E2E_LOAD_SECONDS while REST is polled at 200 req/s (p99 under load);
  * node RSS sampled every second throughout (start, peak, after the load).
  *
+ * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
+ *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -205,7 +207,9 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const rpcPort = await freePort();
     const apiPort = await freePort();
     const url = `http://127.0.0.1:${rpcPort}`;
-    node = spawn(process.execPath, [BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
+    // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
+    const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
+    node = spawn(process.execPath, [...profile, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
       stdio: 'ignore',
     });
     const pid = node.pid!;

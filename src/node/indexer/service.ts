@@ -35,6 +35,9 @@ export interface IndexerServiceConfig {
   logger?: Logger;
 }
 
+/** Longest stretch of staging a block's index entries before the event loop gets a turn. */
+const STAGE_SLICE_MS = 4;
+
 /** The relay: an EventBusReader whose events come after indexing. */
 class EventRelay implements EventBusReader {
   private readonly listeners = new Set<EventListener>();
@@ -259,7 +262,15 @@ export class IndexerService {
     const run = async (): Promise<void> => {
       if (!this.kvTx || !this.kvBlock || height <= this.latestIndexedHeight) return;
       const batch: IndexBatch = { ops: [], onCommit: [] };
-      this.kvTx.stageBlock(height, txs, txResults, batch);
+      // A big block's txs are staged in slices: queries and sockets get turns in between.
+      const steps = this.kvTx.stageBlockSteps(height, txs, txResults, batch);
+      let sliceStart = performance.now();
+      while (steps.next().done !== true) {
+        if (performance.now() - sliceStart >= STAGE_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
       this.kvBlock.stageBlock(height, events, batch);
       // No fsync: the latest-height marker lands with the entries, and lost tails are re-indexed on start.
       await this.config.db.batch(batch.ops);

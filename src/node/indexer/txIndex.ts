@@ -88,6 +88,15 @@ export class KvTxIndexer implements TxIndexer {
 
   /** Stage the txs of block `height` (call for every height, also without txs, in height order). */
   stageBlock(height: number, txs: readonly Uint8Array[], results: readonly ExecTxResult[], batch: IndexBatch): void {
+    const steps = this.stageBlockSteps(height, txs, results, batch);
+    while (steps.next().done !== true);
+  }
+
+  /**
+   * `stageBlock` as a generator that pauses after each tx, so that a caller can let other work
+   * run while a large block is staged (nothing is visible until the batch commits).
+   */
+  *stageBlockSteps(height: number, txs: readonly Uint8Array[], results: readonly ExecTxResult[], batch: IndexBatch): Generator<void, void, void> {
     if (this.meta.latest !== 0 && height <= this.meta.latest) {
       throw new IndexerError('OUT_OF_ORDER', `tx index is at height ${this.meta.latest}; cannot index height ${height} again`);
     }
@@ -95,6 +104,7 @@ export class KvTxIndexer implements TxIndexer {
     const staged: StagedCounts = new Map();
     const count = Math.min(txs.length, results.length);
     for (let i = 0; i < count; i++) {
+      if (i > 0) yield;
       const tx = txs[i]!;
       const result = results[i]!;
       const hash = sha256(tx);

@@ -84,6 +84,9 @@ class TxCache {
 /** What the mempool needs of the app: CheckTx, and optionally work it can start before CheckTx. */
 export type MempoolApp = Pick<Application, 'checkTx' | 'precheckTx'>;
 
+/** Longest stretch of re-checking before the event loop gets a turn. */
+const RECHECK_SLICE_MS = 4;
+
 /** A minimal async mutex (FIFO). */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
@@ -388,7 +391,15 @@ export class Mempool implements MempoolReader {
 
   private async recheck(): Promise<void> {
     const evictions: { key: string; height: number; reason: string }[] = [];
+    let sliceStart = performance.now();
     for (const entry of [...this.txs.values()]) {
+      // A large pool takes a while: let queries and sockets in every few milliseconds (new
+      // CheckTx waits for the lock this runs under).
+      if (performance.now() - sliceStart >= RECHECK_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+      if (entry.removed) continue;
       let res: ResponseCheckTx;
       try {
         res = await this.app.checkTx({ tx: entry.tx, type: 'recheck' });
