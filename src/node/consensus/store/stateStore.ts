@@ -46,6 +46,9 @@ export interface StateStoreReader {
   loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined;
 }
 
+/** Decoded FinalizeBlock responses kept (the most recently stored or read heights). */
+const RECENT_RESPONSES = 16;
+
 function key(bucket: Bucket, height: number): Uint8Array {
   return bucketKey(bucket, uint64BE(height));
 }
@@ -108,12 +111,31 @@ export class StateStore implements StateStoreReader {
   }
 
   async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
+    this.recentResponses.delete(height);
     await this.db.batch([{ type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged(response) }], { sync: true });
+    this.remember(height, response);
   }
 
+  /**
+   * The stored FinalizeBlock response of `height`. The last few are kept decoded (decoding a
+   * big block's results takes tens of milliseconds, and block_results, receipts and the indexer
+   * all ask for recent heights): the object is shared, callers must not change it.
+   */
   loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined {
+    const cached = this.recentResponses.get(height);
+    if (cached !== undefined) return cached;
     const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockResponse, height));
-    return raw ? decodeTagged<ResponseFinalizeBlock>(raw, `finalize block response ${height}`) : undefined;
+    if (raw === undefined) return undefined;
+    const response = decodeTagged<ResponseFinalizeBlock>(raw, `finalize block response ${height}`);
+    this.remember(height, response);
+    return response;
+  }
+
+  private readonly recentResponses = new Map<number, ResponseFinalizeBlock>();
+
+  private remember(height: number, response: ResponseFinalizeBlock): void {
+    this.recentResponses.set(height, response);
+    if (this.recentResponses.size > RECENT_RESPONSES) this.recentResponses.delete(this.recentResponses.keys().next().value!);
   }
 
   private loadValidatorsInfo(height: number): ValidatorsInfo | undefined {
@@ -148,6 +170,7 @@ export class StateStore implements StateStoreReader {
    * the entries that later heights point at.
    */
   async prune(fromHeight: number, retainHeight: number): Promise<void> {
+    for (const height of [...this.recentResponses.keys()]) if (height < retainHeight) this.recentResponses.delete(height);
     const keepValidators = new Set<number>();
     const keepParams = new Set<number>();
     const latestVals = this.loadValidatorsInfo(retainHeight);
