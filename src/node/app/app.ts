@@ -79,6 +79,7 @@ import { nodeQueryService, txQueryService, type ServiceBackend, type SimulationO
 import { SignatureVerifierPool, VerifiedSignatureCache, VerifyBatcher, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
 import { DecodedTxCache, signDocBytes, type DecodedTx } from './tx.js';
 import { parseAppStateBytes, validateAppStateStatic } from './genesisState.js';
+import { TimeSlicer } from '../../util/slices.js';
 
 /** What runTx reports, in every mode. */
 export interface TxOutcome {
@@ -108,11 +109,6 @@ export interface AppTimings {
 }
 
 const EMPTY = new Uint8Array(0);
-/** Resolves after the event loop has served pending I/O (a macrotask turn, unlike `await`). */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
 /** sha256("") — the app hash of an empty, never-committed state (the SDK's LastCommitID). */
 const EMPTY_APP_HASH = sha256(EMPTY);
 
@@ -416,13 +412,10 @@ export class App implements Application {
     // Queries, CheckTx and sockets read committed state, which this block does not touch until
     // Commit: let them in every slice instead of making them wait for the whole block.
     const slice = this.executionSliceMs;
-    let sliceStart = performance.now();
+    const slicer = new TimeSlicer(slice);
     let blockGasUsed = 0n;
     for (let i = 0; i < request.txs.length; i++) {
-      if (slice > 0 && performance.now() - sliceStart >= slice) {
-        await yieldToEventLoop();
-        sliceStart = performance.now();
-      }
+      if (slicer.due()) await slicer.pause();
       const outcome = await this.runTx('finalize', request.txs[i]!, blockBranch, header, decoded[i]);
       txResults.push({
         code: outcome.code,
@@ -587,20 +580,14 @@ export class App implements Application {
   private async preverifySignatures(txs: readonly (DecodedTx | undefined)[], header: BlockHeader): Promise<PreverifiedSignatures | undefined> {
     if (this.verifierPool === undefined || !this.parallelVerification) return undefined;
     const started = performance.now();
-    const slice = this.executionSliceMs;
-    let sliceStart = started;
+    const slicer = new TimeSlicer(this.executionSliceMs);
     let yielded = 0;
     const ctx = new Context({ mode: 'block', multiStore: this.store, header });
     const jobs: VerifyJob[] = [];
     const entries = new Map<string, { job: number; accountNumber: bigint; pubKey: PubKey }>();
     for (const tx of txs) {
       if (tx === undefined) continue;
-      if (slice > 0 && performance.now() - sliceStart >= slice) {
-        const paused = performance.now();
-        await yieldToEventLoop();
-        sliceStart = performance.now();
-        yielded += sliceStart - paused;
-      }
+      if (slicer.due()) yielded += await slicer.pause();
       for (const { index, accountNumber, pubKey, job } of this.signatureJobs(ctx, tx, header.height)) {
         entries.set(preverifiedKey(tx.hash, index), { job: jobs.length, accountNumber, pubKey });
         jobs.push(job);

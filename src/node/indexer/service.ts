@@ -14,6 +14,7 @@
  * and the stored FinalizeBlock responses, so a crash between commit and indexing loses nothing.
  */
 import type { AbciEvent, ExecTxResult } from '../abci/types.js';
+import { runSliced } from '../../util/slices.js';
 import { TxWaiters, type ConsensusEvent, type EventBusReader, type EventDataTx, type EventListener, type ConsensusEventMap, type ConsensusEventType } from '../consensus/events.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { BlockStoreReader } from '../consensus/store/blockStore.js';
@@ -229,7 +230,11 @@ export class IndexerService {
    * still answer from the state before it.
    */
   private committedHeight(): number {
-    return Math.min(this.config.blockStore.height(), this.config.stateStore.load()?.lastBlockHeight ?? 0);
+    const stored = this.config.blockStore.height();
+    // Caught up with the block store (the usual case for a lookup that finds nothing): no need
+    // to read and decode the chain state.
+    if (stored <= this.latestIndexedHeight) return stored;
+    return Math.min(stored, this.config.stateStore.load()?.lastBlockHeight ?? 0);
   }
 
   /** Index heights (latest indexed, upTo] from the block store and the stored FinalizeBlock responses. */
@@ -263,14 +268,7 @@ export class IndexerService {
       if (!this.kvTx || !this.kvBlock || height <= this.latestIndexedHeight) return;
       const batch: IndexBatch = { ops: [], onCommit: [] };
       // A big block's txs are staged in slices: queries and sockets get turns in between.
-      const steps = this.kvTx.stageBlockSteps(height, txs, txResults, batch);
-      let sliceStart = performance.now();
-      while (steps.next().done !== true) {
-        if (performance.now() - sliceStart >= STAGE_SLICE_MS) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
-      }
+      await runSliced(this.kvTx.stageBlockSteps(height, txs, txResults, batch), STAGE_SLICE_MS);
       this.kvBlock.stageBlock(height, events, batch);
       // No fsync: the latest-height marker lands with the entries, and lost tails are re-indexed on start.
       await this.config.db.batch(batch.ops);

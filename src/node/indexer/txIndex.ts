@@ -6,6 +6,7 @@
  * and block indexes of one height in ONE atomic batch together with the new latest height).
  */
 import type { ExecTxResult } from '../abci/types.js';
+import { runToEnd } from '../../util/slices.js';
 import { nullLogger, type Logger } from '../logger.js';
 import { fromHex, sha256 } from '../consensus/types/bytes.js';
 import type { BatchOp, Database } from '../store/db/database.js';
@@ -88,8 +89,7 @@ export class KvTxIndexer implements TxIndexer {
 
   /** Stage the txs of block `height` (call for every height, also without txs, in height order). */
   stageBlock(height: number, txs: readonly Uint8Array[], results: readonly ExecTxResult[], batch: IndexBatch): void {
-    const steps = this.stageBlockSteps(height, txs, results, batch);
-    while (steps.next().done !== true);
+    runToEnd(this.stageBlockSteps(height, txs, results, batch));
   }
 
   /**

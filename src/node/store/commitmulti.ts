@@ -50,6 +50,7 @@ import { defaultCommitMultiStoreOptions, pruneHeightAfterCommit, validatePruning
 import { appHashOf, iavlProofOp, simpleProofOp } from './iavl/ics23.js';
 import { NODES_PER_CHUNK, NodeChunkEncoder, NodeReader, chunkCount, chunkNodeCount, deadCountKey, decodeAddresses, encodeAddresses, nodeChunkKey, orphansKey } from './iavl/nodes.js';
 import { IavlTree, type NodeView } from './iavl/tree.js';
+import { runSliced, runToEnd, yieldToEventLoop } from '../../util/slices.js';
 
 const MAX_STORES = 255;
 const EMPTY_BUCKET = BucketData.empty();
@@ -239,7 +240,7 @@ class RootMultiStoreImpl implements RootMultiStore {
           for (const state of [...pending]) {
             if (this.closed) break;
             if (!state.tree.warmUp(WARM_UP_SLICE_NODES)) pending.delete(state);
-            await new Promise<void>((resolve) => setImmediate(resolve));
+            await yieldToEventLoop();
           }
         }
       } catch {
@@ -471,27 +472,13 @@ class RootMultiStoreImpl implements RootMultiStore {
    */
   async workingHashSliced(sliceMs: number): Promise<Uint8Array> {
     if (this.prepared !== undefined && this.prepared.generation === this.generation) return this.prepared.appHash;
-    const steps = this.prepareSteps();
-    let sliceStart = performance.now();
-    for (;;) {
-      const step = steps.next();
-      if (step.done === true) {
-        this.prepared = step.value;
-        return step.value.appHash;
-      }
-      if (performance.now() - sliceStart >= sliceMs) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
+    this.prepared = await runSliced(this.prepareSteps(), sliceMs);
+    return this.prepared.appHash;
   }
 
   private prepare(): Prepared {
     if (this.prepared !== undefined && this.prepared.generation === this.generation) return this.prepared;
-    const steps = this.prepareSteps();
-    let step = steps.next();
-    while (step.done !== true) step = steps.next();
-    this.prepared = step.value;
+    this.prepared = runToEnd(this.prepareSteps());
     return this.prepared;
   }
 

@@ -9,6 +9,7 @@
  * - After a block: committed txs are removed, the rest re-checked (CheckTx 'recheck').
  */
 import type { Application, ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
+import { TimeSlicer } from '../../../util/slices.js';
 import { ConsensusError } from '../errors.js';
 import { nullLogger, type Logger } from '../../logger.js';
 import { defaultMempoolOptions, type MempoolOptions } from '../options.js';
@@ -391,14 +392,11 @@ export class Mempool implements MempoolReader {
 
   private async recheck(): Promise<void> {
     const evictions: { key: string; height: number; reason: string }[] = [];
-    let sliceStart = performance.now();
+    const slicer = new TimeSlicer(RECHECK_SLICE_MS);
     for (const entry of [...this.txs.values()]) {
       // A large pool takes a while: let queries and sockets in every few milliseconds (new
       // CheckTx waits for the lock this runs under).
-      if (performance.now() - sliceStart >= RECHECK_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
+      if (slicer.due()) await slicer.pause();
       if (entry.removed) continue;
       let res: ResponseCheckTx;
       try {

@@ -1,0 +1,49 @@
+/**
+ * Work in slices on the one event loop: long synchronous work (a block's txs, a tree hash, a
+ * mempool recheck, indexing a block) hands the loop a turn every few milliseconds so that
+ * queries, CheckTx and sockets are served in between. `await` alone does not do it: resolved
+ * promises run as microtasks, before any I/O.
+ */
+
+/** Resolves after the event loop has served pending I/O (a macrotask turn). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Says when a slice of `ms` is used up (`ms` ≤ 0: never, the work runs in one go). */
+export class TimeSlicer {
+  private start = performance.now();
+
+  constructor(private readonly ms: number) {}
+
+  /** True once the slice is used up: call `pause()` then. */
+  due(): boolean {
+    return this.ms > 0 && performance.now() - this.start >= this.ms;
+  }
+
+  /** Gives the event loop a turn and starts a new slice; resolves with the time paused (ms). */
+  async pause(): Promise<number> {
+    const paused = performance.now();
+    await yieldToEventLoop();
+    this.start = performance.now();
+    return this.start - paused;
+  }
+}
+
+/** Runs a generator of steps to its end at once. */
+export function runToEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Runs a generator of steps to its end, giving the event loop a turn every `ms`. */
+export async function runSliced<T>(steps: Generator<void, T, void>, ms: number): Promise<T> {
+  const slicer = new TimeSlicer(ms);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+    if (slicer.due()) await slicer.pause();
+  }
+}
