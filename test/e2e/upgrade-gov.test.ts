@@ -115,5 +115,8 @@ describe('a software upgrade by governance', () => {
     const deposit = await runCli(['tx', 'upgrade', 'software-upgrade', 'v3', '--upgrade-height', '10', '--deposit', 'lots', ...kb]);
     expect(deposit.code).toBe(2);
     expect(deposit.stderr).toMatch(/^Error: invalid --deposit "lots"/);
+    const cancel = await runCli(['tx', 'upgrade', 'cancel-software-upgrade', '--deposit', 'lots', ...kb]);
+    expect(cancel.code).toBe(2);
+    expect(cancel.stderr).toMatch(/^Error: invalid --deposit "lots"/);
   });
 });

@@ -86,10 +86,11 @@ describe('txpool namespace', () => {
     expect((await rpc(target, 'eth_chainId')).result).toMatch(/^0x/);
   });
 
-  it('an unknown namespace in app.toml refuses the start with one line naming it', async () => {
+  it('an unknown namespace in app.toml or --json-rpc.api refuses the start with one line naming it', async () => {
     const { home } = await devnet('bad-api');
     const path = appTomlPath(home);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/^api = .*$/m, 'api = "eth,net,web3,ethh"'));
     await expect(startFast(home)).rejects.toThrow('app.toml: json-rpc.api: unknown namespace ethh (known: eth, net, web3, txpool, debug, personal, miner)');
+    await expect(startFast((await devnet('bad-api-flag')).home, { jsonRpcApi: 'eth,foo' })).rejects.toThrow('--json-rpc.api: unknown namespace foo (known: eth, net, web3, txpool, debug, personal, miner)');
   });
 });
