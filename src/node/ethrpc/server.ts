@@ -170,8 +170,13 @@ export class EthRpcServer {
         return hex(BigInt(response.balance as string));
       },
       eth_getTransactionCount: async (p) => {
-        const response = await evmQuery('Account', { address: address(param(p, 0)) }, b.resolveHeight(param(p, 1)));
-        return hex(response.nonce as bigint);
+        const who = address(param(p, 0));
+        const response = await evmQuery('Account', { address: who }, b.resolveHeight(param(p, 1)));
+        let nonce = response.nonce as bigint;
+        // "pending" counts the sender's txs waiting in the mempool too (Ethermint, geth): the
+        // nonce a wallet should sign next.
+        if (param(p, 1) === 'pending') for (const tx of await b.pendingEthTxs()) if (tx.from === who.toLowerCase()) nonce++;
+        return hex(nonce);
       },
       eth_getCode: async (p) => bytesToHex((await evmQuery('Code', { address: address(param(p, 0)) }, b.resolveHeight(param(p, 1)))).code as Uint8Array),
       eth_getStorageAt: async (p) => {

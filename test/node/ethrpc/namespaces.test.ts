@@ -61,6 +61,9 @@ describe('txpool namespace', () => {
     const sent = await wallet.sendTransaction({ to, value: 5n, gasLimit: 21000n, maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n });
     // Still in the pool: no block since (the next one is 30 s away).
     expect(node.consensus.status().latestBlockHeight).toBe(height);
+    // The pending nonce counts it; the latest does not.
+    expect((await rpc(url, 'eth_getTransactionCount', [wallet.address, 'pending'])).result).toBe(`0x${(sent.nonce + 1).toString(16)}`);
+    expect((await rpc(url, 'eth_getTransactionCount', [wallet.address, 'latest'])).result).toBe(`0x${sent.nonce.toString(16)}`);
     const status = (await rpc(url, 'txpool_status')).result;
     expect(status).toEqual({ pending: '0x1', queued: '0x0' });
     const content = (await rpc(url, 'txpool_content')).result as { pending: Record<string, Record<string, Record<string, unknown>>>; queued: object };
