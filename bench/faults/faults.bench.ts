@@ -71,6 +71,7 @@ function faulty(inner: Database, armed: { on: boolean }): Database {
     del: async (k) => (check(), inner.del(k)),
     batch: async (ops, o) => (check(), inner.batch(ops, o)),
     entries: (r) => inner.entries(r),
+    chunks: (r, n) => inner.chunks(r, n),
     keys: (r) => inner.keys(r),
     clear: async (r) => (check(), inner.clear(r)),
     close: () => inner.close(),

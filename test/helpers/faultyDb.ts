@@ -80,6 +80,9 @@ export class FaultyDatabase implements Database {
   entries(range?: RangeOptions): AsyncIterable<[Uint8Array, Uint8Array]> {
     return this.inner.entries(range);
   }
+  chunks(range?: RangeOptions, size?: number): AsyncIterable<[Uint8Array, Uint8Array][]> {
+    return this.inner.chunks(range, size);
+  }
   keys(range?: RangeOptions): AsyncIterable<Uint8Array> {
     return this.inner.keys(range);
   }

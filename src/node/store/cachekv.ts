@@ -8,11 +8,13 @@
  * into the parent; `discard()` drops them.
  *
  * Iteration merges the cache's entries in the range (sorted when the iterator starts) with the
- * parent's iterator; a cached delete hides the parent's entry, a cached set replaces it.
+ * parent's entries, array by array (`chunks.ts`); a cached delete hides the parent's entry, a
+ * cached set replaces it.
  */
 import { compareBytes, keyString } from './bytes.js';
+import { flatten, storeChunks } from './chunks.js';
 import { StoreError } from './errors.js';
-import type { CacheKVStore, IteratorOptions, KVEntry, KVStore } from './interface.js';
+import type { CacheKVStore, IteratorOptions, KVEntry, KVStore, KVStoreReader } from './interface.js';
 
 interface CachedWrite {
   key: Uint8Array;
@@ -86,7 +88,11 @@ export class CacheKVStoreImpl implements CacheKVStore {
   }
 
   iterator(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry> {
-    return mergeIterator(() => this.sortedRange(start, end, options.reverse ?? false), this.parent, start, end, options);
+    return flatten(this.chunks(start, end, options));
+  }
+
+  chunks(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry[]> {
+    return mergeChunks(() => this.sortedRange(start, end, options.reverse ?? false), this.parent, start, end, options);
   }
 
   private sortedRange(start: Uint8Array | undefined, end: Uint8Array | undefined, reverse: boolean): CachedWrite[] {
@@ -105,47 +111,49 @@ export class CacheKVStoreImpl implements CacheKVStore {
 }
 
 /**
- * Merge a sorted snapshot of cached writes with the parent's iterator over the same range.
- * `snapshot` runs at the first `next()`, so the iterator sees the cache as of that moment.
+ * Merge a sorted snapshot of cached writes with the parent's entries over the same range, in
+ * arrays (`chunks.ts`). `snapshot` runs at the first `next()`, so the iterator sees the cache as
+ * of that moment.
  */
-export async function* mergeIterator(
+export async function* mergeChunks(
   snapshot: () => CachedWrite[],
-  parent: KVStore,
+  parent: KVStoreReader,
   start: Uint8Array | undefined,
   end: Uint8Array | undefined,
   options: IteratorOptions,
-): AsyncIterableIterator<KVEntry> {
+): AsyncIterableIterator<KVEntry[]> {
   const reverse = options.reverse ?? false;
   const cached = snapshot();
-  const below = parent.iterator(start, end, options);
   let i = 0;
-  try {
-    let next = await below.next();
-    for (;;) {
-      const mine = i < cached.length ? cached[i] : undefined;
-      if (next.done === true) {
-        if (mine === undefined) return;
-        i++;
-        if (mine.value !== undefined) yield [mine.key, mine.value];
-        continue;
-      }
-      if (mine === undefined) {
-        yield next.value;
-        next = await below.next();
-        continue;
-      }
-      let order = compareBytes(next.value[0], mine.key);
-      if (reverse) order = -order;
-      if (order < 0) {
-        yield next.value;
-        next = await below.next();
-      } else {
-        if (order === 0) next = await below.next();
-        i++;
-        if (mine.value !== undefined) yield [mine.key, mine.value];
-      }
+  for await (const chunk of storeChunks(parent, start, end, options)) {
+    if (i === cached.length) {
+      yield chunk;
+      continue;
     }
-  } finally {
-    await below.return?.();
+    const out: KVEntry[] = [];
+    for (const entry of chunk) {
+      // Cached writes that come before this entry; one at the same key replaces (or hides) it.
+      let replaced = false;
+      while (i < cached.length) {
+        const mine = cached[i]!;
+        let order = compareBytes(entry[0], mine.key);
+        if (reverse) order = -order;
+        if (order < 0) break;
+        i++;
+        if (mine.value !== undefined) out.push([mine.key, mine.value]);
+        if (order === 0) {
+          replaced = true;
+          break;
+        }
+      }
+      if (!replaced) out.push(entry);
+    }
+    if (out.length > 0) yield out;
   }
+  const rest: KVEntry[] = [];
+  for (; i < cached.length; i++) {
+    const mine = cached[i]!;
+    if (mine.value !== undefined) rest.push([mine.key, mine.value]);
+  }
+  if (rest.length > 0) yield rest;
 }

@@ -28,6 +28,7 @@ import type { BatchOp, Database } from './db/database.js';
 import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, compareBytes, concatBytes, prefixEnd, readU64, toHex, u64 } from './bytes.js';
 import { BucketData, applyBucketChanges, bucketOf, compareHash, decodeDiff, encodeDiff, findInDiff, insertLive, type BucketChange, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
 import { CacheKVStoreImpl } from './cachekv.js';
+import { flatten } from './chunks.js';
 import { CacheMultiStoreImpl } from './cachemulti.js';
 import { StoreError } from './errors.js';
 import { HASH_SIZE, sha256 } from './hash.js';
@@ -44,6 +45,8 @@ import {
   historyKey,
   keyIndexKey,
   keyIndexPrefix,
+  indexLiveMarker,
+  INDEX_LIVE_WITH_VALUE,
   metaKey,
 } from './layout.js';
 import { defaultCommitMultiStoreOptions, pruneHeightAfterCommit, validatePruning, type CommitMultiStoreOptions } from './options.js';
@@ -54,8 +57,6 @@ import { runSliced, runToEnd, yieldToEventLoop } from '../../util/slices.js';
 
 const MAX_STORES = 255;
 const EMPTY_BUCKET = BucketData.empty();
-/** Keys an iteration reads ahead so that their buckets come in one batched read. */
-const PREFETCH_KEYS = 256;
 
 interface StoreState {
   readonly name: string;
@@ -399,39 +400,51 @@ class RootMultiStoreImpl implements RootMultiStore {
     return this.readState(this.state(name), key, version);
   }
 
-  /** Keys of the index in [start, end), with their value as returned by `read`. */
+  /**
+   * Keys of the index in [start, end) with their values, read at `version` (Infinity = the
+   * latest), in arrays. A key whose index entry carries its value, written at or below
+   * `version`, is served from the scan itself (an entry is the key's latest value as of the
+   * scan's snapshot, so one written at or below `version` is also its value at `version`); any
+   * other key's value comes from `read`, its bucket fetched in one batched read per array.
+   */
   async *iterateIndex(
     state: StoreState,
     start: Uint8Array | undefined,
     end: Uint8Array | undefined,
     options: IteratorOptions,
+    version: number,
     read: (key: Uint8Array) => Uint8Array | undefined,
-    skipTombstones: boolean,
-  ): AsyncIterableIterator<KVEntry> {
+  ): AsyncIterableIterator<KVEntry[]> {
     const prefix = keyIndexPrefix(state.id);
     const range = {
       gte: start === undefined ? prefix : concatBytes(prefix, start),
       lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
       reverse: options.reverse === true,
     };
-    // Keys come in key order but their buckets are scattered by hash: fetch the buckets of the
-    // next keys in one batched read instead of a synchronous read per key.
-    const pending: Uint8Array[] = [];
-    for await (const [indexKey, marker] of this.db.entries(range)) {
-      if (skipTombstones && marker.length !== 0) continue;
-      pending.push(indexKey.subarray(2));
-      if (pending.length < PREFETCH_KEYS) continue;
-      await this.prefetchBuckets(state, pending);
-      for (const key of pending) {
-        const value = read(key);
-        if (value !== undefined) yield [key, value];
+    for await (const chunk of this.db.chunks(range)) {
+      const out: (KVEntry | Uint8Array)[] = [];
+      let unread: Uint8Array[] | undefined;
+      for (const [indexKey, marker] of chunk) {
+        const key = indexKey.subarray(2);
+        if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) {
+          out.push([key, marker.subarray(9)]);
+          continue;
+        }
+        // A tombstone: the key is gone at the latest version (older versions may still have it).
+        if (marker.length === 8 && version === Infinity) continue;
+        out.push(key);
+        (unread ??= []).push(key);
       }
-      pending.length = 0;
-    }
-    if (pending.length > 1) await this.prefetchBuckets(state, pending);
-    for (const key of pending) {
-      const value = read(key);
-      if (value !== undefined) yield [key, value];
+      if (unread !== undefined && unread.length > 1) await this.prefetchBuckets(state, unread);
+      const entries: KVEntry[] = [];
+      for (const item of out) {
+        if (!(item instanceof Uint8Array)) entries.push(item);
+        else {
+          const value = read(item);
+          if (value !== undefined) entries.push([item, value]);
+        }
+      }
+      if (entries.length > 0) yield entries;
     }
   }
 
@@ -548,7 +561,11 @@ class RootMultiStoreImpl implements RootMultiStore {
           changedBuckets.push(bucket);
           ops.push({ type: 'put', key: historyKey(state.id, bucket, version), value: encodeDiff(update.diff) });
         }
-        for (const key of update.created) ops.push({ type: 'put', key: keyIndexKey(state.id, key), value: EMPTY_BYTES });
+        // The key index keeps each written key's new value (tombstones below).
+        for (const record of update.diff) {
+          const value = changes.length === 1 ? changes[0]!.value : changes.find((change) => bytesEqual(change.key, record.key))?.value;
+          if (value !== undefined) ops.push({ type: 'put', key: keyIndexKey(state.id, record.key), value: indexLiveMarker(version, value) });
+        }
         for (const key of update.deleted) {
           ops.push({ type: 'put', key: keyIndexKey(state.id, key), value: u64(version) });
           deletedKeys.push(key);
@@ -874,7 +891,7 @@ class RootMultiStoreImpl implements RootMultiStore {
           const update = applyBucketChanges(BucketData.empty(), changes, version, version);
           if (update === undefined) continue;
           ops.push({ type: 'put', key: bucketKey(state.id, bucket), value: update.data.encode() });
-          for (const key of update.created) ops.push({ type: 'put', key: keyIndexKey(state.id, key), value: EMPTY_BYTES });
+          for (const { key, value } of changes) if (value !== undefined) ops.push({ type: 'put', key: keyIndexKey(state.id, key), value: indexLiveMarker(version, value) });
         }
         commits.push(() => {
           tree.workingVersion = version;
@@ -1064,7 +1081,11 @@ class CommittedView implements KVStore {
   }
 
   iterator(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry> {
-    return this.owner.iterateIndex(this.state, start, end, options, (key) => this.owner.readState(this.state, key, Infinity), true);
+    return flatten(this.chunks(start, end, options));
+  }
+
+  chunks(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry[]> {
+    return this.owner.iterateIndex(this.state, start, end, options, Infinity, (key) => this.owner.readState(this.state, key, Infinity));
   }
 }
 
@@ -1097,7 +1118,11 @@ class VersionView implements KVStore {
   }
 
   iterator(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry> {
-    return this.owner.iterateIndex(this.state, start, end, options, (key) => this.owner.readAt(this.version, this.state.name, key), false);
+    return flatten(this.chunks(start, end, options));
+  }
+
+  chunks(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry[]> {
+    return this.owner.iterateIndex(this.state, start, end, options, this.version, (key) => this.owner.readAt(this.version, this.state.name, key));
   }
 }
 
@@ -1134,7 +1159,7 @@ function revertBucket(current: BucketData, diff: DiffRecord[], from: number): { 
     dead = dead.filter((entry) => !(entry.deletedAt === from && bytesEqual(entry.key, record.key)));
     if (record.prevValue !== undefined) {
       insertLive(live, { kh, vh: sha256(record.prevValue), key: record.key, value: record.prevValue, changedAt: record.prevChangedAt });
-      index.push([record.key, EMPTY_BYTES]);
+      index.push([record.key, indexLiveMarker(record.prevChangedAt, record.prevValue)]);
     } else if (record.prevChangedAt > 0) {
       dead.push({ key: record.key, deletedAt: record.prevChangedAt });
       index.push([record.key, u64(record.prevChangedAt)]);

@@ -16,6 +16,7 @@
  */
 import { CacheKVStoreImpl } from './cachekv.js';
 import { GasOverflowError, OutOfGasError } from './errors.js';
+import { storeChunks } from './chunks.js';
 import type { CacheKVStore, GasConfig, GasMeter, IteratorOptions, KVEntry, KVStore } from './interface.js';
 
 export const GAS_DESCRIPTOR = {
@@ -193,15 +194,21 @@ export class GasKVStore implements KVStore {
     return new CacheKVStoreImpl(this);
   }
 
+  /**
+   * Entries one by one, each charged as the caller takes it (as the SDK's gaskv iterator: the
+   * seek, then every step with the entry's key and value bytes); below, the layers pass arrays.
+   */
   async *iterator(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry> {
-    const inner = this.parent.iterator(start, end, options);
+    const inner = storeChunks(this.parent, start, end, options);
     try {
       let step = await inner.next();
-      this.chargeSeek(step.done === true ? undefined : step.value);
+      this.chargeSeek(step.done === true ? undefined : step.value[0]);
       while (step.done !== true) {
-        const entry = step.value;
-        yield entry;
-        this.chargeSeek(entry);
+        for (const entry of step.value) {
+          yield entry;
+          // Moving past an entry costs its bytes again (the SDK's Next charges the entry it leaves).
+          this.chargeSeek(entry);
+        }
         step = await inner.next();
       }
     } finally {

@@ -45,6 +45,10 @@ export class MemKVStore implements KVStore {
   }
 
   async *iterator(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry> {
+    for await (const chunk of this.chunks(start, end, options)) yield* chunk;
+  }
+
+  async *chunks(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry[]> {
     this.sorted ??= [...this.data.keys()].sort();
     const keys = this.sorted;
     const lo = start === undefined ? 0 : lowerBound(keys, keyString(start));
@@ -53,7 +57,7 @@ export class MemKVStore implements KVStore {
     const picked: KVEntry[] = [];
     for (let i = lo; i < hi; i++) picked.push([keyFromString(keys[i]!), this.data.get(keys[i]!)!]);
     if (options.reverse) picked.reverse();
-    yield* picked;
+    if (picked.length > 0) yield picked;
   }
 }
 

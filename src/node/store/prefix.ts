@@ -4,6 +4,7 @@
  */
 import { concatBytes, prefixEnd } from './bytes.js';
 import { CacheKVStoreImpl, assertValidKey } from './cachekv.js';
+import { flatten, storeChunks } from './chunks.js';
 import type { CacheKVStore, IteratorOptions, KVEntry, KVStore } from './interface.js';
 
 export class PrefixStore implements KVStore {
@@ -38,12 +39,16 @@ export class PrefixStore implements KVStore {
     return new CacheKVStoreImpl(this);
   }
 
-  async *iterator(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry> {
+  iterator(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry> {
+    return flatten(this.chunks(start, end, options));
+  }
+
+  async *chunks(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry[]> {
     const from = start === undefined ? this.prefix : this.full(start);
     const to = end === undefined ? prefixEnd(this.prefix) : this.full(end);
     const cut = this.prefix.length;
-    for await (const [key, value] of this.parent.iterator(from, to, options)) {
-      yield [key.subarray(cut), value];
+    for await (const chunk of storeChunks(this.parent, from, to, options)) {
+      yield chunk.map(([key, value]): KVEntry => [key.subarray(cut), value]);
     }
   }
 }

@@ -7,7 +7,9 @@
  */
 import { create, toBinary, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
 import type { Any } from '@bufbuild/protobuf/wkt';
-import { ProposalStatus, VoteOption } from '../../../src/gen/cosmos/gov/v1/gov_pb.js';
+import { ProposalStatus, VoteOption, VoteSchema } from '../../../src/gen/cosmos/gov/v1/gov_pb.js';
+import { BondStatus } from '../../../src/gen/cosmos/staking/v1beta1/staking_pb.js';
+import { Votes } from '../../../src/node/modules/gov/keys.js';
 import * as govQuery from '../../../src/gen/cosmos/gov/v1/query_pb.js';
 import { MsgDepositSchema, MsgSubmitProposalSchema, MsgUpdateParamsSchema as GovMsgUpdateParamsSchema, MsgVoteSchema, MsgVoteWeightedSchema } from '../../../src/gen/cosmos/gov/v1/tx_pb.js';
 import { TextProposalSchema } from '../../../src/gen/cosmos/gov/v1beta1/gov_pb.js';
@@ -165,6 +167,36 @@ describe('x/gov and x/params', () => {
     expect(balance(pos, bob.address)).toBe(before - MIN_DEPOSIT);
     const after = await query('/cosmos.gov.v1.Query/Proposals', govQuery.QueryProposalsRequestSchema, {}, govQuery.QueryProposalsResponseSchema);
     expect(after.proposals.map((x) => x.id)).toEqual([id]);
+  });
+
+  test('tally of many delegators: voters and non-voters interleaved, several delegations each; both tally paths count each delegation once', async () => {
+    await start();
+    const id = await submitText(MIN_DEPOSIT);
+    const c = pos.ctx();
+    const staking = pos.keeper<StakingKeeper>('staking');
+    const bank = pos.keeper<BankKeeper>('bank');
+    let yes = 0n;
+    let no = 0n;
+    for (let i = 0; i < 90; i++) {
+      const delegator = testKey(`gov-many-${i}`).address;
+      bank.addCoins(c, delegator, [{ denom: 'attotoken', amount: 100n * TOKEN }]);
+      const stakes: [number, bigint][] = [[i % 4, BigInt(i + 1) * TOKEN]];
+      if (i % 5 === 0) stakes.push([(i + 1) % 4, 2n * TOKEN]);
+      for (const [v, amount] of stakes) await staking.delegate(c, delegator, amount, BondStatus.UNBONDED, staking.getValidator(c, pos.validators[v]!.key.address)!);
+      if (i % 3 === 0) continue; // delegates, does not vote
+      const total = stakes.reduce((sum, [, amount]) => sum + amount, 0n);
+      if (i % 2 === 0) yes += total;
+      else no += total;
+      Votes.set(c, [id, delegator], create(VoteSchema, { proposalId: id, voter: accString(delegator), options: [{ option: i % 2 === 0 ? VoteOption.YES : VoteOption.NO, weight: '1.000000000000000000' }] }));
+    }
+    const keeper = pos.keeper<GovKeeper>('gov');
+    const current = await proposal(id);
+    keeper.fullScanVoters = 1_000_000;
+    const perVoter = await keeper.tally(c, current, false);
+    keeper.fullScanVoters = 0;
+    const scanned = await keeper.tally(c, current, false);
+    expect(perVoter.tally).toMatchObject({ yesCount: yes.toString(), noCount: no.toString(), abstainCount: '0', noWithVetoCount: '0' });
+    expect(scanned.tally).toEqual(perVoter.tally);
   });
 
   test('tally by bonded stake: a delegator overrides its validator; weighted votes; passed', async () => {

@@ -9,9 +9,12 @@ import { openCommitMultiStore, type RootMultiStore } from '../../../src/node/sto
 import { StoreError, isStoreError } from '../../../src/node/store/errors.js';
 import { PRUNING_EVERYTHING, PRUNING_NOTHING, pruningFromAppToml, type PruningOptions } from '../../../src/node/store/options.js';
 import { readU64 } from '../../../src/node/store/bytes.js';
+import { keyIndexKey } from '../../../src/node/store/layout.js';
 import { DB_KINDS, b, drain, hex, rng, s, type DbFixture } from './helpers.js';
 
 const STORES = ['auth', 'bank', 'params', 'staking'];
+/** Store ids are given in name order from 1 on a fresh database. */
+const BANK_ID = 2;
 
 function open(db: Database, pruning: PruningOptions = PRUNING_NOTHING): Promise<RootMultiStore> {
   return openCommitMultiStore(db, { stores: STORES, pruning });
@@ -211,6 +214,44 @@ for (const [kind, makeFixture] of DB_KINDS) {
       await check(cms);
       await cms.close();
       await check(await open(await fixture.reopen()));
+    });
+
+    test('iteration of the latest state is one scan of the key index: no bucket read, except for large values and entries written without their value', async () => {
+      const cms = await open(fixture.db);
+      const expected: [string, string][] = [];
+      for (let i = 0; i < 300; i++) {
+        const key = s(`acct/${String(i).padStart(3, '0')}`);
+        const value = i % 50 === 7 ? new Uint8Array(2000).fill(i) : s(`v${i}`);
+        cms.getStore('bank').set(key, value);
+        expected.push([hex(key)!, hex(value)!]);
+      }
+      await cms.commit();
+      cms.getStore('bank').set(s('acct/001'), s('changed'));
+      expected[1] = [hex(s('acct/001'))!, hex(s('changed'))!];
+      await cms.commit();
+      await cms.close();
+      const reopened = await open(await fixture.reopen());
+      expect(reopened.stats().cachedBuckets).toBe(0);
+      expect(await drain(reopened.getStore('bank').iterator())).toEqual(expected);
+      // Only the six 2,000-byte values were read from their buckets.
+      expect(reopened.stats().cachedBuckets).toBe(6);
+      expect(await drain(reopened.storeAt(1, 'bank').iterator(s('acct/000'), s('acct/003')))).toEqual([
+        [hex(s('acct/000'))!, hex(s('v0'))!],
+        [hex(s('acct/001'))!, hex(s('v1'))!],
+        [hex(s('acct/002'))!, hex(s('v2'))!],
+      ]);
+      await reopened.close();
+      // Index entries as written before values were kept there (empty): read from the buckets, in order.
+      const legacy: BatchOp[] = [];
+      for (let i = 0; i < 300; i += 3) legacy.push({ type: 'put', key: keyIndexKey(BANK_ID, s(`acct/${String(i).padStart(3, '0')}`)), value: new Uint8Array(0) });
+      const db = await fixture.reopen();
+      await db.batch(legacy);
+      const old = await open(db);
+      expect(await drain(old.getStore('bank').iterator())).toEqual(expected);
+      expect(await drain(old.getStore('bank').iterator(undefined, undefined, { reverse: true }))).toEqual([...expected].reverse());
+      expect(await drain(old.storeAt(2, 'bank').iterator())).toEqual(expected);
+      expect(old.stats().cachedBuckets).toBeGreaterThan(90);
+      await old.close();
     });
 
     test('branchAt gives a writable cache over an old version; storeAt views are read-only', async () => {

@@ -229,6 +229,40 @@ for (const [name, make] of HARNESSES) {
       ]);
     });
 
+    test('iteration over thousands of keys, writes cached above committed ones, crosses array boundaries in order', async () => {
+      const random = rng(7);
+      const model = new Map<string, string>();
+      const sortedModel = (): [string, string][] => [...model.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+      const key = (i: number): Uint8Array => Uint8Array.of(0x10, i >> 8, i & 0xff);
+      for (let i = 0; i < 3000; i += 2) {
+        store.set(key(i), Uint8Array.of(1, i & 0xff));
+        model.set(hex(key(i))!, hex(Uint8Array.of(1, i & 0xff))!);
+      }
+      await persist();
+      for (let op = 0; op < 900; op++) {
+        const k = key(Math.floor(random() * 3000));
+        if (random() < 0.4) {
+          store.delete(k);
+          model.delete(hex(k)!);
+        } else {
+          store.set(k, Uint8Array.of(2, op & 0xff));
+          model.set(hex(k)!, hex(Uint8Array.of(2, op & 0xff))!);
+        }
+      }
+      expect(await drain(store.iterator())).toEqual(sortedModel());
+      expect(await drain(store.iterator(undefined, undefined, { reverse: true }))).toEqual(sortedModel().reverse());
+      const inRange = sortedModel().filter(([k]) => k >= hex(key(700))! && k < hex(key(2100))!);
+      expect(await drain(store.iterator(key(700), key(2100)))).toEqual(inRange);
+      expect(await drain(store.iterator(key(700), key(2100), { reverse: true }))).toEqual([...inRange].reverse());
+      // Taking a few entries and stopping leaves the store usable.
+      const first: string[] = [];
+      for await (const [k] of store.iterator()) {
+        first.push(hex(k)!);
+        if (first.length === 5) break;
+      }
+      expect(first).toEqual(sortedModel().slice(0, 5).map(([k]) => k));
+    });
+
     test('random operations match a model (with persists in between)', async () => {
       const random = rng(42);
       const model = new Map<string, string>();

@@ -25,7 +25,6 @@ import { ErrNoProposalHandlerExists } from '../../platform/content.js';
 import type { MsgRouter } from '../../platform/router.js';
 import { BondStatus } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import { ProtoReader, utf8Decode } from '../shared/proto.js';
-import { toHexLower as bytesToHex } from '../../../util/bytes.js';
 import { accString, parseAccAddress, parseValAddress } from '../shared/address.js';
 import { addCoins, coinsFromProto, coinsToProto, coinsToString, isZeroCoins, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
@@ -112,6 +111,36 @@ interface ValidatorTally {
   shares: Dec;
   deductions: Dec;
   weights: (readonly [VoteOption, Dec])[] | undefined;
+}
+
+/** Order of addresses as store keys hold them (a length byte, then the bytes). */
+function compareLengthPrefixed(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) return a.length - b.length;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** A few (here: the bonded validators') values by address bytes, found without building a string. */
+class OperatorTable<T> {
+  private readonly slots = new Map<number, [Uint8Array, T][]>();
+
+  private static slot(bytes: Uint8Array): number {
+    return bytes.length < 4 ? bytes.length : ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) ^ bytes.length;
+  }
+
+  set(bytes: Uint8Array, value: T): void {
+    const slot = OperatorTable.slot(bytes);
+    const list = this.slots.get(slot);
+    if (list === undefined) this.slots.set(slot, [[bytes, value]]);
+    else list.push([bytes, value]);
+  }
+
+  get(bytes: Uint8Array): T | undefined {
+    const list = this.slots.get(OperatorTable.slot(bytes));
+    if (list === undefined) return undefined;
+    for (const [key, value] of list) if (bytesEqual(key, bytes)) return value;
+    return undefined;
+  }
 }
 
 /** The options of a stored cosmos.gov.v1.Vote (field 4: {1 option, 2 weight}) as (option, weight). */
@@ -342,8 +371,8 @@ export class GovKeeper {
    */
   async tally(ctx: Context, proposal: Proposal, consume: boolean): Promise<TallyOutcome> {
     const validators = new Map<string, ValidatorTally>();
-    // The same entries by operator bytes (hex): a voter whose address is an operator's is that validator.
-    const validatorsByOperator = new Map<string, ValidatorTally>();
+    // The same entries by operator bytes: a voter whose address is an operator's is that validator.
+    const validatorsByOperator = new OperatorTable<ValidatorTally>();
     let totalBonded = 0n;
     for (const validator of await this.stakingKeeper.getAllValidators(ctx)) {
       if (validator.status !== BondStatus.BONDED) continue;
@@ -352,7 +381,7 @@ export class GovKeeper {
       const entry: ValidatorTally = { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, weights: undefined };
       validators.set(validator.operatorAddress, entry);
       const operator = parseValAddress(validator.operatorAddress);
-      if (operator.ok) validatorsByOperator.set(bytesToHex(operator.bytes), entry);
+      if (operator.ok) validatorsByOperator.set(operator.bytes, entry);
     }
     const results: Dec[] = [0n, 0n, 0n, 0n, 0n];
     let totalPower: Dec = 0n;
@@ -362,39 +391,43 @@ export class GovKeeper {
       if (value === undefined) weightOf.set(text, (value = decParam(text)));
       return value;
     };
-    // The votes, once (keys and a hand-decoded options field: this loop runs 100k times).
-    const votes = new Map<string, { voter: Uint8Array; weights: (readonly [VoteOption, Dec])[] }>();
+    // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
+    // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
+    const voters: Uint8Array[] = [];
+    const voterWeights: (readonly [VoteOption, Dec])[][] = [];
     const base = Votes.rangePrefix([proposal.id]).length;
     for await (const [key, value] of Votes.entries(ctx, { prefix: [proposal.id] })) {
       const voter = key.slice(base + 1, base + 1 + key[base]!);
       const weights = voteWeights(value, weight);
-      const hex = bytesToHex(voter);
-      votes.set(hex, { voter, weights });
-      const own = validatorsByOperator.get(hex);
+      voters.push(voter);
+      voterWeights.push(weights);
+      const own = validatorsByOperator.get(voter);
       if (own !== undefined) own.weights = weights;
     }
-    const count = (delegatorHex: string, validator: ValidatorTally | undefined, sharesText: string): void => {
+    const count = (weights: readonly (readonly [VoteOption, Dec])[], validator: ValidatorTally | undefined, sharesText: string): void => {
       if (validator === undefined || validator.shares === 0n) return;
-      const weights = votes.get(delegatorHex)!.weights;
       const shares = decFromWire(sharesText) ?? 0n;
       validator.deductions += shares;
       const power = decQuo(shares * validator.tokens, validator.shares);
       for (const [option, w] of weights) results[option] = results[option]! + decMul(power, w);
       totalPower += power;
     };
-    if (votes.size < this.fullScanVoters) {
+    if (voters.length < this.fullScanVoters) {
       // Few voters: each voter's delegations are one prefix scan.
-      for (const [hex, { voter }] of votes) {
-        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) count(hex, validators.get(delegation.validatorAddress), delegation.shares);
+      for (let i = 0; i < voters.length; i++) {
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voters[i]!)) count(voterWeights[i]!, validators.get(delegation.validatorAddress), delegation.shares);
       }
     } else {
-      // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter.
+      // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter,
+      // merged with the votes (ordered by voter) without building strings.
+      let next = 0;
       for await (const [delegator, validator, shares] of this.stakingKeeper.iterateDelegationShares(ctx)) {
-        const hex = bytesToHex(delegator);
-        if (votes.has(hex)) count(hex, validatorsByOperator.get(bytesToHex(validator)), shares);
+        while (next < voters.length && compareLengthPrefixed(voters[next]!, delegator) < 0) next++;
+        if (next === voters.length) break;
+        if (compareLengthPrefixed(voters[next]!, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares);
       }
     }
-    if (consume) for (const { voter } of votes.values()) Votes.remove(ctx, [proposal.id, voter]);
+    if (consume) for (const voter of voters) Votes.remove(ctx, [proposal.id, voter]);
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
       const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);

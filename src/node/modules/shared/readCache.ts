@@ -6,7 +6,7 @@
  * Gas is still charged per access by the gas store layered above.
  */
 import { keyString } from '../../store/bytes.js';
-import { CacheKVStoreImpl, type CacheKVStore, type IteratorOptions, type KVEntry, type KVStore } from '../../store/index.js';
+import { CacheKVStoreImpl, storeChunks, type CacheKVStore, type IteratorOptions, type KVEntry, type KVStore } from '../../store/index.js';
 
 export class ReadCacheKVStore implements KVStore {
   private readonly cache = new Map<string, Uint8Array | undefined>();
@@ -37,6 +37,10 @@ export class ReadCacheKVStore implements KVStore {
 
   iterator(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry> {
     return this.parent.iterator(start, end, options);
+  }
+
+  chunks(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry[]> {
+    return storeChunks(this.parent, start, end, options);
   }
 
   branch(): CacheKVStore {

@@ -34,6 +34,12 @@ export interface Database {
   /** Atomic batch: all operations land or none. */
   batch(ops: BatchOp[], options?: { sync?: boolean }): Promise<void>;
   entries(range?: RangeOptions): AsyncIterable<[Uint8Array, Uint8Array]>;
+  /**
+   * The entries of `range` in order, in arrays (one await per array, not per entry): the first of
+   * up to `first` entries, then growing to a thousand — a caller that takes ten entries does not
+   * make the database read a thousand.
+   */
+  chunks(range?: RangeOptions, first?: number): AsyncIterable<[Uint8Array, Uint8Array][]>;
   keys(range?: RangeOptions): AsyncIterable<Uint8Array>;
   clear(range?: RangeOptions): Promise<void>;
   close(): Promise<void>;
@@ -51,6 +57,11 @@ export interface OpenDatabaseOptions {
   /** LevelDB's table-file cache (max_open_files; default 1000); sized to the descriptor limit by the node. */
   maxOpenFiles?: number;
 }
+
+/** Entries and bytes an iteration fetches from LevelDB per native call (the first call fewer). */
+const FIRST_CHUNK_ENTRIES = 32;
+const CHUNK_ENTRIES = 1000;
+const CHUNK_BYTES = 256 * 1024;
 
 function toView(buf: Uint8Array): Uint8Array {
   // classic-level returns Buffers; hand out plain Uint8Array views over the same memory.
@@ -112,8 +123,24 @@ class LevelDatabase implements Database {
   }
 
   async *entries(range: RangeOptions = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
-    for await (const [key, value] of this.db.iterator(levelRange(range))) {
-      yield [toView(key), toView(value)];
+    for await (const chunk of this.chunks(range)) yield* chunk;
+  }
+
+  async *chunks(range: RangeOptions = {}, first = FIRST_CHUNK_ENTRIES): AsyncIterable<[Uint8Array, Uint8Array][]> {
+    // nextv: one native call and one promise per array (about twice the rate of next()).
+    const iterator = this.db.iterator({ ...levelRange(range), highWaterMarkBytes: CHUNK_BYTES });
+    let size = first;
+    try {
+      for (;;) {
+        const batch = await iterator.nextv(size);
+        size = Math.min(size * 4, CHUNK_ENTRIES);
+        if (batch.length === 0) return;
+        const out: [Uint8Array, Uint8Array][] = new Array(batch.length);
+        for (let i = 0; i < batch.length; i++) out[i] = [toView(batch[i]![0]), toView(batch[i]![1])];
+        yield out;
+      }
+    } finally {
+      await iterator.close();
     }
   }
 
@@ -246,6 +273,10 @@ class MemoryDatabase implements Database {
   }
   async *entries(range: RangeOptions = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
     for (const row of this.select(range)) yield row;
+  }
+  async *chunks(range: RangeOptions = {}, first = FIRST_CHUNK_ENTRIES): AsyncIterable<[Uint8Array, Uint8Array][]> {
+    const rows = this.select(range);
+    for (let i = 0, size = first; i < rows.length; i += size, size = Math.min(size * 4, CHUNK_ENTRIES)) yield rows.slice(i, i + size);
   }
   async *keys(range: RangeOptions = {}): AsyncIterable<Uint8Array> {
     for (const [key] of this.select(range)) yield key;
