@@ -41,6 +41,41 @@ import { MSG_ETHEREUM_TX_URL } from './keys.js';
 
 const commons = new Map<string, Common>();
 
+/**
+ * The Common the transactions built against `common` share. @ethereumjs/tx copies the Common it
+ * is given and applies its tx params to the copy for every transaction it constructs (a JSON deep
+ * copy of the params and a rebuild of the params cache over every fork: ~0.3 ms, the largest
+ * single cost of an Ethereum tx's CheckTx). Transactions never change their Common beyond those
+ * same params, so one instance per Common, with them applied once, serves every transaction.
+ */
+class TxCommon extends Common {
+  private readonly applied = new WeakSet<object>();
+
+  override copy(): Common {
+    return this;
+  }
+
+  override updateParams(params: Parameters<Common['updateParams']>[0]): void {
+    if (this.applied.has(params)) return;
+    super.updateParams(params);
+    this.applied.add(params);
+  }
+}
+
+const txCommons = new WeakMap<Common, TxCommon>();
+
+function txCommonOf(common: Common): Common {
+  if (common instanceof TxCommon) return common;
+  const known = txCommons.get(common);
+  if (known !== undefined) return known;
+  // A TxCommon with the same state (the shallow copy Common.copy makes), its params kept apart.
+  const shared = Object.create(TxCommon.prototype) as TxCommon;
+  Object.assign(shared, common.copy());
+  Object.assign(shared, { applied: new WeakSet<object>(), _params: structuredClone((common as unknown as { _params: object })._params) });
+  txCommons.set(common, shared);
+  return shared;
+}
+
 /** A Common for `chainId` at `hardfork` (cached; Commons are not mutated after creation). */
 export function commonFor(chainId: bigint, hardfork: string, eips: readonly number[] = []): Common {
   const key = `${chainId}:${hardfork}:${eips.join(',')}`;
@@ -85,7 +120,7 @@ function recipient(to: string): `0x${string}` | undefined {
 export function txFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
   const data = msg.data;
   if (data === undefined) throw SdkErrors.InvalidRequest.wrap('MsgEthereumTx has no transaction data');
-  const opts = { common, freeze: true };
+  const opts = { common: txCommonOf(common), freeze: true };
   try {
     switch (data.typeUrl) {
       case LEGACY_TX_URL: {
@@ -205,7 +240,7 @@ export function msgFromTx(tx: EthTx, from: string): MsgEthereumTx {
 export function txFromRaw(raw: Uint8Array, common: Common): EthTx {
   let tx;
   try {
-    tx = createTxFromRLP(raw, { common, freeze: true });
+    tx = createTxFromRLP(raw, { common: txCommonOf(common), freeze: true });
   } catch (err) {
     if (err instanceof Error && /chain ?id/i.test(err.message)) {
       throw SdkErrors.InvalidSigner.wrap(`couldn't retrieve sender address from the ethereum transaction: invalid chain id for signer`);
