@@ -8,6 +8,7 @@
  * may run in descending order.
  */
 import { compareBytes, prefixEnd } from '../store/bytes.js';
+import { scanStore, type ScanVisitor } from '../store/chunks.js';
 import type { KVEntry, KVStore, KVStoreReader } from '../store/interface.js';
 import type { StoreKey } from '../store/storeKey.js';
 import { CollectionError } from './errors.js';
@@ -170,6 +171,15 @@ export class StateMap<K, V> implements KeyedCollection<K, V> {
   entries(ctx: StoreProvider, range?: Range<K>): AsyncIterableIterator<KVEntry> {
     const { start, end, reverse } = this.bounds(range);
     return ctx.kv(this.storeKey).iterator(start, end, { reverse });
+  }
+
+  /**
+   * Raw entries of a range to a synchronous callback, in key order (or reversed), until it
+   * returns false: no await per entry, for scans of many entries (the gov tally).
+   */
+  scanEntries(ctx: StoreProvider, range: Range<K> | undefined, visit: ScanVisitor): Promise<void> {
+    const { start, end, reverse } = this.bounds(range);
+    return scanStore(ctx.kv(this.storeKey), start, end, { reverse }, visit);
   }
 
   /** [key, value] pairs of a range, in key order (or reversed). */

@@ -16,7 +16,7 @@
  */
 import { CacheKVStoreImpl } from './cachekv.js';
 import { GasOverflowError, OutOfGasError } from './errors.js';
-import { storeChunks } from './chunks.js';
+import { storeChunks, type ScanVisitor } from './chunks.js';
 import type { CacheKVStore, GasConfig, GasMeter, IteratorOptions, KVEntry, KVStore } from './interface.js';
 
 export const GAS_DESCRIPTOR = {
@@ -211,6 +211,25 @@ export class GasKVStore implements KVStore {
         }
         step = await inner.next();
       }
+    } finally {
+      await inner.return?.();
+    }
+  }
+
+  /** `iterator` as a callback scan (`chunks.ts` scanStore): the same charges, entry by entry. */
+  async scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
+    const inner = storeChunks(this.parent, start, end, options);
+    try {
+      let first = true;
+      for await (const chunk of inner) {
+        if (first) this.chargeSeek(chunk[0]);
+        first = false;
+        for (const entry of chunk) {
+          if (visit(entry[0], entry[1]) === false) return;
+          this.chargeSeek(entry);
+        }
+      }
+      if (first) this.chargeSeek(undefined);
     } finally {
       await inner.return?.();
     }

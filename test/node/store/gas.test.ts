@@ -85,6 +85,32 @@ test('iteration: seek charge at start and after each entry (the first entry twic
   ]);
 });
 
+test('a callback scan charges exactly what the iterator charges, also when stopped early or empty', async () => {
+  const { base, meter, store } = setup();
+  for (let i = 1; i <= 70; i++) base.set(b(i), b(i, i));
+  const charges = async (walk: () => Promise<void>): Promise<[string, number][]> => {
+    meter.charges.length = 0;
+    await walk();
+    return [...meter.charges];
+  };
+  const full = await charges(async () => {
+    for await (const _ of store.iterator()) void _;
+  });
+  expect(full.length).toBe(3 * 71);
+  expect(await charges(() => store.scan(undefined, undefined, {}, () => undefined))).toEqual(full);
+  const stopped = await charges(async () => {
+    let seen = 0;
+    for await (const _ of store.iterator(b(3))) if (++seen === 40) break;
+  });
+  let visited = 0;
+  expect(await charges(() => store.scan(b(3), undefined, {}, () => ++visited !== 40))).toEqual(stopped);
+  expect(visited).toBe(40);
+  expect(await charges(() => store.scan(b(100), undefined, {}, () => undefined))).toEqual([['IterNextFlat', 30]]);
+  const reversed: number[] = [];
+  await store.scan(b(60), undefined, { reverse: true }, (key) => void reversed.push(key[0]!));
+  expect(reversed).toEqual([70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60]);
+});
+
 test('running out of gas throws OutOfGasError naming the charge; the write does not happen', () => {
   const base = new MemKVStore();
   const meter = new BasicGasMeter(2500);

@@ -17,7 +17,7 @@ export interface GovBankKeeper {
 export interface GovStakingKeeper {
   getAllValidators(ctx: Context): Promise<Validator[]>;
   getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]>;
-  /** Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order. */
-  iterateDelegationShares(ctx: Context): AsyncIterable<[Uint8Array, Uint8Array, string]>;
+  /** Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order, until `visit` returns false. */
+  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: string) => boolean | void): Promise<void>;
   bondDenom(ctx: Context): string;
 }

@@ -396,14 +396,14 @@ export class GovKeeper {
     const voters: Uint8Array[] = [];
     const voterWeights: (readonly [VoteOption, Dec])[][] = [];
     const base = Votes.rangePrefix([proposal.id]).length;
-    for await (const [key, value] of Votes.entries(ctx, { prefix: [proposal.id] })) {
+    await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
       const voter = key.slice(base + 1, base + 1 + key[base]!);
       const weights = voteWeights(value, weight);
       voters.push(voter);
       voterWeights.push(weights);
       const own = validatorsByOperator.get(voter);
       if (own !== undefined) own.weights = weights;
-    }
+    });
     const count = (weights: readonly (readonly [VoteOption, Dec])[], validator: ValidatorTally | undefined, sharesText: string): void => {
       if (validator === undefined || validator.shares === 0n) return;
       const shares = decFromWire(sharesText) ?? 0n;
@@ -421,11 +421,11 @@ export class GovKeeper {
       // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter,
       // merged with the votes (ordered by voter) without building strings.
       let next = 0;
-      for await (const [delegator, validator, shares] of this.stakingKeeper.iterateDelegationShares(ctx)) {
+      await this.stakingKeeper.scanDelegationShares(ctx, (delegator, validator, shares) => {
         while (next < voters.length && compareLengthPrefixed(voters[next]!, delegator) < 0) next++;
-        if (next === voters.length) break;
+        if (next === voters.length) return false;
         if (compareLengthPrefixed(voters[next]!, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares);
-      }
+      });
     }
     if (consume) for (const voter of voters) Votes.remove(ctx, [proposal.id, voter]);
     for (const validator of validators.values()) {

@@ -251,9 +251,13 @@ export class StakingKeeper {
    * one pass over the store, read from the keys and a hand-decoded shares field (gov's tally of
    * many voters; protobuf-es decoding would dominate). The byte arrays are views: copy to keep.
    */
-  async *iterateDelegationShares(ctx: Context): AsyncIterableIterator<[Uint8Array, Uint8Array, string]> {
+  /**
+   * Every delegation as (delegator, validator, shares as stored), in delegator order, to a
+   * synchronous callback (returning false stops): one pass with no await per delegation.
+   */
+  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: string) => boolean | void): Promise<void> {
     const base = Delegations.map.rangePrefix().length;
-    for await (const [key, value] of Delegations.map.entries(ctx)) {
+    return Delegations.map.scanEntries(ctx, undefined, (key, value) => {
       const delegatorLength = key[base]!;
       const delegator = key.subarray(base + 1, base + 1 + delegatorLength);
       const validatorAt = base + 1 + delegatorLength;
@@ -261,8 +265,8 @@ export class StakingKeeper {
       let shares = '';
       const reader = new ProtoReader(value);
       while (reader.next()) if (reader.field === 3 && reader.wireType === 2) shares = utf8Decode(reader.bytes);
-      yield [delegator, validator, shares];
-    }
+      return visit(delegator, validator, shares);
+    });
   }
 
   async getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]> {
