@@ -58,3 +58,11 @@ export function misbehaviourOnUpdateEvent(clientId: string, clientType: string, 
     [ATTRIBUTE_KEY_HEADER, headerHex],
   );
 }
+
+export const EVENT_TYPE_UPGRADE_CLIENT_PROPOSAL = 'upgrade_client_proposal';
+export const ATTRIBUTE_KEY_UPGRADE_PLAN_TITLE = 'title';
+export const ATTRIBUTE_KEY_UPGRADE_PLAN_HEIGHT = 'height';
+
+export function upgradeClientProposalEvent(title: string, height: bigint): AbciEvent {
+  return newEvent(EVENT_TYPE_UPGRADE_CLIENT_PROPOSAL, [ATTRIBUTE_KEY_UPGRADE_PLAN_TITLE, title], [ATTRIBUTE_KEY_UPGRADE_PLAN_HEIGHT, height.toString()]);
+}

@@ -7,7 +7,8 @@
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
-import type { Params } from '../../../../../gen/ibc/core/client/v1/client_pb.js';
+import { PlanSchema } from '../../../../../gen/cosmos/upgrade/v1beta1/upgrade_pb.js';
+import type { Params, UpgradeProposal } from '../../../../../gen/ibc/core/client/v1/client_pb.js';
 import { MerkleRootSchema } from '../../../../../gen/ibc/core/commitment/v1/commitment_pb.js';
 import { typeUrlOf } from '../../../../codec/registry.js';
 import type { Context } from '../../../shared/context.js';
@@ -34,13 +35,14 @@ import {
   packConsensusState,
   type ClientState,
   type ConsensusState,
+  zeroCustomFields,
   type Status,
 } from '../../lightclients/tendermint/client.js';
 import { verifyUpgradeAndUpdateState } from '../../lightclients/tendermint/upgrade.js';
 import { clientIdentifierError, formatClientIdentifier, parseClientIdentifier } from '../host/identifiers.js';
 import { ClientStoreView } from './clientStore.js';
 import { ClientErrors } from './errors.js';
-import { createClientEvents, misbehaviourEvent, misbehaviourOnUpdateEvent, updateClientEvents, upgradeClientEvents } from './events.js';
+import { createClientEvents, misbehaviourEvent, misbehaviourOnUpdateEvent, updateClientEvents, upgradeClientEvents, upgradeClientProposalEvent } from './events.js';
 import type { IbcStakingKeeper, IbcUpgradeKeeper } from './expectedKeepers.js';
 import { formatHeight, newHeight, parseChainId, type Height } from './height.js';
 import { ClientParamsItem, ClientStore, NextClientSequence, SECTION_OTHER, keyText } from './keys.js';
@@ -286,6 +288,24 @@ export class ClientKeeper {
       root: create(MerkleRootSchema, { hash: info.header.appHash }),
       nextValidatorsHash: info.header.nextValidatorsHash,
     });
+  }
+
+  /**
+   * The v1beta1 UpgradeProposal (HandleUpgradeProposal): schedule the plan and commit, at the plan
+   * height, the client state counterparties will upgrade their clients of this chain to — its
+   * chain-chosen fields only (ZeroCustomFields).
+   */
+  async handleUpgradeProposal(ctx: Context, proposal: UpgradeProposal): Promise<void> {
+    let clientState;
+    try {
+      clientState = unpackClientState(proposal.upgradedClientState);
+    } catch (err) {
+      throw wrapError(err, 'could not unpack UpgradedClientState');
+    }
+    const plan = proposal.plan ?? create(PlanSchema);
+    await this.upgrade.scheduleUpgrade(ctx, plan);
+    this.upgrade.setUpgradedClient(ctx, plan.height, encodeAny(packClientState(zeroCustomFields(clientState))));
+    ctx.events.emit(upgradeClientProposalEvent(proposal.title, plan.height));
   }
 
   /** The client state committed for the scheduled upgrade (Query/UpgradedClientState). */
