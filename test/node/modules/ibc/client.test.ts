@@ -208,11 +208,39 @@ describe('02-client with 07-tendermint in the app', () => {
     expect(await status('07-tendermint-0')).toBe('Active');
   });
 
+  test('a valid header earlier in time than a stored lower height freezes the client on update (time monotonicity)', async () => {
+    expect((await send(createMsg())).code).toBe(0);
+    expect((await send(updateMsg('07-tendermint-3', ibcHeader(blockB(20), height(1n, 10n), setB)))).code).toBe(0);
+    // Height 25 but timed before height 20's consensus state: each header verifies, together they cannot both be honest.
+    const early = signBlock({ chainId: CHAIN_B, height: 25, time: { seconds: T0 + 20 * 5 - 1, nanos: 0 }, validators: setB, nextValidators: setB, signers: valsB });
+    const result = await send(updateMsg('07-tendermint-3', ibcHeader(early, height(1n, 10n), setB)));
+    expect(result.code).toBe(0);
+    expect(attributes(result, 'client_misbehaviour')).toMatchObject({ client_id: '07-tendermint-3', consensus_height: '1-25' });
+    expect(await status('07-tendermint-3')).toBe('Frozen');
+    expect(await heights('07-tendermint-3')).toEqual(['1-10', '1-20']);
+  });
+
+  test('MsgSubmitMisbehaviour with headers at two heights out of time order freezes; in time order it is refused', async () => {
+    expect((await send(createMsg())).code).toBe(0);
+    const lower = ibcHeader(blockB(14), height(1n, 10n), setB);
+    const higherEarlier = ibcHeader(signBlock({ chainId: CHAIN_B, height: 16, time: { seconds: T0 + 14 * 5 - 1, nanos: 0 }, validators: setB, nextValidators: setB, signers: valsB }), height(1n, 10n), setB);
+    const inOrder = ibcHeader(blockB(16), height(1n, 10n), setB);
+    const submit = (h1: typeof lower, h2: typeof lower) =>
+      anyPack(MsgSubmitMisbehaviourSchema, create(MsgSubmitMisbehaviourSchema, { clientId: '07-tendermint-4', misbehaviour: anyPack(MisbehaviourSchema, misbehaviour(h1, h2)), signer: relayer.bech32 }));
+    const refused = await send(submit(inOrder, lower));
+    expect([refused.codespace, refused.code]).toEqual(['client', 13]);
+    expect(refused.log).toContain('headers are not at same height and are monotonically increasing');
+    expect(await status('07-tendermint-4')).toBe('Active');
+    const accepted = await send(submit(higherEarlier, lower));
+    expect([accepted.code, accepted.log]).toEqual([0, '']);
+    expect(await status('07-tendermint-4')).toBe('Frozen');
+  });
+
   test('genesis export re-imports to the same clients, consensus states, metadata and sequence', async () => {
     const exported = (await exportAppState(chain.store)) as Record<string, any>;
     const ibc = exported['ibc'];
-    expect(ibc.client_genesis.next_client_sequence).toBe('3');
-    expect(ibc.client_genesis.clients.map((c: any) => c.client_id)).toEqual(['07-tendermint-0', '07-tendermint-1', '07-tendermint-2']);
+    expect(ibc.client_genesis.next_client_sequence).toBe('5');
+    expect(ibc.client_genesis.clients.map((c: any) => c.client_id)).toEqual(['07-tendermint-0', '07-tendermint-1', '07-tendermint-2', '07-tendermint-3', '07-tendermint-4']);
     expect(ibc.client_genesis.clients_metadata[0].client_metadata.length).toBeGreaterThan(0);
     expect(ibc.connection_genesis.params.max_expected_time_per_block).toBe('30000000000');
     const second = await startChain({ ...appState, ibc });
