@@ -204,8 +204,8 @@ const SPEC_ENDPOINTS: SpecEndpoint[] = Object.values(SPEC_GROUPS).flatMap((group
   group.rows.map(([verb, path]) => ({ verb, sdk: `${group.sdk}${path}`, cosmos: `${group.cosmos}${path}` })),
 );
 
-/** Answers that change from one call to the next (new blocks, mempool state). */
-const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$/;
+/** Answers that change from one call to the next (new blocks, mempool state, IBC proof heights). */
+const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$|\/client_states\/\{client_id\}$|\/height\/\{revision_height\}$/;
 
 async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, init);
