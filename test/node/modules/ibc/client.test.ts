@@ -27,6 +27,7 @@ import {
 import { MsgCreateClientSchema, MsgSubmitMisbehaviourSchema, MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
 import { ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import type { ExecTxResult } from '../../../../src/node/abci/types.js';
+import type { IbcKeeper } from '../../../../src/node/modules/ibc/module.js';
 import { exportAppState } from '../../../../src/node/app/genesis.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { GENESIS_TIME, TOKEN, abciQuery, buildAppState, signTx, startChain, testKey, type Chain } from '../../app/helpers.js';
@@ -234,6 +235,17 @@ describe('02-client with 07-tendermint in the app', () => {
     const accepted = await send(submit(higherEarlier, lower));
     expect([accepted.code, accepted.log]).toEqual([0, '']);
     expect(await status('07-tendermint-4')).toBe('Frozen');
+  });
+
+  test('this chain’s own consensus state at a past height comes from staking’s historical info', async () => {
+    const keeper = chain.app.manager.keeper<IbcKeeper>('ibc').clientKeeper;
+    const { ctx } = chain.app.createQueryContext(0);
+    const past = chain.height - 1;
+    const own = keeper.getSelfConsensusState(ctx, height(1n, BigInt(past)));
+    expect(own.timestamp!.seconds).toBe(BigInt(Math.floor(GENESIS_TIME.getTime() / 1000) + past));
+    expect(own.nextValidatorsHash).toEqual(new Uint8Array(32));
+    expect(() => keeper.getSelfConsensusState(ctx, height(2n, BigInt(past)))).toThrow('chainID revision number does not match height revision number: expected 1, got 2: invalid height');
+    expect(() => keeper.getSelfConsensusState(ctx, height(1n, BigInt(chain.height + 50)))).toThrow(`no historical info found at height ${chain.height + 50}: not found`);
   });
 
   test('genesis export re-imports to the same clients, consensus states, metadata and sequence', async () => {
