@@ -30,9 +30,25 @@ export interface TmSignedHeader {
   commit: Commit;
 }
 
+/**
+ * Conversions of one message object are done once: a header is validated by the Msg's basic
+ * checks, then verified, and its trusted validators are checked against the consensus state and
+ * then used — each step asks for the same conversion. Results are never mutated by the callers.
+ */
+const convertedHeaders = new WeakMap<ProtoSignedHeader, TmSignedHeader>();
+const convertedSets = new WeakMap<ProtoValidatorSet, ValidatorSet>();
+
 /** SignedHeaderFromProto: both parts must be present. */
 export function signedHeaderFromProto(signed: ProtoSignedHeader | undefined): TmSignedHeader {
   if (signed === undefined) throw new LightClientInputError('nil SignedHeader');
+  const known = convertedHeaders.get(signed);
+  if (known !== undefined) return known;
+  const converted = convertSignedHeader(signed);
+  convertedHeaders.set(signed, converted);
+  return converted;
+}
+
+function convertSignedHeader(signed: ProtoSignedHeader): TmSignedHeader {
   if (signed.header === undefined) throw new LightClientInputError('nil Header');
   if (signed.commit === undefined) throw new LightClientInputError('nil Commit');
   try {
@@ -59,6 +75,14 @@ export function commitFromProto(signed: ProtoSignedHeader | undefined): Commit {
  */
 export function validatorSetFromProto(set: ProtoValidatorSet | undefined): ValidatorSet {
   if (set === undefined) throw new LightClientInputError('nil validator set');
+  const known = convertedSets.get(set);
+  if (known !== undefined) return known;
+  const converted = convertValidatorSet(set);
+  convertedSets.set(set, converted);
+  return converted;
+}
+
+function convertValidatorSet(set: ProtoValidatorSet): ValidatorSet {
   if (set.validators.length === 0) throw new LightClientInputError('validator set is nil or empty');
   const validators: Validator[] = set.validators.map((v, index) => {
     const sum = v.pubKey?.sum;
