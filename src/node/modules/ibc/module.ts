@@ -5,9 +5,9 @@
  * 04-channel, 05-port and the applications slot in beside core/client (their keys on the same
  * store builder, their genesis sections in genesis.ts, their services in this declaration).
  */
-import { ParamsSchema, UpgradeProposalSchema } from '../../../gen/ibc/core/client/v1/client_pb.js';
+import { ClientUpdateProposalSchema, ParamsSchema, UpgradeProposalSchema } from '../../../gen/ibc/core/client/v1/client_pb.js';
 import { contentRoute } from '../../platform/content.js';
-import { validateUpgradeProposal } from './core/client/proposal.js';
+import { validateClientUpdateProposal, validateUpgradeProposal } from './core/client/proposal.js';
 import { Query as ClientQuery } from '../../../gen/ibc/core/client/v1/query_pb.js';
 import { Msg as ClientMsg } from '../../../gen/ibc/core/client/v1/tx_pb.js';
 import { ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema } from '../../../gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
@@ -37,7 +37,7 @@ export const ibcModule = defineModule<IbcKeeper>({
   storeKeys: [ibcStoreKey],
   msgService: ClientMsg,
   queryServices: [ClientQuery],
-  interfaces: [ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema, UpgradeProposalSchema],
+  interfaces: [ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema, ClientUpdateProposalSchema, UpgradeProposalSchema],
   aminoNames: {
     'ibc.core.client.v1.MsgCreateClient': 'cosmos-sdk/MsgCreateClient',
     'ibc.core.client.v1.MsgUpdateClient': 'cosmos-sdk/MsgUpdateClient',
@@ -55,7 +55,10 @@ export const ibcModule = defineModule<IbcKeeper>({
       msgRoutes: clientMsgRoutes(clientKeeper),
       queryServices: [clientQueryService(clientKeeper)],
       beginBlock: async (ctx) => clientKeeper.beginBlock(ctx),
-      legacyContent: [contentRoute(UpgradeProposalSchema, (ctx, proposal) => clientKeeper.handleUpgradeProposal(ctx, proposal), validateUpgradeProposal)],
+      legacyContent: [
+        contentRoute(ClientUpdateProposalSchema, (ctx, proposal) => clientKeeper.handleClientUpdateProposal(ctx, proposal), validateClientUpdateProposal),
+        contentRoute(UpgradeProposalSchema, (ctx, proposal) => clientKeeper.handleUpgradeProposal(ctx, proposal), validateUpgradeProposal),
+      ],
       genesis: {
         default: () => defaultIbcGenesis(),
         validate: (json) => validateIbcGenesis(json),

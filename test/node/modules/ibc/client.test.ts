@@ -28,6 +28,8 @@ import { MsgCreateClientSchema, MsgSubmitMisbehaviourSchema, MsgUpdateClientSche
 import { ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import type { ExecTxResult } from '../../../../src/node/abci/types.js';
 import type { IbcKeeper } from '../../../../src/node/modules/ibc/module.js';
+import { Context, emptyHeader } from '../../../../src/node/modules/shared/context.js';
+import { ClientUpdateProposalSchema } from '../../../../src/gen/ibc/core/client/v1/client_pb.js';
 import { exportAppState } from '../../../../src/node/app/genesis.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { GENESIS_TIME, TOKEN, abciQuery, buildAppState, signTx, startChain, testKey, type Chain } from '../../app/helpers.js';
@@ -263,5 +265,29 @@ describe('02-client with 07-tendermint in the app', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('ClientUpdateProposal (v1beta1 content): a frozen client continues from an active substitute', () => {
+  test('the frozen subject takes the substitute’s latest consensus state and height; an active subject is refused', async () => {
+    // Substitute: a new client of chain B further ahead (1-30), Active.
+    const created = await send(createMsg(30));
+    expect(created.code).toBe(0);
+    const substituteId = attributes(created, 'create_client')['client_id']!;
+    const router = chain.app.manager.contentRouter;
+    const keeper = chain.app.manager.keeper<IbcKeeper>('ibc').clientKeeper;
+    const branch = chain.store.branch();
+    const ctx = new Context({ mode: 'block', multiStore: branch, header: emptyHeader(chain.app.currentChainId, chain.height + 1, new Date(GENESIS_TIME.getTime() + (chain.height + 1) * 1000)) });
+    const proposal = (subjectClientId: string) =>
+      anyPack(ClientUpdateProposalSchema, create(ClientUpdateProposalSchema, { title: 'recover', description: 'frozen by misbehaviour', subjectClientId, substituteClientId: substituteId }));
+    expect(keeper.getStatus(ctx, '07-tendermint-1')).toBe('Frozen');
+    await router.execute(ctx, proposal('07-tendermint-1'));
+    expect(keeper.getStatus(ctx, '07-tendermint-1')).toBe('Active');
+    expect(keeper.getClientState(ctx, '07-tendermint-1')!.latestHeight).toMatchObject({ revisionNumber: 1n, revisionHeight: 30n });
+    expect(keeper.getClientConsensusState(ctx, '07-tendermint-1', height(1n, 30n))).toBeDefined();
+    await expect(router.execute(ctx, proposal('07-tendermint-0'))).rejects.toThrow('cannot update Active subject client: invalid update client proposal');
+    const same = anyPack(ClientUpdateProposalSchema, create(ClientUpdateProposalSchema, { title: 't', description: 'd', subjectClientId: substituteId, substituteClientId: substituteId }));
+    expect(() => router.validate(same)).toThrow('subject and substitute client identifiers are equal');
+    branch.discard();
   });
 });

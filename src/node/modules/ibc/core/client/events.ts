@@ -66,3 +66,10 @@ export const ATTRIBUTE_KEY_UPGRADE_PLAN_HEIGHT = 'height';
 export function upgradeClientProposalEvent(title: string, height: bigint): AbciEvent {
   return newEvent(EVENT_TYPE_UPGRADE_CLIENT_PROPOSAL, [ATTRIBUTE_KEY_UPGRADE_PLAN_TITLE, title], [ATTRIBUTE_KEY_UPGRADE_PLAN_HEIGHT, height.toString()]);
 }
+
+export const EVENT_TYPE_UPDATE_CLIENT_PROPOSAL = 'update_client_proposal';
+export const ATTRIBUTE_KEY_SUBJECT_CLIENT_ID = 'subject_client_id';
+
+export function updateClientProposalEvent(subjectClientId: string, clientType: string, consensusHeight: string): AbciEvent {
+  return newEvent(EVENT_TYPE_UPDATE_CLIENT_PROPOSAL, [ATTRIBUTE_KEY_SUBJECT_CLIENT_ID, subjectClientId], [ATTRIBUTE_KEY_CLIENT_TYPE, clientType], [ATTRIBUTE_KEY_CONSENSUS_HEIGHT, consensusHeight]);
+}

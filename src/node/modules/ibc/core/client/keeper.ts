@@ -8,7 +8,7 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
 import { PlanSchema } from '../../../../../gen/cosmos/upgrade/v1beta1/upgrade_pb.js';
-import type { Params, UpgradeProposal } from '../../../../../gen/ibc/core/client/v1/client_pb.js';
+import type { ClientUpdateProposal, Params, UpgradeProposal } from '../../../../../gen/ibc/core/client/v1/client_pb.js';
 import { MerkleRootSchema } from '../../../../../gen/ibc/core/commitment/v1/commitment_pb.js';
 import { typeUrlOf } from '../../../../codec/registry.js';
 import type { Context } from '../../../shared/context.js';
@@ -23,6 +23,7 @@ import {
   blockTimeNs,
   checkHeaderAndUpdateState,
   checkMisbehaviourAndUpdateState,
+  checkSubstituteAndUpdateState,
   clientStateError,
   clientStatus,
   consensusStateError,
@@ -42,9 +43,9 @@ import { verifyUpgradeAndUpdateState } from '../../lightclients/tendermint/upgra
 import { clientIdentifierError, formatClientIdentifier, parseClientIdentifier } from '../host/identifiers.js';
 import { ClientStoreView } from './clientStore.js';
 import { ClientErrors } from './errors.js';
-import { createClientEvents, misbehaviourEvent, misbehaviourOnUpdateEvent, updateClientEvents, upgradeClientEvents, upgradeClientProposalEvent } from './events.js';
+import { createClientEvents, misbehaviourEvent, misbehaviourOnUpdateEvent, updateClientEvents, updateClientProposalEvent, upgradeClientEvents, upgradeClientProposalEvent } from './events.js';
 import type { IbcStakingKeeper, IbcUpgradeKeeper } from './expectedKeepers.js';
-import { formatHeight, newHeight, parseChainId, type Height } from './height.js';
+import { compareHeights, formatHeight, newHeight, parseChainId, type Height } from './height.js';
 import { ClientParamsItem, ClientStore, NextClientSequence, SECTION_OTHER, keyText } from './keys.js';
 import { defaultClientParams } from './params.js';
 
@@ -306,6 +307,31 @@ export class ClientKeeper {
     await this.upgrade.scheduleUpgrade(ctx, plan);
     this.upgrade.setUpgradedClient(ctx, plan.height, encodeAny(packClientState(zeroCustomFields(clientState))));
     ctx.events.emit(upgradeClientProposalEvent(proposal.title, plan.height));
+  }
+
+  /**
+   * A passed ClientUpdateProposal: an expired or frozen subject client continues from an Active
+   * substitute client of the same chain that is further ahead (ibc-go v6 ClientUpdateProposal).
+   */
+  async handleClientUpdateProposal(ctx: Context, proposal: ClientUpdateProposal): Promise<void> {
+    const subject = this.getClientState(ctx, proposal.subjectClientId);
+    if (subject === undefined) throw ClientErrors.ClientNotFound.wrap(`subject client with ID ${proposal.subjectClientId}`);
+    const nowNs = blockTimeNs(ctx);
+    const subjectStore = this.store(ctx, proposal.subjectClientId);
+    if (clientStatus(subject, subjectStore, nowNs) === 'Active') throw ClientErrors.InvalidUpdateClientProposal.wrap('cannot update Active subject client');
+    const substitute = this.getClientState(ctx, proposal.substituteClientId);
+    if (substitute === undefined) throw ClientErrors.ClientNotFound.wrap(`substitute client with ID ${proposal.substituteClientId}`);
+    if (compareHeights(latestHeight(subject), latestHeight(substitute)) >= 0) {
+      throw ClientErrors.InvalidHeight.wrap(
+        `subject client state latest height is greater or equal to substitute client state latest height (${formatHeight(latestHeight(subject))} >= ${formatHeight(latestHeight(substitute))})`,
+      );
+    }
+    const substituteStore = this.store(ctx, proposal.substituteClientId);
+    const substituteStatus = clientStatus(substitute, substituteStore, nowNs);
+    if (substituteStatus !== 'Active') throw ClientErrors.ClientNotActive.wrap(`substitute client is not Active, status is ${substituteStatus}`);
+    const updated = checkSubstituteAndUpdateState(subjectStore, subject, substituteStore, substitute, nowNs);
+    subjectStore.setClientState(updated);
+    ctx.events.emit(updateClientProposalEvent(proposal.subjectClientId, TENDERMINT_CLIENT_TYPE, formatHeight(latestHeight(updated))));
   }
 
   /** The client state committed for the scheduled upgrade (Query/UpgradedClientState). */

@@ -1,8 +1,9 @@
 /** Validation of the client submodule's v1beta1 proposal contents (ibc-go v6 02-client/types/proposal.go). */
 import { equals } from '@bufbuild/protobuf';
-import type { UpgradeProposal } from '../../../../../gen/ibc/core/client/v1/client_pb.js';
+import type { ClientUpdateProposal, UpgradeProposal } from '../../../../../gen/ibc/core/client/v1/client_pb.js';
 import { wrapError } from '../../../shared/errors.js';
 import { ClientStateSchema, zeroCustomFields } from '../../lightclients/tendermint/client.js';
+import { clientIdentifierError } from '../host/identifiers.js';
 import { ClientErrors } from './errors.js';
 import { unpackClientState } from './keeper.js';
 
@@ -18,4 +19,13 @@ export function validateUpgradeProposal(proposal: UpgradeProposal): void {
     throw wrapError(err, 'failed to unpack upgraded client state');
   }
   if (!equals(ClientStateSchema, clientState, zeroCustomFields(clientState))) throw ClientErrors.InvalidUpgradeProposal.wrap('upgraded client state is not zeroed out');
+}
+
+/** ClientUpdateProposal.ValidateBasic: two valid, different client identifiers. */
+export function validateClientUpdateProposal(proposal: ClientUpdateProposal): void {
+  const subject = clientIdentifierError(proposal.subjectClientId);
+  if (subject !== undefined) throw subject;
+  const substitute = clientIdentifierError(proposal.substituteClientId);
+  if (substitute !== undefined) throw substitute;
+  if (proposal.subjectClientId === proposal.substituteClientId) throw ClientErrors.InvalidSubstitute.wrap('subject and substitute client identifiers are equal');
 }

@@ -239,6 +239,15 @@ export class TendermintStore {
     this.view.setIteration(heightKeyBytes(height), new TextEncoder().encode(`consensusStates/${formatHeight(height)}`));
   }
 
+  /** The metadata of a consensus state copied from another client (setConsensusMetadataWithValues). */
+  setConsensusMetadataWithValues(height: Height, processedHeight: string, processedTimeNs: bigint): void {
+    const time = new Uint8Array(8);
+    new DataView(time.buffer).setBigUint64(0, processedTimeNs);
+    this.view.setConsensus(`${formatHeight(height)}${KEY_PROCESSED_TIME}`, time);
+    this.view.setConsensus(`${formatHeight(height)}${KEY_PROCESSED_HEIGHT}`, new TextEncoder().encode(processedHeight));
+    this.view.setIteration(heightKeyBytes(height), new TextEncoder().encode(`consensusStates/${formatHeight(height)}`));
+  }
+
   getProcessedTimeNs(height: Height): bigint | undefined {
     const bytes = this.view.getConsensus(`${formatHeight(height)}${KEY_PROCESSED_TIME}`);
     return bytes === undefined || bytes.length !== 8 ? undefined : new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0);
@@ -471,5 +480,37 @@ export function zeroCustomFields(cs: ClientState): ClientState {
     latestHeight: cs.latestHeight,
     proofSpecs: cs.proofSpecs,
     upgradePath: cs.upgradePath,
+  });
+}
+
+/** IsMatchingClientState: equal once latest height, frozen height, trusting period and chain id are set aside. */
+export function isMatchingClientState(subject: ClientState, substitute: ClientState): boolean {
+  const strip = (cs: ClientState): ClientState => create(ClientStateSchema, { ...cs, latestHeight: newHeight(0n, 0n), frozenHeight: newHeight(0n, 0n), trustingPeriod: undefined, chainId: '' });
+  return equals(ClientStateSchema, strip(subject), strip(substitute));
+}
+
+/**
+ * CheckSubstituteAndUpdateState (a passed ClientUpdateProposal): the subject client takes the
+ * substitute's latest consensus state with its metadata, latest height, chain id and trusting
+ * period, and is unfrozen. The caller has checked the statuses.
+ */
+export function checkSubstituteAndUpdateState(subject: TendermintStore, cs: ClientState, substitute: TendermintStore, substituteState: ClientState, nowNs: bigint): ClientState {
+  if (!isMatchingClientState(cs, substituteState)) throw ClientErrors.InvalidSubstitute.wrap('subject client state does not match substitute client state');
+  const frozen = clientStatus(cs, subject, nowNs) === 'Frozen';
+  const latest = latestHeight(substituteState);
+  const consensusState = substitute.getConsensusState(latest);
+  if (consensusState === undefined) throw ClientErrors.ConsensusStateNotFound.wrap('unable to retrieve latest consensus state for substitute client');
+  subject.setConsensusState(latest, consensusState);
+  const processedHeight = substitute.getProcessedHeight(latest);
+  if (processedHeight === undefined) throw ClientErrors.UpdateClientFailed.wrap('unable to retrieve processed height for substitute client latest height');
+  const processedTime = substitute.getProcessedTimeNs(latest);
+  if (processedTime === undefined) throw ClientErrors.UpdateClientFailed.wrap('unable to retrieve processed time for substitute client latest height');
+  subject.setConsensusMetadataWithValues(latest, processedHeight, processedTime);
+  return create(ClientStateSchema, {
+    ...cs,
+    ...(frozen ? { frozenHeight: newHeight(0n, 0n) } : {}),
+    latestHeight: substituteState.latestHeight,
+    chainId: substituteState.chainId,
+    trustingPeriod: substituteState.trustingPeriod,
   });
 }
