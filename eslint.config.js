@@ -57,6 +57,46 @@ export default tseslint.config(
       ],
     },
   },
+  // The ibc module is nested (core/client, core/host, lightclients/tendermint …): inside it the
+  // submodules import each other; other modules stay reachable through type imports only.
+  {
+    files: ['src/node/modules/ibc/*/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'classic-level', message: 'only src/node/store/db/ imports classic-level' }],
+          patterns: [
+            { group: ['**/cli/**', '**/commands/**'], message: 'the node library never imports the CLI (src/cli, src/commands)' },
+            {
+              group: ['../../*/**', '!../../shared/**', '!../../../**'],
+              allowTypeImports: true,
+              message: 'a module reaches another module only through interfaces (its expectedKeepers.ts; type imports only)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/node/modules/ibc/*/*/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'classic-level', message: 'only src/node/store/db/ imports classic-level' }],
+          patterns: [
+            { group: ['**/cli/**', '**/commands/**'], message: 'the node library never imports the CLI (src/cli, src/commands)' },
+            {
+              group: ['../../../*/**', '!../../../shared/**', '!../../../../**'],
+              allowTypeImports: true,
+              message: 'a module reaches another module only through interfaces (its expectedKeepers.ts; type imports only)',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // CommonJS fixtures run as plain Node child processes (clients written the way their users write them).
     files: ['**/*.cjs'],

@@ -422,10 +422,21 @@ export function moduleTopics(cli: ModuleCli): Record<string, { description: stri
   const topics: Record<string, { description: string }> = {};
   const describe = (kind: CommandKind): string =>
     kind === 'query' ? (cli.querySummary ?? `Querying commands for the ${cli.module} module`) : (cli.txSummary ?? `${cli.module} transaction subcommands`);
-  for (const { kind } of servicesOf(cli)) {
+  for (const { kind, overrides } of servicesOf(cli)) {
     const [primary, ...aliases] = topicIds(cli, kind);
     topics[primary!] = { description: describe(kind) };
     for (const alias of aliases) topics[alias] = { description: `${describe(kind)} (same as ${primary!.replace(':', ' ')})` };
+    // Nested command names ("client:states") make a subtopic ("query ibc client").
+    for (const options of Object.values(overrides)) {
+      const use = options.use ?? '';
+      const parts = use.split(':');
+      for (let depth = 1; depth < parts.length; depth++) {
+        const sub = parts.slice(0, depth).join(' ');
+        topics[`${primary!}:${parts.slice(0, depth).join(':')}`] = {
+          description: kind === 'query' ? `Querying commands for the ${cli.module} ${sub}` : `${cli.module} ${sub} transaction subcommands`,
+        };
+      }
+    }
   }
   return topics;
 }

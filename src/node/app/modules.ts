@@ -18,6 +18,7 @@ import { evmModule } from '../modules/evm/module.js';
 import { feegrantModule } from '../modules/feegrant/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
+import { ibcModule } from '../modules/ibc/module.js';
 import { groupModule } from '../modules/group/module.js';
 import { govModule } from '../modules/gov/module.js';
 import { mintModule } from '../modules/mint/module.js';
@@ -50,15 +51,16 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   paramsModule,
   genutilModule,
   upgradeModule,
+  ibcModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
-  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'authz'],
+  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

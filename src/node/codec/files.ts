@@ -105,6 +105,12 @@ import { file_google_api_annotations } from '../../gen/google/api/annotations_pb
 import { file_google_api_http } from '../../gen/google/api/http_pb.js';
 import { file_grpc_reflection_v1_reflection } from '../../gen/grpc/reflection/v1/reflection_pb.js';
 import { file_grpc_reflection_v1alpha_reflection } from '../../gen/grpc/reflection/v1alpha/reflection_pb.js';
+import { file_ibc_core_client_v1_client } from '../../gen/ibc/core/client/v1/client_pb.js';
+import { file_ibc_core_client_v1_genesis } from '../../gen/ibc/core/client/v1/genesis_pb.js';
+import { file_ibc_core_client_v1_query } from '../../gen/ibc/core/client/v1/query_pb.js';
+import { file_ibc_core_client_v1_tx } from '../../gen/ibc/core/client/v1/tx_pb.js';
+import { file_ibc_core_commitment_v1_commitment } from '../../gen/ibc/core/commitment/v1/commitment_pb.js';
+import { file_ibc_lightclients_tendermint_v1_tendermint } from '../../gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import { file_tendermint_abci_types } from '../../gen/tendermint/abci/types_pb.js';
 import { file_tendermint_blocksync_types } from '../../gen/tendermint/blocksync/types_pb.js';
 import { file_tendermint_consensus_types } from '../../gen/tendermint/consensus/types_pb.js';
@@ -223,6 +229,12 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_google_api_http,
   file_grpc_reflection_v1_reflection,
   file_grpc_reflection_v1alpha_reflection,
+  file_ibc_core_client_v1_client,
+  file_ibc_core_client_v1_genesis,
+  file_ibc_core_client_v1_query,
+  file_ibc_core_client_v1_tx,
+  file_ibc_core_commitment_v1_commitment,
+  file_ibc_lightclients_tendermint_v1_tendermint,
   file_tendermint_abci_types,
   file_tendermint_blocksync_types,
   file_tendermint_consensus_types,

@@ -1,6 +1,6 @@
 /**
  * Every endpoint of the spec's groups Accounts, Bank, Node and blocks, Transactions, Upgrade, Authorization and fee grants
- * (authz, feegrant), Groups, and the network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
+ * (authz, feegrant), Groups, Inter-chain communication (02-client), and the network's mint and bonus (spec/SERVICE.md "Endpoints") — answers on the spec's /sdk/... (/net/...)
  * path and on the upstream /cosmos/... (/aioz/...) path, with the same answer, on a full node (app + consensus + indexer) behind the
  * gateway; and the OpenAPI document lists both templates of each. Plus the transaction flow a
  * service provider scripts over REST: broadcast, find by hash, find by event, block with txs.
@@ -23,6 +23,11 @@ import { TOKEN, alice, aliceSends, bob, carol, msgSend, signTx, startFullNode, t
 /** The first group policy's account. */
 const policyAddress = accString(groupPolicyAddress(1n));
 import { openApiValidator, type OpenApiValidator } from '../../helpers/openapi.js';
+import { TimestampSchema } from '@bufbuild/protobuf/wkt';
+import { MsgCreateClientSchema } from '../../../src/gen/ibc/core/client/v1/tx_pb.js';
+import { MerkleRootSchema } from '../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
+import { ClientStateSchema as TmClientStateSchema, ConsensusStateSchema as TmConsensusStateSchema } from '../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
+import { height, testClientState } from '../../helpers/ibcHeaders.js';
 
 interface SpecEndpoint {
   verb: 'GET' | 'POST';
@@ -168,6 +173,20 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/txs/{hash}'],
     ],
   },
+  'Inter-chain communication (client)': {
+    // The spec serves /ibc/ under its upstream name.
+    sdk: '/ibc/core/client/v1',
+    cosmos: '/ibc/core/client/v1',
+    rows: [
+      ['GET', '/client_states'],
+      ['GET', '/client_states/{client_id}'],
+      ['GET', '/client_status/{client_id}'],
+      ['GET', '/consensus_states/{client_id}'],
+      ['GET', '/consensus_states/{client_id}/heights'],
+      ['GET', '/consensus_states/{client_id}/revision/{revision_number}/height/{revision_height}'],
+      ['GET', '/params'],
+    ],
+  },
   Upgrade: {
     sdk: '/sdk/upgrade/v1beta1',
     cosmos: '/cosmos/upgrade/v1beta1',
@@ -185,8 +204,8 @@ const SPEC_ENDPOINTS: SpecEndpoint[] = Object.values(SPEC_GROUPS).flatMap((group
   group.rows.map(([verb, path]) => ({ verb, sdk: `${group.sdk}${path}`, cosmos: `${group.cosmos}${path}` })),
 );
 
-/** Answers that change from one call to the next (new blocks, mempool state). */
-const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$/;
+/** Answers that change from one call to the next (new blocks, mempool state, IBC proof heights). */
+const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$|\/client_states\/\{client_id\}$|\/height\/\{revision_height\}$/;
 
 async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, init);
@@ -253,6 +272,19 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       body: JSON.stringify({ tx_bytes: Buffer.from(signTx({ signer: alice, msgs: groupMsgs, sequence: sequence++, accountNumber: 0n, fee: 4000n, gas: 400_000n })).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }),
     });
     expect([group.status, group.body.tx_response.code, group.body.tx_response.raw_log]).toEqual([200, 0, '']);
+    // A light client of another chain (07-tendermint-0 at 1-10), for the IBC client endpoints.
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const createClient = anyPack(MsgCreateClientSchema, create(MsgCreateClientSchema, {
+      clientState: anyPack(TmClientStateSchema, testClientState('chainb-1', height(1n, 10n))),
+      consensusState: anyPack(TmConsensusStateSchema, create(TmConsensusStateSchema, { timestamp: create(TimestampSchema, { seconds: now - 60n }), root: create(MerkleRootSchema, { hash: new Uint8Array(32).fill(1) }), nextValidatorsHash: new Uint8Array(32).fill(2) })),
+      signer: alice.bech32,
+    }));
+    const client = await request(`${url}/sdk/tx/v1beta1/txs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tx_bytes: Buffer.from(signTx({ signer: alice, msgs: [createClient], sequence: sequence++, accountNumber: 0n, fee: 4000n, gas: 400_000n })).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }),
+    });
+    expect([client.status, client.body.tx_response.code, client.body.tx_response.raw_log]).toEqual([200, 0, '']);
   });
 
   afterAll(async () => {
@@ -278,7 +310,10 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{height}', String(txHeight))
       .replace('{last_height}', String(txHeight))
       .replace('{hash}', txHash)
-      .replace('{params_type}', 'tallying');
+      .replace('{params_type}', 'tallying')
+      .replace('{client_id}', '07-tendermint-0')
+      .replace('{revision_number}', '1')
+      .replace('{revision_height}', '10');
   }
 
   function queryOf(template: string): string {
@@ -316,6 +351,18 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     expect(validator.check(endpoint.sdk, endpoint.verb, spec.body)).toEqual([]);
     expect(validator.check(endpoint.cosmos, endpoint.verb, upstream.body)).toEqual([]);
     if (!DYNAMIC.test(endpoint.sdk)) expect(upstream.body).toEqual(spec.body);
+  });
+
+  test('the IBC upgrade queries answer NotFound (404) without a scheduled upgrade, as ibc-go', async () => {
+    const client = await request(`${url}/ibc/core/client/v1/upgraded_client_states`);
+    expect(client.status).toBe(404);
+    expect(client.body.message).toContain('upgrade plan not found');
+    const consensus = await request(`${url}/ibc/core/client/v1/upgraded_consensus_states`);
+    expect(consensus.status).toBe(404);
+    expect(consensus.body.message).toMatch(/consensus state not found, height \d+/);
+    const doc = (await request(`${url}/swagger/openapi.json`)).body;
+    expect(doc.paths['/ibc/core/client/v1/upgraded_client_states']?.get).toBeDefined();
+    expect(doc.paths['/ibc/core/client/v1/upgraded_consensus_states']?.get).toBeDefined();
   });
 
   test('the OpenAPI document has both templates of every spec endpoint', async () => {

@@ -30,6 +30,7 @@ const FEEGRANT = 'cosmos.feegrant.v1beta1.Query';
 const GOV = 'cosmos.gov.v1.Query';
 const GOV_V1BETA1 = 'cosmos.gov.v1beta1.Query';
 const PARAMS = 'cosmos.params.v1beta1.Query';
+const IBC_CLIENT = 'ibc.core.client.v1.Query';
 
 /** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/, /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
@@ -130,10 +131,21 @@ const SPEC_PATHS: SpecRow[] = [
   ['GET', '/sdk/upgrade/v1beta1/current_plan', `${UPGRADE}/CurrentPlan`],
   ['GET', '/sdk/upgrade/v1beta1/module_versions', `${UPGRADE}/ModuleVersions`],
   ['GET', '/sdk/upgrade/v1beta1/upgraded_consensus_state/{last_height}', `${UPGRADE}/UpgradedConsensusState`],
+  // Inter-chain communication: /ibc/ is the upstream prefix too
+  ['GET', '/ibc/core/client/v1/client_states', `${IBC_CLIENT}/ClientStates`],
+  ['GET', '/ibc/core/client/v1/client_states/{client_id}', `${IBC_CLIENT}/ClientState`],
+  ['GET', '/ibc/core/client/v1/client_status/{client_id}', `${IBC_CLIENT}/ClientStatus`],
+  ['GET', '/ibc/core/client/v1/consensus_states/{client_id}', `${IBC_CLIENT}/ConsensusStates`],
+  ['GET', '/ibc/core/client/v1/consensus_states/{client_id}/heights', `${IBC_CLIENT}/ConsensusStateHeights`],
+  ['GET', '/ibc/core/client/v1/consensus_states/{client_id}/revision/{revision_number}/height/{revision_height}', `${IBC_CLIENT}/ConsensusState`],
+  ['GET', '/ibc/core/client/v1/params', `${IBC_CLIENT}/ClientParams`],
+  ['GET', '/ibc/core/client/v1/upgraded_client_states', `${IBC_CLIENT}/UpgradedClientState`],
+  ['GET', '/ibc/core/client/v1/upgraded_consensus_states', `${IBC_CLIENT}/UpgradedConsensusState`],
 ];
 
 /** The upstream path the SDK serves for the same method. */
 function upstreamPath(specPath: string): string {
+  if (specPath.startsWith('/ibc/')) return specPath;
   return specPath.replace(/^\/sdk\/base\/consensus\//, '/cosmos/base/tendermint/').replace(/^\/sdk\//, '/cosmos/');
 }
 
@@ -162,15 +174,20 @@ describe('httpRoutes', () => {
 
   it('gives every Query/Service method of the served services an /sdk/ (/net/, /evmx/) alias of its upstream path', () => {
     for (const route of routes.filter((r) => !r.additional)) {
+      if (route.pattern.startsWith('/ibc/')) {
+        // The spec serves /ibc/ under its upstream name: no alias.
+        expect(routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc)).toEqual([]);
+        continue;
+      }
       expect(['/cosmos/', '/aioz/', '/ethermint/'].some((prefix) => route.pattern.startsWith(prefix))).toBe(true);
       const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
       expect(aliases.map((r) => r.pattern)).toContain(specAlias(route.pattern));
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9);
   });
 
   it('names the fields bound by path variables', () => {

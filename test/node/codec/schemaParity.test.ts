@@ -65,6 +65,12 @@ const FILES_WITHOUT_COSMJS = new Set([
   'aioz/bonus/v1/tx.proto',
 ]);
 
+/**
+ * ibc-go v6 messages cosmjs-types 0.11 (which follows a later ibc-go) no longer ships: the two
+ * v1beta1 client proposals (removed in ibc-go v8) and MerklePath (moved to commitment v2).
+ */
+const MESSAGES_WITHOUT_COSMJS = new Set(['ibc.core.client.v1.ClientUpdateProposal', 'ibc.core.client.v1.UpgradeProposal', 'ibc.core.commitment.v1.MerklePath']);
+
 function cosmjsCodec(desc: DescMessage): CosmjsCodec | undefined {
   const modulePath = `cosmjs-types/${desc.file.proto.name.replace(/\.proto$/, '')}`;
   let mod: Record<string, CosmjsCodec>;
@@ -194,7 +200,7 @@ function sampleMessage(desc: DescMessage, path: readonly string[] = []): Message
 
 describe('wire parity with cosmjs-types for every shared message type', () => {
   const messages = allMessages();
-  const shared = messages.filter((desc) => !FILES_WITHOUT_COSMJS.has(desc.file.proto.name));
+  const shared = messages.filter((desc) => !FILES_WITHOUT_COSMJS.has(desc.file.proto.name) && !MESSAGES_WITHOUT_COSMJS.has(desc.typeName));
 
   it('finds a cosmjs-types codec for every message outside the known-missing files', () => {
     const missing = shared.filter((desc) => cosmjsCodec(desc) === undefined).map((desc) => desc.typeName);
