@@ -96,6 +96,16 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
     cosmos: '/aioz/bonus/v1',
     rows: [['GET', '/params']],
   },
+  'Network-specific (netrc20)': {
+    sdk: '/net/netrc20/v1',
+    cosmos: '/aioz/aiozrc20/v1',
+    rows: [
+      ['GET', '/converter_address'],
+      ['GET', '/params'],
+      ['GET', '/token_pairs'],
+      ['GET', '/token_pairs/{token}'],
+    ],
+  },
   'Authorization (authz)': {
     sdk: '/sdk/authz/v1beta1',
     cosmos: '/cosmos/authz/v1beta1',
@@ -208,8 +218,13 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
   let txHeight: number;
   let sequence = 0n;
 
+  const PAIR_ADDRESS = '0x1111111111111111111111111111111111111111';
+
   beforeAll(async () => {
-    node = await startFullNode();
+    // A token pair in the converter's genesis, for the /net/netrc20/v1/token_pairs/{token} row.
+    node = await startFullNode({
+      editAppState: (state) => ({ ...state, aiozrc20: { params: { enabled: true, evm_hook_enabled: true }, token_pairs: [{ aiozrc20_address: PAIR_ADDRESS, denom: 'paircoin', enabled: true, contract_owner: 'OWNER_MODULE' }] } }),
+    });
     api = new ApiServer({ router: node.router, options: { address: 'tcp://127.0.0.1:0' } });
     ({ url } = await api.start());
     // One committed transfer to look up.
@@ -278,7 +293,8 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{height}', String(txHeight))
       .replace('{last_height}', String(txHeight))
       .replace('{hash}', txHash)
-      .replace('{params_type}', 'tallying');
+      .replace('{params_type}', 'tallying')
+      .replace('{token}', 'paircoin');
   }
 
   function queryOf(template: string): string {
