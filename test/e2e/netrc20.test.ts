@@ -270,4 +270,38 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     expect(JSON.parse(await ok(['q', 'aiozrc20', 'token-pair', 'ucoin', '-o', 'json', ...n])).token_pair.enabled).toBe(false);
     await refused(['convert-coin', '5ucoin', JUNK_ETH], /failed with code 13 \(aiozrc20\).*erc20 token pair is disabled/);
   });
+
+  test('netrc20: an external ERC-20 registered by proposal: tokens escrowed at the module address for coins, and back', async () => {
+    const factory = new ContractFactory(ERC20Token.abi, ERC20Token.bytecode, wallet);
+    const deployed = await factory.deploy('Outside Token', 'OUT', 18, 10_000n);
+    await deployed.deploymentTransaction()!.wait();
+    const contract = await deployed.getAddress();
+    const token = new Contract(contract, ERC20Token.abi, wallet);
+    expect(await propose({ '@type': '/aioz.aiozrc20.v1.RegisterAIOZRC20Proposal', title: 'Register OUT', description: 'An external token', aiozrc20_address: contract })).toBe('PROPOSAL_STATUS_PASSED');
+    const denom = `aiozrc20/${contract}`;
+    expect(JSON.parse(await ok(['q', 'aiozrc20', 'token-pair', contract, '-o', 'json', ...n]))).toEqual({ token_pair: { aiozrc20_address: contract, denom, enabled: true, contract_owner: 'OWNER_EXTERNAL' } });
+    const metadata = JSON.parse(await ok(['q', 'bank', 'denom-metadata', '--denom', denom, '-o', 'json', ...n])).metadata;
+    expect(metadata).toMatchObject({ base: denom, name: 'Outside Token', symbol: 'OUT', description: `Cosmos coin token representation of ${contract}` });
+
+    // ERC-20 → coins: the tokens go to the module address, coins are minted.
+    expect((await convert(['convert-aiozrc20', contract, '2500', JUNK_ADDR])).code).toBe(0);
+    expect(await token.balanceOf!(JUNK_ETH)).toBe(7_500n);
+    expect(await token.balanceOf!(MODULE_ETH)).toBe(2_500n);
+    expect(await balance(JUNK_ADDR, denom)).toBe(2_500n);
+    // coins → ERC-20: the coins are burnt, the escrowed tokens come back.
+    expect((await convert(['convert-coin', `1000${denom}`, JUNK_ETH])).code).toBe(0);
+    expect(await token.balanceOf!(JUNK_ETH)).toBe(8_500n);
+    expect(await token.balanceOf!(MODULE_ETH)).toBe(1_500n);
+    expect(await balance(JUNK_ADDR, denom)).toBe(1_500n);
+    // The hook: a plain ERC-20 transfer to the module address mints coins for the sender.
+    const sent = await token.transfer!(MODULE_ETH, 500n);
+    expect(((await sent.wait())! as TransactionReceipt).status).toBe(1);
+    expect(await balance(JUNK_ADDR, denom)).toBe(2_000n);
+    expect(await token.balanceOf!(MODULE_ETH)).toBe(2_000n);
+    // Back to all tokens: supply on the chain side returns to 0.
+    expect((await convert(['convert-coin', `2000${denom}`, JUNK_ETH])).code).toBe(0);
+    expect([await token.balanceOf!(JUNK_ETH), await token.balanceOf!(MODULE_ETH), await balance(JUNK_ADDR, denom)]).toEqual([10_000n, 0n, 0n]);
+    const supply = JSON.parse(await ok(['q', 'bank', 'total', '-o', 'json', ...n]));
+    expect(supply.supply.find((c: { denom: string }) => c.denom === denom)).toBeUndefined();
+  });
 });
