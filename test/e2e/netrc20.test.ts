@@ -58,10 +58,20 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
   async function propose(content: Record<string, unknown>): Promise<string> {
     const file = join(home, `proposal-${++proposals}.json`);
     writeFileSync(file, JSON.stringify({ messages: [{ '@type': '/cosmos.gov.v1.MsgExecLegacyContent', content, authority: govAddress }], metadata: '', deposit: '10000000attotoken', title: String(content.title), summary: String(content.description) }));
-    const submitted = JSON.parse(await ok(['tx', 'gov', 'submit-proposal', file, '--from', 'alice', ...FEE_FLAGS, ...kb]));
+    return passVote(await ok(['tx', 'gov', 'submit-proposal', file, '--from', 'alice', ...FEE_FLAGS, ...kb]));
+  }
+
+  /** The same through `tx gov submit-legacy-proposal <kind> <file>` (a v1beta1 MsgSubmitProposal). */
+  async function proposeLegacy(kind: string, json: Record<string, unknown>): Promise<string> {
+    const file = join(home, `proposal-${++proposals}.json`);
+    writeFileSync(file, JSON.stringify({ ...json, deposit: '10000000attotoken' }));
+    return passVote(await ok(['tx', 'gov', 'submit-legacy-proposal', kind, file, '--from', 'alice', ...FEE_FLAGS, ...kb]));
+  }
+
+  async function passVote(submittedJson: string): Promise<string> {
+    const submitted = JSON.parse(submittedJson) as { code: number; events: { type: string; attributes: { key: string; value: string }[] }[] };
     expect(submitted.code).toBe(0);
-    const list = JSON.parse(await ok(['q', 'gov', 'proposals', '-o', 'json', ...n]));
-    const id = Math.max(...list.proposals.map((p: { id: string }) => Number(p.id)));
+    const id = submitted.events.find((e) => e.type === 'submit_proposal')!.attributes.find((a) => a.key === 'proposal_id')!.value;
     expect(JSON.parse(await ok(['tx', 'gov', 'vote', String(id), 'yes', '--from', 'alice', ...FEE_FLAGS, ...kb])).code).toBe(0);
     for (;;) {
       const status: string = JSON.parse(await ok(['q', 'gov', 'proposal', String(id), '-o', 'json', ...n])).proposal.status;
@@ -85,7 +95,7 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     await ok(['collect-gentxs', ...h]);
     const file = join(home, 'config', 'genesis.json');
     const genesis = JSON.parse(readFileSync(file, 'utf8'));
-    Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '10s', voting_period: '10s' });
+    Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '20s', voting_period: '20s' });
     writeFileSync(file, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);
     const jsonRpcPort = await freePort();
@@ -266,7 +276,7 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     expect(JSON.parse(await ok(['q', 'aiozrc20', 'token-pairs', '-o', 'json', ...n])).token_pairs).toHaveLength(1);
 
     // A disabled pair (toggled by proposal) refuses conversions.
-    expect(await propose({ '@type': '/aioz.aiozrc20.v1.ToggleTokenPairConversionProposal', title: 'Pause ucoin', description: 'Off', token: 'ucoin' })).toBe('PROPOSAL_STATUS_PASSED');
+    expect(await proposeLegacy('toggle-token-conversion', { title: 'Pause ucoin', description: 'Off', token: 'ucoin' })).toBe('PROPOSAL_STATUS_PASSED');
     expect(JSON.parse(await ok(['q', 'aiozrc20', 'token-pair', 'ucoin', '-o', 'json', ...n])).token_pair.enabled).toBe(false);
     await refused(['convert-coin', '5ucoin', JUNK_ETH], /failed with code 13 \(aiozrc20\).*erc20 token pair is disabled/);
   });
@@ -277,7 +287,7 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     await deployed.deploymentTransaction()!.wait();
     const contract = await deployed.getAddress();
     const token = new Contract(contract, ERC20Token.abi, wallet);
-    expect(await propose({ '@type': '/aioz.aiozrc20.v1.RegisterAIOZRC20Proposal', title: 'Register OUT', description: 'An external token', aiozrc20_address: contract })).toBe('PROPOSAL_STATUS_PASSED');
+    expect(await proposeLegacy('register-aiozrc20', { title: 'Register OUT', description: 'An external token', aiozrc20_address: contract })).toBe('PROPOSAL_STATUS_PASSED');
     const denom = `aiozrc20/${contract}`;
     expect(JSON.parse(await ok(['q', 'aiozrc20', 'token-pair', contract, '-o', 'json', ...n]))).toEqual({ token_pair: { aiozrc20_address: contract, denom, enabled: true, contract_owner: 'OWNER_EXTERNAL' } });
     const metadata = JSON.parse(await ok(['q', 'bank', 'denom-metadata', '--denom', denom, '-o', 'json', ...n])).metadata;
