@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { create, toBinary, type DescMessage } from '@bufbuild/protobuf';
 import * as q from '../../../../src/gen/aioz/aiozrc20/v1/query_pb.js';
 import { Owner } from '../../../../src/gen/aioz/aiozrc20/v1/aiozrc20_pb.js';
+import { MsgConvertAIOZRC20Schema, MsgConvertCoinSchema } from '../../../../src/gen/aioz/aiozrc20/v1/tx_pb.js';
 import { exportAppState, validateAppState } from '../../../../src/node/app/genesis.js';
+import { appRegistry } from '../../../../src/node/app/modules.js';
+import { AminoJsonEncoder } from '../../../../src/node/codec/aminoJson.js';
+import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateAiozrc20Genesis } from '../../../../src/node/modules/netrc20/genesis.js';
 import { REPO_ROOT } from '../../../helpers/cli.js';
 import { TOKEN, abciQuery, buildAppState, startChain, testKey, type Chain } from '../../app/helpers.js';
@@ -84,6 +88,18 @@ describe('netrc20 in the app', () => {
     const exported = await exportAppState(chain.store);
     expect(exported.aiozrc20).toEqual({ params: { enabled: true, evm_hook_enabled: false }, token_pairs: expect.arrayContaining([MODULE_PAIR, EXTERNAL_PAIR]) });
     expect(validateAppState(exported, 'testnet_9000-1')).toEqual([]);
+  });
+});
+
+describe('netrc20 amino JSON', () => {
+  test('the messages sign under aiozjs\u2019 amino names and fields', () => {
+    const encoder = new AminoJsonEncoder({ registry: appRegistry });
+    expect(encoder.encodeAny(anyPack(MsgConvertCoinSchema, create(MsgConvertCoinSchema, { coin: { denom: 'ucoin', amount: '5' }, receiver: '0xab', sender: 'token1x' })))).toBe(
+      '{"type":"aiozrc20/MsgConvertCoin","value":{"coin":{"amount":"5","denom":"ucoin"},"receiver":"0xab","sender":"token1x"}}',
+    );
+    expect(encoder.encodeAny(anyPack(MsgConvertAIOZRC20Schema, create(MsgConvertAIOZRC20Schema, { contractAddress: '0xcd', amount: '7', receiver: 'token1y', sender: '0xab' })))).toBe(
+      '{"type":"aiozrc20/MsgConvertAIOZRC20","value":{"amount":"7","contract_address":"0xcd","receiver":"token1y","sender":"0xab"}}',
+    );
   });
 });
 
