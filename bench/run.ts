@@ -34,6 +34,7 @@ const SUITES: Suite[] = [
   { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
   { name: 'group', load: () => import('./group/group.bench.js') },
   { name: 'trace', load: () => import('./evm/trace.bench.js') },
+  { name: 'netrc20', load: () => import('./netrc20/netrc20.bench.js') },
 ];
 
 function formatValue(value: number): string {

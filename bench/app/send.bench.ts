@@ -67,7 +67,7 @@ export function makeKeys(count: number): Key[] {
   return keys;
 }
 
-function signedTx(from: Key, body: Uint8Array, sequence: bigint, accountNumber: bigint, fee: bigint): Uint8Array {
+export function signedTx(from: Key, body: Uint8Array, sequence: bigint, accountNumber: bigint, fee: bigint): Uint8Array {
   const authInfo = toBinary(
     AuthInfoSchema,
     create(AuthInfoSchema, {

@@ -52,7 +52,7 @@ describe('every Query and Msg method has a CLI command', () => {
 
   test('the module topics come from the descriptors', () => {
     const topics = Object.assign({}, ...MODULE_CLI.map(moduleTopics));
-    expect(Object.keys(topics)).toEqual(['query:auth', 'tx:auth', 'query:bank', 'tx:bank', 'query:staking', 'tx:staking', 'query:distribution', 'tx:distribution', 'query:slashing', 'tx:slashing', 'query:evidence', 'tx:evidence', 'query:mint', 'query:minting', 'tx:mint', 'tx:minting', 'query:bonus', 'tx:bonus', 'query:feemarket', 'tx:feemarket', 'query:evm', 'tx:evm', 'query:authz', 'tx:authz', 'query:feegrant', 'tx:feegrant', 'query:group', 'tx:group', 'query:gov', 'tx:gov', 'query:params', 'query:upgrade', 'tx:upgrade', 'query:ibc', 'query:ibc:client', 'tx:ibc', 'tx:ibc:client']);
+    expect(Object.keys(topics)).toEqual(['query:auth', 'tx:auth', 'query:bank', 'tx:bank', 'query:staking', 'tx:staking', 'query:distribution', 'tx:distribution', 'query:slashing', 'tx:slashing', 'query:evidence', 'tx:evidence', 'query:mint', 'query:minting', 'tx:mint', 'tx:minting', 'query:bonus', 'tx:bonus', 'query:feemarket', 'tx:feemarket', 'query:evm', 'tx:evm', 'query:aiozrc20', 'query:netrc20', 'tx:aiozrc20', 'tx:netrc20', 'query:authz', 'tx:authz', 'query:feegrant', 'tx:feegrant', 'query:group', 'tx:group', 'query:gov', 'tx:gov', 'query:params', 'query:upgrade', 'tx:upgrade', 'query:ibc', 'query:ibc:client', 'tx:ibc', 'tx:ibc:client']);
     const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
     for (const topic of Object.keys(topics)) expect(packageJson.oclif.topics[topic]).toBeUndefined();
     expect(JSON.parse(readFileSync(join(REPO_ROOT, 'dist', 'cli-topics.json'), 'utf8'))).toEqual(topics);

@@ -22,7 +22,8 @@ import type { MethodCliOptions, ModuleCli, MsgFriendlyForm, MsgMethodCli, Positi
 export type CommandKind = 'query' | 'tx';
 
 /** Which bech32 prefix an address field takes (from its `cosmos_proto.scalar`). */
-export type AddressKind = 'account' | 'validator' | 'consensus';
+/** `hex`: an account address a message carries as 0x hex (Ethermint-style fields). */
+export type AddressKind = 'account' | 'validator' | 'consensus' | 'hex';
 
 /** How the text a user types for a field becomes its gateway-JSON value. */
 export type FieldValueKind =
@@ -107,12 +108,14 @@ const ADDRESS_SCALARS: Readonly<Record<string, AddressKind>> = {
   'cosmos.AddressString': 'account',
   'cosmos.ValidatorAddressString': 'validator',
   'cosmos.ConsensusAddressString': 'consensus',
+  'ethermint.HexAddressString': 'hex',
 };
 
 const ADDRESS_HINT: Readonly<Record<AddressKind, string>> = {
   account: 'bech32 or 0x hex',
   validator: 'bech32 tokenvaloper1… or 0x hex',
   consensus: 'bech32 tokenvalcons1… or 0x hex',
+  hex: '0x hex or bech32',
 };
 
 const INT_SCALARS = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);

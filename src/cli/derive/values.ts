@@ -17,6 +17,7 @@ export async function addressString(bytes: Uint8Array, kind: AddressKind): Promi
   const address = await import('../../keyring/address.js');
   if (kind === 'validator') return address.toValidatorOperatorAddress(bytes);
   if (kind === 'consensus') return address.toConsensusAddress(bytes);
+  if (kind === 'hex') return `0x${Buffer.from(bytes).toString('hex')}`;
   return address.toAccountAddress(bytes);
 }
 
@@ -35,6 +36,7 @@ async function addressValue(input: FieldInput, raw: string, label: string): Prom
     if (isTokendError(err)) throw new TokendError(err.code, `invalid ${label}: ${err.message}`, { hint: err.hint, exitCode: EXIT_USAGE });
     throw err;
   }
+  if (input.address === 'hex') return addressString(bytes, 'hex');
   return /^0x/i.test(text) || /^[0-9a-fA-F]{40}$/.test(text) ? addressString(bytes, input.address ?? 'account') : text.toLowerCase();
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Registry } from '@bufbuild/protobuf';
 import { registerTypes, registry } from '../codec/registry.js';
+import { aiozrc20Module } from '../modules/netrc20/module.js';
 import { authModule } from '../modules/auth/module.js';
 import { authzModule } from '../modules/authz/module.js';
 import { bankModule } from '../modules/bank/module.js';
@@ -44,6 +45,7 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   bonusModule,
   feemarketModule,
   evmModule,
+  aiozrc20Module,
   authzModule,
   feegrantModule,
   groupModule,
@@ -59,8 +61,8 @@ export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -8,6 +8,10 @@
  */
 import type { DescFile, Registry } from '@bufbuild/protobuf';
 import { createRegistry } from '@bufbuild/protobuf';
+import { file_aioz_aiozrc20_v1_aiozrc20 } from '../../gen/aioz/aiozrc20/v1/aiozrc20_pb.js';
+import { file_aioz_aiozrc20_v1_genesis } from '../../gen/aioz/aiozrc20/v1/genesis_pb.js';
+import { file_aioz_aiozrc20_v1_query } from '../../gen/aioz/aiozrc20/v1/query_pb.js';
+import { file_aioz_aiozrc20_v1_tx } from '../../gen/aioz/aiozrc20/v1/tx_pb.js';
 import { file_aioz_bonus_v1_genesis } from '../../gen/aioz/bonus/v1/genesis_pb.js';
 import { file_aioz_bonus_v1_params } from '../../gen/aioz/bonus/v1/params_pb.js';
 import { file_aioz_bonus_v1_query } from '../../gen/aioz/bonus/v1/query_pb.js';
@@ -132,6 +136,10 @@ import { file_tendermint_version_types } from '../../gen/tendermint/version/type
 
 /** All generated files (dependencies are resolved through the descriptors themselves). */
 export const PROTO_FILES: readonly DescFile[] = [
+  file_aioz_aiozrc20_v1_aiozrc20,
+  file_aioz_aiozrc20_v1_genesis,
+  file_aioz_aiozrc20_v1_query,
+  file_aioz_aiozrc20_v1_tx,
   file_aioz_bonus_v1_genesis,
   file_aioz_bonus_v1_params,
   file_aioz_bonus_v1_query,

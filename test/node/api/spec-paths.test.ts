@@ -101,6 +101,16 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
     cosmos: '/aioz/bonus/v1',
     rows: [['GET', '/params']],
   },
+  'Network-specific (netrc20)': {
+    sdk: '/net/netrc20/v1',
+    cosmos: '/aioz/aiozrc20/v1',
+    rows: [
+      ['GET', '/converter_address'],
+      ['GET', '/params'],
+      ['GET', '/token_pairs'],
+      ['GET', '/token_pairs/{token}'],
+    ],
+  },
   'Authorization (authz)': {
     sdk: '/sdk/authz/v1beta1',
     cosmos: '/cosmos/authz/v1beta1',
@@ -227,8 +237,13 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
   let txHeight: number;
   let sequence = 0n;
 
+  const PAIR_ADDRESS = '0x1111111111111111111111111111111111111111';
+
   beforeAll(async () => {
-    node = await startFullNode();
+    // A token pair in the converter's genesis, for the /net/netrc20/v1/token_pairs/{token} row.
+    node = await startFullNode({
+      editAppState: (state) => ({ ...state, aiozrc20: { params: { enabled: true, evm_hook_enabled: true }, token_pairs: [{ aiozrc20_address: PAIR_ADDRESS, denom: 'paircoin', enabled: true, contract_owner: 'OWNER_MODULE' }] } }),
+    });
     api = new ApiServer({ router: node.router, options: { address: 'tcp://127.0.0.1:0' } });
     ({ url } = await api.start());
     // One committed transfer to look up.
@@ -313,7 +328,8 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{params_type}', 'tallying')
       .replace('{client_id}', '07-tendermint-0')
       .replace('{revision_number}', '1')
-      .replace('{revision_height}', '10');
+      .replace('{revision_height}', '10')
+      .replace('{token}', 'paircoin');
   }
 
   function queryOf(template: string): string {

@@ -34,7 +34,7 @@ function funded(): AppStateJson {
 describe('defaultAppState', () => {
   test('every module with SDK snake_case JSON and this chain’s defaults', () => {
     const state = defaultAppState({ denom: 'attotoken' }) as Json;
-    expect(Object.keys(state).sort()).toEqual(['auth', 'authz', 'bank', 'bonus', 'distribution', 'evidence', 'evm', 'feegrant', 'feemarket', 'genutil', 'gov', 'group', 'ibc', 'mint', 'slashing', 'staking', 'upgrade']);
+    expect(Object.keys(state).sort()).toEqual(['aiozrc20', 'auth', 'authz', 'bank', 'bonus', 'distribution', 'evidence', 'evm', 'feegrant', 'feemarket', 'genutil', 'gov', 'group', 'ibc', 'mint', 'slashing', 'staking', 'upgrade']);
     expect(state.authz).toEqual({ authorization: [] });
     expect(state.feegrant).toEqual({ allowances: [] });
     expect(state.auth.params).toEqual({ max_memo_characters: '256', tx_sig_limit: '7', tx_size_cost_per_byte: '10', sig_verify_cost_ed25519: '590', sig_verify_cost_secp256k1: '1000' });
@@ -45,6 +45,7 @@ describe('defaultAppState', () => {
     expect(state.genutil).toEqual({ gen_txs: [] });
     expect(state.mint).toEqual({ params: { mint_denom: 'attotoken', blocks_per_year: '6311520', start_height: '51840', inflation: '0.000000013654032124', additional_allocations: [] } });
     expect(state.bonus).toEqual({ params: { bonus_denom: 'attotoken', bonus_amount: '4753213172104342535' } });
+    expect(state.aiozrc20).toEqual({ params: { enabled: true, evm_hook_enabled: true }, token_pairs: [] });
     expect(validateAppState(state, CHAIN_ID)).toEqual([]);
   });
 

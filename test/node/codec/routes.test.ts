@@ -31,10 +31,12 @@ const GOV = 'cosmos.gov.v1.Query';
 const GOV_V1BETA1 = 'cosmos.gov.v1beta1.Query';
 const PARAMS = 'cosmos.params.v1beta1.Query';
 const IBC_CLIENT = 'ibc.core.client.v1.Query';
+const AIOZRC20 = 'aioz.aiozrc20.v1.Query';
 
-/** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/, /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
+/** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/ (aiozrc20 → netrc20), /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
   if (pattern.startsWith('/ethermint/')) return pattern.replace(/^\/ethermint\//, '/evmx/').replace('/cosmos_account/', '/sdk_account/');
+  if (pattern.startsWith('/aioz/aiozrc20/')) return pattern.replace(/^\/aioz\/aiozrc20\//, '/net/netrc20/');
   if (pattern.startsWith('/aioz/')) return pattern.replace(/^\/aioz\//, '/net/');
   return pattern.replace(/^\/cosmos\//, '/sdk/');
 }
@@ -185,9 +187,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, AIOZRC20];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 4);
   });
 
   it('names the fields bound by path variables', () => {

@@ -63,6 +63,10 @@ const FILES_WITHOUT_COSMJS = new Set([
   'aioz/bonus/v1/params.proto',
   'aioz/bonus/v1/query.proto',
   'aioz/bonus/v1/tx.proto',
+  'aioz/aiozrc20/v1/aiozrc20.proto',
+  'aioz/aiozrc20/v1/genesis.proto',
+  'aioz/aiozrc20/v1/query.proto',
+  'aioz/aiozrc20/v1/tx.proto',
 ]);
 
 /**

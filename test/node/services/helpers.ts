@@ -51,13 +51,14 @@ export async function waitFor(check: () => boolean, timeoutMs = 15_000, what = '
   }
 }
 
-export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number } = {}): Promise<FullNode> {
+export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; editAppState?: (state: AppStateJson) => AppStateJson } = {}): Promise<FullNode> {
   const pv = FilePV.generate();
   const nodeKey = generateNodeKey();
   let appState: AppStateJson = defaultAppState({ denom: DENOM });
   appState = addGenesisAccount(appState, alice.address, [{ denom: DENOM, amount: 1000n * TOKEN }]);
   appState = addGenesisAccount(appState, validatorKey.address, [{ denom: DENOM, amount: 200n * TOKEN }]);
   appState = collectGentxs(appState, [makeGentx(validatorKey, pv.pubKey.bytes, 100n * TOKEN)], CHAIN_ID);
+  if (options.editAppState) appState = options.editAppState(appState);
   const db = memoryDatabase();
   const opened = await openApp(db, { chainId: CHAIN_ID, sigVerifyWorkers: 0 }, { syncCommits: false });
   const genesis: GenesisDoc = {

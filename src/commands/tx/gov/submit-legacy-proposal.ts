@@ -2,19 +2,29 @@ import { Args, Flags } from '@oclif/core';
 import { TxCommand, txFlags } from '../../../cli/txCommand.js';
 import type { TxOutcome } from '../../../node/client/broadcast.js';
 
+/** The converter's (aiozrc20) proposal contents, by command word: the JSON fields each reads besides title and description. */
+const CONVERTER_KINDS = ['register-coin', 'register-aiozrc20', 'toggle-token-conversion'];
+
 export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSubmitLegacyProposal> {
-  static override summary = 'Submit a legacy (v1beta1 content) proposal: text, or param-change / community-pool-spend from a JSON file';
+  static override summary = 'Submit a legacy (v1beta1 content) proposal: text, or param-change / community-pool-spend / a converter proposal from a JSON file';
   static override description =
     'Signs /cosmos.gov.v1beta1.MsgSubmitProposal from --from. A text proposal takes --title, --description and --deposit (or --proposal ' +
     'with a JSON file holding them). "param-change <file>" reads {title, description, changes: [{subspace, key, value}], deposit} (each ' +
-    'value is the parameter\'s JSON); "community-pool-spend <file>" reads {title, description, recipient, amount, deposit}.';
+    'value is the parameter\'s JSON); "community-pool-spend <file>" reads {title, description, recipient, amount, deposit}. The coin ⇄ ERC-20 ' +
+    'converter\'s: "register-coin <file>" reads {title, description, metadata (bank metadata JSON), deposit}; "register-aiozrc20 <file>" ' +
+    '{title, description, aiozrc20_address, deposit}; "toggle-token-conversion <file>" {title, description, token, deposit}.';
   static override examples = [
     '<%= config.bin %> tx gov submit-legacy-proposal --type text --title "Signal" --description "Say yes" --deposit 10000000attotoken --from alice --yes',
     '<%= config.bin %> tx gov submit-legacy-proposal param-change proposal.json --from alice --yes',
     '<%= config.bin %> tx gov submit-legacy-proposal community-pool-spend proposal.json --from alice --yes',
+    '<%= config.bin %> tx gov submit-legacy-proposal register-coin proposal.json --from alice --yes',
   ];
   static override args = {
-    kind: Args.string({ required: false, description: 'param-change or community-pool-spend (omit for --type text)', options: ['param-change', 'community-pool-spend'] }),
+    kind: Args.string({
+      required: false,
+      description: 'param-change, community-pool-spend, register-coin, register-aiozrc20 or toggle-token-conversion (omit for --type text)',
+      options: ['param-change', 'community-pool-spend', ...CONVERTER_KINDS],
+    }),
     file: Args.string({ required: false, description: 'The proposal JSON file of param-change / community-pool-spend' }),
   };
   static override flags = {
@@ -85,6 +95,19 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
           return { subspace: c.subspace, key: c.key, value: JSON.stringify(c.value) };
         });
         content = anyPack(ParameterChangeProposalSchema, create(ParameterChangeProposalSchema, { title: text(json, 'title'), description: text(json, 'description'), changes }));
+      } else if (CONVERTER_KINDS.includes(kind)) {
+        const converter = await import('../../../gen/aioz/aiozrc20/v1/aiozrc20_pb.js');
+        const { fromGatewayJson } = await import('../../../node/codec/index.js');
+        const schema = kind === 'register-coin' ? converter.RegisterCoinProposalSchema : kind === 'register-aiozrc20' ? converter.RegisterAIOZRC20ProposalSchema : converter.ToggleTokenPairConversionProposalSchema;
+        const field = kind === 'register-coin' ? 'metadata' : kind === 'register-aiozrc20' ? 'aiozrc20_address' : 'token';
+        if (json[field] === undefined) throw bad(`${file}: "${field}" is missing`);
+        let proposal;
+        try {
+          proposal = fromGatewayJson(schema, { title: text(json, 'title'), description: text(json, 'description'), [field]: json[field] } as never);
+        } catch (err) {
+          throw bad(`${file}: invalid ${kind} proposal: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        content = anyPack(schema, proposal as never);
       } else {
         const recipient = text(json, 'recipient');
         if (!parseAccAddress(recipient).ok) throw bad(`${file}: invalid recipient ${JSON.stringify(recipient)}`);

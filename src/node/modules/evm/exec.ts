@@ -238,3 +238,44 @@ async function runCallArgs(callCtx: Context, args: CallArgs, gasCap: bigint, bas
     };
   }
 }
+
+/**
+ * A call a module makes in the EVM on its own authority (Evmos' CallEVMWithData with commit):
+ * from `from` (no signature, no fee, not metered on the tx's gas meter), up to `gasCap` gas, on a
+ * branch of `ctx` written back only when the call succeeds. A contract creation (`to` undefined)
+ * increments the caller's nonce (the new address comes from the nonce before); a call does not.
+ */
+export async function moduleCall(k: EvmKeeper, ctx: Context, from: Uint8Array, to: Uint8Array | undefined, data: Uint8Array, gasCap: bigint): Promise<CallResult> {
+  const branch = ctx.multiStore.branch();
+  const callCtx = ctx.with({ multiStore: branch, metered: false });
+  let ok = false;
+  try {
+    const params = k.getParams(callCtx);
+    const baseFee = k.baseFee(callCtx, params);
+    const pooled = await acquireEvm(k, callCtx, params);
+    try {
+      const { evm, common } = pooled;
+      const caller = new Address(from);
+      const target = to === undefined ? undefined : new Address(to);
+      const block = blockOf(callCtx, baseFee);
+      warm(evm, common, caller, target, [], block.header.coinbase);
+      const nonce = (await evm.stateManager.getAccount(caller))?.nonce ?? 0n;
+      const result = await evm.runCall({ caller, origin: caller, to: target, value: 0n, data, gasLimit: gasCap, gasPrice: 0n, block, skipNonceIncrement: target !== undefined });
+      const exec = result.execResult;
+      const failed = exec.exceptionError !== undefined;
+      ok = !failed;
+      return {
+        ret: exec.returnValue,
+        vmError: failed ? exec.exceptionError!.error : '',
+        gasUsed: exec.executionGasUsed,
+        logs: failed ? [] : (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data: logData })),
+        contractAddress: target === undefined ? createContractAddress(caller, nonce).toString() : undefined,
+      };
+    } finally {
+      releaseEvm(pooled);
+    }
+  } finally {
+    if (ok) branch.write();
+    else branch.discard();
+  }
+}

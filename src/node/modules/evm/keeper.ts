@@ -39,6 +39,9 @@ export interface CallResult {
   contractAddress?: string;
 }
 
+/** The gas cap of a module's own EVM calls (Ethermint's DefaultGasCap, 25,000,000). */
+export const MODULE_CALL_GAS_CAP = 25_000_000n;
+
 export class EvmKeeper {
   private feeMarket: EvmFeeMarketKeeper | undefined;
 
@@ -106,6 +109,14 @@ export class EvmKeeper {
   /** A call on a throw-away branch of `ctx` (eth_call / eth_estimateGas); nothing is written. */
   async call(ctx: Context, args: CallArgs, gasCap: bigint): Promise<CallResult> {
     return (await loadEvmLibraries()).call(this, ctx, args, gasCap);
+  }
+
+  /**
+   * A call a module makes in the EVM from `from` (a deployment when `to` is undefined): no
+   * signature, no fee, written to `ctx` only when it succeeds (see exec.ts moduleCall).
+   */
+  async moduleCall(ctx: Context, from: Uint8Array, to: Uint8Array | undefined, data: Uint8Array, gasCap: bigint = MODULE_CALL_GAS_CAP): Promise<CallResult> {
+    return (await loadEvmLibraries()).moduleCall(this, ctx, from, to, data, gasCap);
   }
 
   /** trace_tx: the block's earlier messages replayed, then `msg` traced; nothing is written. */

@@ -16,6 +16,7 @@ import { MSG_ETHEREUM_TX_URL } from './keys.js';
 import { loadEvmLibraries } from './lib.js';
 import type { EvmAccountKeeper, EvmBankKeeper, EvmFeeMarketKeeper } from './expectedKeepers.js';
 import { defaultEvmGenesis, exportEvmGenesis, initEvmGenesis, validateEvmGenesis } from './genesis.js';
+import type { EvmHooks } from './hooks.js';
 import { EvmKeeper } from './keeper.js';
 import { MODULE_NAME, evmStoreKey } from './keys.js';
 import { evmMsgRoutes } from './msgServer.js';
@@ -40,7 +41,7 @@ export const evmModule = defineModule<EvmKeeper>({
     return {
       keeper,
       paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateEvmParams, keyNames: { evm_denom: 'EVMDenom', extra_eips: 'EnableExtraEIPs' } }),
-      msgRoutes: evmMsgRoutes(keeper, deps.authority),
+      msgRoutes: evmMsgRoutes(keeper, deps.authority, () => deps.hooks<EvmHooks>()),
       queryServices: [evmQueryService(keeper)],
       genesis: {
         default: (defaults) => defaultEvmGenesis(defaults),
