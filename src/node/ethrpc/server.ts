@@ -23,6 +23,7 @@ import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
 import { debugMethods } from './debug.js';
+import { getProof } from './proof.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
 
@@ -248,6 +249,7 @@ export class EthRpcServer {
         if (percentiles.length > 0) result.reward = rewards;
         return result;
       },
+      eth_getProof: async (p) => getProof(b, p),
       eth_sendRawTransaction: async (p) => b.sendRaw(hexData(param(p, 0), '0')),
       // txpool (geth's TxPoolAPI): the mempool holds only executable txs (CheckTx admits the
       // next nonce of each sender), so everything is pending and nothing queued.
