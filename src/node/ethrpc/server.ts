@@ -24,6 +24,7 @@ import type { RpcEnvironment } from '../rpc/environment.js';
 import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
 import { debugMethods } from './debug.js';
 import { getProof } from './proof.js';
+import { personalMethods, type PersonalOptions } from './personal.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
 
@@ -49,12 +50,14 @@ export interface EthRpcServerOptions {
   httpIdleTimeoutMs?: number;
   /** `[json-rpc] api`: the namespaces served (default eth, net, web3). */
   api?: readonly string[];
+  /** The keyring behind the personal namespace (served only with `personal` in `api`). */
+  personal?: PersonalOptions;
 }
 
-/** Namespaces this server has: Ethermint's defaults, and txpool and debug (tracing) on request. */
-export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
+/** Namespaces this server has: Ethermint's defaults, and txpool, debug (tracing) and personal (the node's keyring) on request. */
+export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug', 'personal'] as const;
 /** Ethermint's other namespaces: accepted in `[json-rpc] api`, not served (a warning at start). */
-export const UNSERVED_NAMESPACES = ['personal', 'miner'] as const;
+export const UNSERVED_NAMESPACES = ['miner'] as const;
 export const DEFAULT_NAMESPACES: readonly string[] = ['eth', 'net', 'web3'];
 
 export interface EthRpcAddress {
@@ -327,6 +330,7 @@ export class EthRpcServer {
       eth_uninstallFilter: async (p) => typeof param(p, 0) === 'string' && this.filters.delete(param(p, 0) as string),
     };
     Object.assign(m, debugMethods(b, GAS_CAP));
+    if (this.options.personal !== undefined) Object.assign(m, personalMethods(b, this.options.personal, new Map(Object.entries(m))));
     return new Map(Object.entries(m));
   }
 
