@@ -6,6 +6,9 @@
  *   ws://    (`[json-rpc] ws-address`, 127.0.0.1:8546) every method, plus eth_subscribe
  *            newHeads / logs / newPendingTransactions and eth_unsubscribe
  *
+ * Namespaces by `[json-rpc] api`: eth (eth_getProof in proof.ts), net, web3 by default; txpool,
+ * debug (debug.ts) and personal (personal.ts, over the node's keyring) on request.
+ *
  * Errors as geth / Ethermint word them: -32700 parse error, -32600 invalid request, -32601
  * "the method X does not exist/is not available", -32602 invalid argument, -32000 for refused
  * txs and state errors (the ante chain's text), 3 "execution reverted" with the revert data.
