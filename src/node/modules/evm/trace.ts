@@ -31,6 +31,7 @@ import { hardforkAt, isLondon } from './params.js';
 import { StoreStateManager } from './stateManager.js';
 import { CallTracer, PrestateTracer, StructLogger, attachTracer, gethError, type EvmTracer, type TraceOutcome, type TraceTxInfo } from './tracers.js';
 import { JsTracer, JsTracerError, TracerCompileError } from './jsTracer.js';
+import { NAMED_JS_TRACERS } from './namedJsTracers.js';
 
 /** geth's and Ethermint's default trace timeout. */
 export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
@@ -122,14 +123,15 @@ export function prepareTrace(config: TraceConfig | undefined): Prepared {
       return { make: () => new PrestateTracer(prestateConfig), timeoutMs };
     }
     default: {
-      // Any other name is tried as JavaScript, as geth 1.10 (Ethermint v0.22) does: source that
+      // geth's other named tracers (namedJsTracers.ts), then any other name as JavaScript, as
+      // geth 1.10 (Ethermint v0.22) does: source that
       // does not compile, evaluate to a tracer object or set up — an unknown name included —
       // is "tracer not found" (geth's tracers.New folds every lookup's error into that text).
       const jsonConfig = config?.tracerJsonConfig.trim() ?? '';
       return {
         make: (run) => {
           try {
-            return new JsTracer(name, jsonConfig, Date.now() + timeoutMs, {
+            return new JsTracer(Object.hasOwn(NAMED_JS_TRACERS, name) ? NAMED_JS_TRACERS[name]! : name, jsonConfig, Date.now() + timeoutMs, {
               state: run.state,
               isPrecompile: (addressHex) => run.evm.precompiles.has(addressHex),
             });

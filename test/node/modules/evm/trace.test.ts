@@ -322,6 +322,27 @@ describe('tracing (trace_tx, trace_block)', () => {
     expect(faults.json).toEqual({ faults: [['REVERT', 'execution reverted']], error: 'execution reverted', output: true });
   });
 
+  test('geth’s other named tracers: opcount, unigram, bigram, trigram, 4byte, noop', async () => {
+    const { msgs, height } = await block([await send({ to: contracts.forwarder, data: word(contracts.receiver!), value: 3n })]);
+    const structLogs = (await traceTx(msgs[0]!, height)).json!.structLogs as { op: string; depth: number }[];
+    const named = async (tracer: string) => (await traceTx(msgs[0]!, height, { tracer })).json;
+    expect(await named('opcountTracer')).toBe(structLogs.length);
+    const unigram: Record<string, number> = {};
+    const bigram: Record<string, number> = {};
+    for (const [i, log] of structLogs.entries()) {
+      unigram[log.op] = (unigram[log.op] ?? 0) + 1;
+      const previous = structLogs[i - 1];
+      if (previous !== undefined && previous.depth === log.depth) bigram[`${previous.op}-${log.op}`] = (bigram[`${previous.op}-${log.op}`] ?? 0) + 1;
+    }
+    expect(await named('unigramTracer')).toEqual(unigram);
+    expect(await named('bigramTracer')).toEqual(bigram);
+    const trigram = (await named('trigramTracer')) as Record<string, number>;
+    expect(Object.values(trigram).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // the top call's input is a 32-byte word, no selector-sized prefix matters: 0x<first 4>-28
+    expect(await named('4byteTracer')).toEqual({ [`${word(contracts.receiver!).slice(0, 10)}-28`]: 1 });
+    expect(await named('noopTracer')).toEqual({});
+  });
+
   test('JavaScript tracers: a tracer that loops forever is stopped by the timeout; errors carry geth’s wording; the sandbox has no way out', async () => {
     const { msgs, height } = await block([await send({ to: contracts.forwarder, data: word(contracts.receiver!), value: 5n })]);
     const loops: [string, string][] = [
