@@ -25,7 +25,8 @@
  *
  * Passwords: the `test`, `os` and `memory` backends have no per-key password (Ethermint ignores
  * the argument too); with the `file` backend the password argument is the keyring passphrase and a
- * wrong one is geth's "could not decrypt key with given password". An address the keyring does not
+ * wrong one is geth's "could not decrypt key with given password"; the methods without a password
+ * (listAccounts, lockAccount) cannot open a file keyring (an error, and false). An address the keyring does not
  * hold gets Ethermint's text (keystore.ErrNoMatch and the SDK keyring's).
  */
 import { Signature, Transaction, computeAddress, getBytes, keccak256 as ethersKeccak, recoverAddress, toUtf8Bytes, concat } from 'ethers';

@@ -270,6 +270,8 @@ const PRELUDE = String.raw`(function (bridge, tickName) {
 
   return freeze({
     setDeadline: function (ms) { deadline = ms; ticks = 1024; },
+    // After the trace: any tracer code still reachable (a callback kept somewhere) stops at once.
+    close: function () { if (interrupted === undefined) interrupted = 'tracer finished'; },
     // The tracer object: the value of the instrumented source. '' when fine, else why not.
     install: function (value) {
       if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return 'trace object must expose a function result()';
@@ -327,10 +329,13 @@ const PRELUDE = String.raw`(function (bridge, tickName) {
 })`;
 
 const FORBIDDEN_GLOBALS = ['Promise', 'Atomics', 'SharedArrayBuffer', 'WeakRef', 'FinalizationRegistry', 'WebAssembly', 'eval'];
+/** Built-ins that hand out a Promise (newer Node versions): a callback on it would run after the trace. */
+const FORBIDDEN_STATICS: [string, string][] = [['Array', 'fromAsync']];
 
 /** The runner the prelude returns (functions of the context). */
 export interface SandboxRunner {
   setDeadline(ms: number): void;
+  close(): void;
   install(value: unknown): string;
   hasStep(): boolean;
   hasFrames(): boolean;
@@ -452,7 +457,11 @@ export function openSandbox(source: string, bridge: Bridge, deadlineMs: number):
     scriptCache.set(source, compiled);
   }
   const context: VmContext = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, name: 'tracer' });
-  runInContext(`for (const name of ${JSON.stringify(FORBIDDEN_GLOBALS)}) delete globalThis[name];`, context);
+  runInContext(
+    `for (const name of ${JSON.stringify(FORBIDDEN_GLOBALS)}) delete globalThis[name];` +
+      `for (const [owner, name] of ${JSON.stringify(FORBIDDEN_STATICS)}) if (globalThis[owner] !== undefined) delete globalThis[owner][name];`,
+    context,
+  );
   preludeScript ??= new Script(PRELUDE, { filename: 'tracer-prelude.js' });
   const makeRunner = preludeScript.runInContext(context) as (bridge: Bridge, tickName: string) => SandboxRunner;
   const runner = makeRunner(bridge, compiled.tickName);

@@ -110,7 +110,9 @@ export class JsTracer implements EvmTracer {
   }
 
   private check(problem: string | undefined, fn: string): void {
-    if (problem !== undefined) throw new JsTracerError(`${problem}    in server-side tracer function '${fn}'`);
+    if (problem === undefined) return;
+    this.runner.close();
+    throw new JsTracerError(`${problem}    in server-side tracer function '${fn}'`);
   }
 
   /** The host side of the sandbox's bridge: primitives only, never throws. */
@@ -282,6 +284,7 @@ export class JsTracer implements EvmTracer {
       }
     }
     const text = this.runner.result(JSON.stringify(ctx));
+    this.runner.close();
     if (text.startsWith(ERROR_MARK)) throw new JsTracerError(`${text.slice(1)}    in server-side tracer function 'result'`);
     return JSON.parse(text) as unknown;
   }
