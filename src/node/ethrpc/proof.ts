@@ -8,8 +8,8 @@
  * storage hash is the zero hash (Ethermint keeps no per-account storage trie).
  *
  * Heights as Ethermint: latest / pending / safe / finalized are the latest block, earliest is 1, a
- * block not in the block store is "header not found", and heights ≤ 2 are refused ("proof queries
- * at height <= 2 are not supported").
+ * block not in the block store is "header not found" (an unknown block hash "block not found for
+ * hash …"), and heights ≤ 2 are refused ("proof queries at height <= 2 are not supported").
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { Accounts } from '../modules/auth/keys.js';
@@ -37,7 +37,12 @@ function proofHeight(b: EthBackend, tag: unknown): number {
   let height: number;
   if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') height = latest;
   else if (tag === 'earliest') height = 1;
-  else if (typeof tag === 'object' && !Array.isArray(tag) && 'blockHash' in tag) height = b.resolveHeight(tag);
+  else if (typeof tag === 'object' && !Array.isArray(tag) && 'blockHash' in tag) {
+    const hash = String((tag as { blockHash: unknown }).blockHash);
+    const block = b.blockByHash(hash);
+    if (block === undefined) throw new EthRpcError(-32000, `block not found for hash ${hash.toLowerCase()}`);
+    height = block.header.height;
+  }
   else if (typeof tag === 'object' && !Array.isArray(tag) && 'blockNumber' in tag) return proofHeight(b, (tag as { blockNumber: unknown }).blockNumber);
   else if (typeof tag === 'string' && /^0x[0-9a-fA-F]+$/.test(tag)) height = Number(BigInt(tag));
   else throw new EthRpcError(-32602, `invalid argument 2: hex string without 0x prefix or invalid block tag ${JSON.stringify(tag)}`);

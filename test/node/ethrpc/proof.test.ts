@@ -135,6 +135,10 @@ describe('eth_getProof', () => {
 
   it('bad input: the errors Ethermint gives', async () => {
     expect((await rpc('eth_getProof', [contract, [], '0xffffff'])).error).toEqual({ code: -32000, message: 'header not found' });
+    const unknownHash = `0x${'ab'.repeat(32)}`;
+    expect((await rpc('eth_getProof', [contract, [], { blockHash: unknownHash }])).error).toEqual({ code: -32000, message: `block not found for hash ${unknownHash}` });
+    const block = (await rpc('eth_getBlockByNumber', [`0x${secondHeight.toString(16)}`, false])).result as { hash: string };
+    expect((await rpc('eth_getProof', [contract, ['0x0'], { blockHash: block.hash }])).result.storageProof[0].value).toBe(`0x${(2222).toString(16)}`);
     expect((await rpc('eth_getProof', [contract, [], 'earliest'])).error).toEqual({ code: -32000, message: 'proof queries at height <= 2 are not supported' });
     expect((await rpc('eth_getProof', [contract, [], '0x2'])).error).toEqual({ code: -32000, message: 'proof queries at height <= 2 are not supported' });
     expect((await rpc('eth_getProof', ['0x1234', [], 'latest'])).error).toEqual({ code: -32602, message: 'invalid argument 0: hex string has length 4, want 40 for common.Address' });
