@@ -10,6 +10,12 @@
  *   trace_tx prestate   TraceTx with prestateTracer
  *   loop 10k            a 10,000-iteration loop (~70k steps) as eth_call vs TraceCall with
  *                       callTracer: the cost of the step listener per opcode
+ *   JS tracer           (JSON-RPC extras) trace_tx with a JavaScript opcode counter (geth's
+ *                       tracer API in the node:vm sandbox) next to callTracer on the same tx, and
+ *                       the 10k loop with the JS counter: the cost per opcode of calling into JS
+ *   eth_getProof        (JSON-RPC extras) the account + one storage slot with their ICS23 proofs
+ *                       (the JSON-RPC method's code over the app's store queries), next to the
+ *                       same reads without proofs (Account + Storage queries)
  *
  * Rows are mean latencies per request in ms.
  */
@@ -26,7 +32,10 @@ import { gentx, makeKeys } from '../app/send.bench.js';
 import { commonFor, cosmosTxBytes, recoverSender, txFromRaw } from '../../src/node/modules/evm/ethTx.js';
 import { TraceConfigSchema } from '../../src/gen/ethermint/evm/v1/evm_pb.js';
 import type { MsgEthereumTx } from '../../src/gen/ethermint/evm/v1/tx_pb.js';
-import { EthCallRequestSchema, QueryTraceCallRequestSchema, QueryTraceTxRequestSchema } from '../../src/gen/ethermint/evm/v1/query_pb.js';
+import { EthCallRequestSchema, QueryAccountRequestSchema, QueryStorageRequestSchema, QueryTraceCallRequestSchema, QueryTraceTxRequestSchema } from '../../src/gen/ethermint/evm/v1/query_pb.js';
+import { EthBackend } from '../../src/node/ethrpc/backend.js';
+import { getProof } from '../../src/node/ethrpc/proof.js';
+import type { RpcEnvironment } from '../../src/node/rpc/environment.js';
 
 interface Row {
   name: string;
@@ -42,6 +51,8 @@ const RECEIVER = '3460005500';
 const FORWARDER = '6000600060006000346000355af15000';
 // for (i = 0; i < 10000; i++) {} — ~70k steps: the per-step cost of a tracer's step listener
 const LOOP = '61271060005b60010181811060055700';
+// geth's JS tracer API: count the opcodes (the struct logger's length), as a user would write it
+const JS_COUNTER = '{count: 0, step: function(log, db) { this.count++; }, fault: function(log, db) {}, result: function(ctx, db) { return this.count; }}';
 const deployCode = (runtime: string) => `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}80600b6000396000f3${runtime}`;
 
 async function finalize(app: App, height: number, txs: Uint8Array[]): Promise<void> {
@@ -108,7 +119,20 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const loopArgs = new TextEncoder().encode(JSON.stringify({ from: wallet.address, to: loop, gas: '0x989680' }));
     const loopCall = toBinary(EthCallRequestSchema, create(EthCallRequestSchema, { args: loopArgs, gasCap: 25_000_000n }));
     const loopTrace = toBinary(QueryTraceCallRequestSchema, create(QueryTraceCallRequestSchema, { args: loopArgs, gasCap: 25_000_000n, traceConfig: create(TraceConfigSchema, { tracer: 'callTracer' }) }));
-    const cases: { name: string; path: string; data: Uint8Array; at: number; ms: number; share?: number }[] = [
+    const jsLoopTrace = toBinary(QueryTraceCallRequestSchema, create(QueryTraceCallRequestSchema, { args: loopArgs, gasCap: 25_000_000n, traceConfig: create(TraceConfigSchema, { tracer: JS_COUNTER }) }));
+    // eth_getProof's own code over the app (the env gives it the app's queries and the heights).
+    const env = { app, blockStore: { height: () => latest, loadBlockMeta: () => ({}) }, stateStore: { load: () => ({ lastBlockHeight: latest }) } } as unknown as RpcEnvironment;
+    const backend = new EthBackend(env);
+    const proofParams = [receiver, ['0x0'], 'latest'];
+    const accountQuery = toBinary(QueryAccountRequestSchema, create(QueryAccountRequestSchema, { address: receiver }));
+    const storageQuery = toBinary(QueryStorageRequestSchema, create(QueryStorageRequestSchema, { address: receiver, key: `0x${'0'.repeat(64)}` }));
+    const plainReads = async () => {
+      for (const [path, data] of [['/ethermint.evm.v1.Query/Account', accountQuery], ['/ethermint.evm.v1.Query/Storage', storageQuery]] as const) {
+        const response = await app.query({ path, data, height: latest, prove: false });
+        if (response.code !== 0) throw new Error(response.log);
+      }
+    };
+    const cases: { name: string; path: string; data: Uint8Array; at: number; ms: number; share?: number; call?: () => Promise<unknown> }[] = [
       { name: 'trace: eth_call, no tracer (forwarder → receiver)', path: '/ethermint.evm.v1.Query/EthCall', data: callData, at: latest, ms: 0 },
       { name: 'trace: same call, callTracer (TraceCall)', path: '/ethermint.evm.v1.Query/TraceCall', data: traceCall('callTracer'), at: latest, ms: 0 },
       { name: 'trace: trace_tx callTracer', path: '/ethermint.evm.v1.Query/TraceTx', data: traceTx('callTracer'), at: txHeight - 1, ms: 0 },
@@ -116,6 +140,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'trace: trace_tx prestateTracer', path: '/ethermint.evm.v1.Query/TraceTx', data: traceTx('prestateTracer'), at: txHeight - 1, ms: 0 },
       { name: 'trace: loop 10k (~70k steps), eth_call', path: '/ethermint.evm.v1.Query/EthCall', data: loopCall, at: latest, ms: 0, share: 30 },
       { name: 'trace: loop 10k (~70k steps), callTracer', path: '/ethermint.evm.v1.Query/TraceCall', data: loopTrace, at: latest, ms: 0, share: 30 },
+      { name: 'trace: trace_tx JS opcode counter', path: '/ethermint.evm.v1.Query/TraceTx', data: traceTx(JS_COUNTER), at: txHeight - 1, ms: 0 },
+      { name: 'trace: loop 10k (~70k steps), JS counter', path: '/ethermint.evm.v1.Query/TraceCall', data: jsLoopTrace, at: latest, ms: 0, share: 30 },
+      { name: 'rpc: eth_getProof (account + 1 slot)', path: '', data: new Uint8Array(0), at: latest, ms: 0, call: () => getProof(backend, proofParams) },
+      { name: 'rpc: Account + Storage queries (no proofs)', path: '', data: new Uint8Array(0), at: latest, ms: 0, call: plainReads },
     ];
     // Rounds interleave the cases so a shared machine's load falls on all of them alike.
     const rounds = 10;
@@ -124,6 +152,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
         const count = Math.ceil((round < 0 ? 20 : iterations / rounds) / (c.share ?? 1));
         const started = performance.now();
         for (let i = 0; i < count; i++) {
+          if (c.call !== undefined) {
+            await c.call();
+            continue;
+          }
           const response = await app.query({ path: c.path, data: c.data, height: c.at, prove: false });
           if (response.code !== 0) throw new Error(`${c.name}: ${response.log}`);
         }

@@ -30,7 +30,8 @@ export default class Start extends BaseCommand<typeof Start, void> {
     'json-rpc.enable': Flags.boolean({ description: 'Serve the Ethereum JSON-RPC (default from app.toml [json-rpc] enable)', allowNo: true }),
     'json-rpc.address': Flags.string({ description: 'Ethereum JSON-RPC listen address (default from app.toml, 127.0.0.1:8545)' }),
     'json-rpc.ws-address': Flags.string({ description: 'Ethereum JSON-RPC websocket listen address (default from app.toml, 127.0.0.1:8546)' }),
-    'json-rpc.api': Flags.string({ description: 'Ethereum JSON-RPC namespaces, comma-separated: eth,net,web3,txpool (default from app.toml, eth,net,web3)' }),
+    'json-rpc.api': Flags.string({ description: 'Ethereum JSON-RPC namespaces, comma-separated: eth,net,web3,txpool,debug,personal (default from app.toml, eth,net,web3)' }),
+    'keyring-backend': Flags.option({ options: ['os', 'file', 'test', 'memory'] as const, description: 'Keyring behind the personal JSON-RPC namespace (default from client.toml)' })(),
     'minimum-gas-prices': Flags.string({ description: 'Minimum gas prices accepted in CheckTx, e.g. 0.1attotoken (default from app.toml)' }),
     'halt-height': Flags.integer({ description: 'Stop after committing this height', min: 0 }),
     'unsafe-skip-upgrades': Flags.string({
@@ -54,6 +55,7 @@ export default class Start extends BaseCommand<typeof Start, void> {
       jsonRpcAddress: this.flags['json-rpc.address'],
       jsonRpcWsAddress: this.flags['json-rpc.ws-address'],
       jsonRpcApi: this.flags['json-rpc.api'],
+      keyringBackend: this.flags['keyring-backend'],
       minimumGasPrices: this.flags['minimum-gas-prices'],
       haltHeight: this.flags['halt-height'],
       unsafeSkipUpgrades: parseSkipHeights(this.flags['unsafe-skip-upgrades']),

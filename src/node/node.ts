@@ -40,6 +40,9 @@ import { GrpcServer, type GrpcAddress } from './grpc/index.js';
 import { pruningFromAppToml } from './store/options.js';
 import { appVersion } from './version/version.js';
 import { COMPAT_COMETBFT_VERSION } from './version/version.js';
+import { CLIENT_CONFIG_DEFAULTS, readClientConfigFile } from './config/client.js';
+import { parseKeyringBackend } from '../keyring/open.js';
+import type { KeyringBackendName } from '../keyring/types.js';
 
 export const DATABASE_DIRNAME = 'tokend.db';
 
@@ -61,6 +64,8 @@ export interface NodeOverrides {
   jsonRpcWsAddress?: string;
   /** --json-rpc.api (comma-separated namespaces) */
   jsonRpcApi?: string;
+  /** `--keyring-backend`: the keyring behind the personal JSON-RPC namespace (default: client.toml's). */
+  keyringBackend?: string;
   minimumGasPrices?: string;
   haltHeight?: number;
   /** --unsafe-skip-upgrades: heights at which a due upgrade plan is skipped (cleared) instead of stopping the node. */
@@ -107,6 +112,15 @@ export interface RunningNode {
   /** Each server's open connections against its cap (after fitting the descriptor limit). */
   connections(): Record<string, ConnectionStats>;
   stop(): Promise<void>;
+}
+
+/**
+ * The personal namespace's keyring backend, as the Go node's client context picks it:
+ * `--keyring-backend`, else client.toml's `keyring-backend`, else the default (os).
+ */
+function personalKeyringBackend(home: string, flag: string | undefined): KeyringBackendName {
+  if (flag !== undefined) return parseKeyringBackend(flag);
+  return readClientConfigFile(home)['keyring-backend'] ?? CLIENT_CONFIG_DEFAULTS['keyring-backend'];
 }
 
 export function databasePath(home: string): string {
@@ -427,6 +441,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         address: appConfig.jsonRpc.address,
         wsAddress: appConfig.jsonRpc.wsAddress,
         api: appConfig.jsonRpc.api,
+        personal: appConfig.jsonRpc.api.includes('personal') ? { home, backend: personalKeyringBackend(home, overrides.keyringBackend) } : undefined,
         logger: childLogger(logger, { module: 'json-rpc' }),
         maxOpenConnections: fdPlan.caps['json-rpc'] ?? appConfig.jsonRpc.maxOpenConnections,
         httpTimeoutMs: appConfig.jsonRpc.httpTimeoutMs,

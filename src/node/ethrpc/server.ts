@@ -6,6 +6,9 @@
  *   ws://    (`[json-rpc] ws-address`, 127.0.0.1:8546) every method, plus eth_subscribe
  *            newHeads / logs / newPendingTransactions and eth_unsubscribe
  *
+ * Namespaces by `[json-rpc] api`: eth (eth_getProof in proof.ts), net, web3 by default; txpool,
+ * debug (debug.ts) and personal (personal.ts, over the node's keyring) on request.
+ *
  * Errors as geth / Ethermint word them: -32700 parse error, -32600 invalid request, -32601
  * "the method X does not exist/is not available", -32602 invalid argument, -32000 for refused
  * txs and state errors (the ante chain's text), 3 "execution reverted" with the revert data.
@@ -23,6 +26,8 @@ import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
 import { debugMethods } from './debug.js';
+import { getProof } from './proof.js';
+import { personalMethods, type PersonalOptions } from './personal.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
 
@@ -48,12 +53,14 @@ export interface EthRpcServerOptions {
   httpIdleTimeoutMs?: number;
   /** `[json-rpc] api`: the namespaces served (default eth, net, web3). */
   api?: readonly string[];
+  /** The keyring behind the personal namespace (served only with `personal` in `api`). */
+  personal?: PersonalOptions;
 }
 
-/** Namespaces this server has: Ethermint's defaults, and txpool and debug (tracing) on request. */
-export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug'] as const;
+/** Namespaces this server has: Ethermint's defaults, and txpool, debug (tracing) and personal (the node's keyring) on request. */
+export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug', 'personal'] as const;
 /** Ethermint's other namespaces: accepted in `[json-rpc] api`, not served (a warning at start). */
-export const UNSERVED_NAMESPACES = ['personal', 'miner'] as const;
+export const UNSERVED_NAMESPACES = ['miner'] as const;
 export const DEFAULT_NAMESPACES: readonly string[] = ['eth', 'net', 'web3'];
 
 export interface EthRpcAddress {
@@ -248,6 +255,7 @@ export class EthRpcServer {
         if (percentiles.length > 0) result.reward = rewards;
         return result;
       },
+      eth_getProof: async (p) => getProof(b, p),
       eth_sendRawTransaction: async (p) => b.sendRaw(hexData(param(p, 0), '0')),
       // txpool (geth's TxPoolAPI): the mempool holds only executable txs (CheckTx admits the
       // next nonce of each sender), so everything is pending and nothing queued.
@@ -325,6 +333,7 @@ export class EthRpcServer {
       eth_uninstallFilter: async (p) => typeof param(p, 0) === 'string' && this.filters.delete(param(p, 0) as string),
     };
     Object.assign(m, debugMethods(b, GAS_CAP));
+    if (this.options.personal !== undefined) Object.assign(m, personalMethods(b, this.options.personal, new Map(Object.entries(m))));
     return new Map(Object.entries(m));
   }
 

@@ -72,6 +72,25 @@ export class StoreStateManager implements StateManagerInterface {
     return this.bank.getBalance(this.ctx, address, this.denom);
   }
 
+  /** Synchronous reads for JavaScript tracers' db object (the running frame's view). */
+  peekNonce(address: Uint8Array): bigint {
+    return this.accounts.getAccount(this.ctx, address)?.sequence ?? 0n;
+  }
+
+  peekCode(address: Uint8Array): Uint8Array {
+    const account = this.accounts.getAccount(this.ctx, address);
+    if (account === undefined || account.codeHash === '' || account.codeHash === EMPTY_CODE_HASH) return new Uint8Array(0);
+    return Code.get(this.ctx, hexToBytes(account.codeHash as `0x${string}`)) ?? new Uint8Array(0);
+  }
+
+  peekStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    return Storage.get(this.ctx, [address, slot]) ?? new Uint8Array(0);
+  }
+
+  peekExists(address: Uint8Array): boolean {
+    return this.accounts.getAccount(this.ctx, address) !== undefined || this.peekBalance(address) !== 0n;
+  }
+
   async getAccount(address: Address): Promise<Account | undefined> {
     const account = this.accounts.getAccount(this.ctx, address.bytes);
     const balance = this.bank.getBalance(this.ctx, address.bytes, this.denom);

@@ -8,6 +8,12 @@
  * tracer. Nothing is written. trace_block runs every message with the tracer, each seeing the
  * effects of the ones before it.
  *
+ * Tracers: the struct logger (no name), callTracer, prestateTracer, and any other name as
+ * JavaScript (jsTracer.ts / jsSandbox.ts: geth's JS tracer API in a node:vm sandbox). The trace
+ * config's timeout (Go duration, default 5 s) bounds each traced message: the EVM is checked every
+ * 256 steps, a JS tracer's own loops and calls by its instrumented ticks; either ends the trace
+ * with "execution timeout".
+ *
  * Trace EVMs come from their own pool (not execution's): a timed-out trace leaves its journal
  * half-open and is dropped, and the tracer's listeners must not reach block execution.
  */
@@ -24,6 +30,8 @@ import type { CallArgs, EvmKeeper } from './keeper.js';
 import { hardforkAt, isLondon } from './params.js';
 import { StoreStateManager } from './stateManager.js';
 import { CallTracer, PrestateTracer, StructLogger, attachTracer, gethError, type EvmTracer, type TraceOutcome, type TraceTxInfo } from './tracers.js';
+import { JsTracer, JsTracerError, TracerCompileError } from './jsTracer.js';
+import { NAMED_JS_TRACERS } from './namedJsTracers.js';
 
 /** geth's and Ethermint's default trace timeout. */
 export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
@@ -114,10 +122,27 @@ export function prepareTrace(config: TraceConfig | undefined): Prepared {
       const prestateConfig = { diffMode: flag('diffMode') };
       return { make: () => new PrestateTracer(prestateConfig), timeoutMs };
     }
-    default:
-      // A JavaScript tracer (or an unknown name): geth tries it as a script; this node runs none.
-      if (/[{(;]/.test(name)) throw grpcError('Internal', 'tracer not found: JavaScript tracers are not supported by this node (use callTracer, prestateTracer or the struct logger)');
-      throw grpcError('Internal', 'tracer not found');
+    default: {
+      // geth's other named tracers (namedJsTracers.ts), then any other name as JavaScript, as
+      // geth 1.10 (Ethermint v0.22) does: source that
+      // does not compile, evaluate to a tracer object or set up — an unknown name included —
+      // is "tracer not found" (geth's tracers.New folds every lookup's error into that text).
+      const jsonConfig = config?.tracerJsonConfig.trim() ?? '';
+      return {
+        make: (run) => {
+          try {
+            return new JsTracer(Object.hasOwn(NAMED_JS_TRACERS, name) ? NAMED_JS_TRACERS[name]! : name, jsonConfig, Date.now() + timeoutMs, {
+              state: run.state,
+              isPrecompile: (addressHex) => run.evm.precompiles.has(addressHex),
+            });
+          } catch (err) {
+            if (err instanceof TracerCompileError) throw grpcError('Internal', 'tracer not found');
+            throw err;
+          }
+        },
+        timeoutMs,
+      };
+    }
   }
 }
 
@@ -128,6 +153,8 @@ interface TraceRun {
   state: StoreStateManager;
   common: Common;
   baseFee: bigint | undefined;
+  /** The traced block's hash (undefined for a call). */
+  blockHash: Uint8Array | undefined;
 }
 
 /**
@@ -155,7 +182,7 @@ async function openRun(k: EvmKeeper, ctx: Context, env: TraceBlockEnv | undefine
     pooled = { evm: await createEVM({ common, stateManager: state }), state };
   }
   const entry = pooled;
-  const run: TraceRun = { k, ctx: traceCtx, evm: entry.evm, state: entry.state, common, baseFee };
+  const run: TraceRun = { k, ctx: traceCtx, evm: entry.evm, state: entry.state, common, baseFee, blockHash: env?.blockHash };
   return {
     run,
     discard: (reuse: boolean) => {
@@ -182,10 +209,15 @@ interface Message {
   accessList: readonly { address: string; storageKeys: string[] }[];
   /** A signed transaction (the fee market's minimum gas applies), not a call. */
   isTx: boolean;
+  /** A tx of a block: its hash and index among the block's Ethereum txs. */
+  txHash?: Uint8Array;
+  txIndex?: number;
 }
 
-function txMessage(run: TraceRun, tx: EthTx, sender: Uint8Array): Message {
+function txMessage(run: TraceRun, tx: EthTx, sender: Uint8Array, txIndex?: number): Message {
   return {
+    txHash: txIndex === undefined ? undefined : tx.hash(),
+    txIndex,
     caller: sender,
     to: tx.to?.bytes,
     value: tx.value,
@@ -267,6 +299,12 @@ async function runMessage(run: TraceRun, ctx: Context, message: Message, tracer:
     gasLimit: message.gasLimit,
     input: message.data,
     coinbase: block.header.coinbase.bytes,
+    intrinsicGas: message.intrinsic,
+    gasPrice: message.gasPrice,
+    blockNumber: BigInt(ctx.blockHeight),
+    blockHash: run.blockHash,
+    txHash: message.txHash,
+    txIndex: message.txIndex,
   };
   const outcome: TraceOutcome = { gasUsed: used, error: failed ? gethError(exec.exceptionError!.error) : undefined, returnValue: exec.returnValue };
   return { info, outcome };
@@ -279,7 +317,13 @@ async function traced(run: TraceRun, message: Message, prepared: Prepared, keep:
   try {
     const tracer = prepared.make(run);
     const ran = (await runMessage(run, txCtx, message, tracer, prepared.timeoutMs)) as { info: TraceTxInfo; outcome: TraceOutcome };
-    const result = tracer.result(ran.info, ran.outcome, { keeper: run.k, before: run.ctx, after: txCtx });
+    let result: unknown;
+    try {
+      result = tracer.result(ran.info, ran.outcome, { keeper: run.k, before: run.ctx, after: txCtx });
+    } catch (err) {
+      if (err instanceof JsTracerError) throw grpcError('Internal', err.message);
+      throw err;
+    }
     if (keep) branch.write();
     return result;
   } finally {
@@ -318,7 +362,7 @@ export async function traceTx(k: EvmKeeper, ctx: Context, env: TraceBlockEnv, ms
     } catch (err) {
       throw grpcError('Internal', (err as Error).message);
     }
-    const result = await traced(run, txMessage(run, tx, senderOf(tx)), prepared, false);
+    const result = await traced(run, txMessage(run, tx, senderOf(tx), predecessors.length), prepared, false);
     ok = true;
     return result;
   } finally {
@@ -333,10 +377,10 @@ export async function traceBlock(k: EvmKeeper, ctx: Context, env: TraceBlockEnv,
   let ok = true;
   try {
     const out: TraceBlockItem[] = [];
-    for (const msg of txs) {
+    for (const [index, msg] of txs.entries()) {
       try {
         const tx = txFromMsg(msg, run.common);
-        out.push({ result: await traced(run, txMessage(run, tx, senderOf(tx)), prepared, true) });
+        out.push({ result: await traced(run, txMessage(run, tx, senderOf(tx), index), prepared, true) });
       } catch (err) {
         ok = false;
         out.push({ error: isGrpcError(err) ? err.description : (err as Error).message });

@@ -22,6 +22,14 @@ export interface TraceTxInfo {
   gasLimit: bigint;
   input: Uint8Array;
   coinbase: Uint8Array;
+  /** For JavaScript tracers' ctx: intrinsic gas, gas price, block number, and for a tx of a
+   * block its block hash, index and hash. */
+  intrinsicGas?: bigint;
+  gasPrice?: bigint;
+  blockNumber?: bigint;
+  blockHash?: Uint8Array;
+  txHash?: Uint8Array;
+  txIndex?: number;
 }
 
 export interface TraceOutcome {

@@ -234,7 +234,8 @@ describe('tracing (trace_tx, trace_block)', () => {
     const { msgs, height } = await block([await send({ to: contracts.receiver, value: 1n, gasLimit: 100_000n })]);
     const cases: [Partial<Omit<TraceConfig, '$typeName'>>, RegExp][] = [
       [{ tracer: 'noSuchTracer' }, /desc = tracer not found: unknown request/],
-      [{ tracer: '{step: function() {}, result: function() {}, fault: function() {}}' }, /JavaScript tracers are not supported/],
+      [{ tracer: '{step: function() {}, result: function() {}, fault: function() {' }, /desc = tracer not found: unknown request/],
+      [{ tracer: '{step: function() {}, fault: function() {}}' }, /desc = tracer not found: unknown request/],
       [{ limit: -1 }, /output limit cannot be negative, got -1/],
       [{ timeout: 'soon' }, /timeout value: time: invalid duration "soon"/],
       [{ tracer: 'callTracer', tracerJsonConfig: '{not json' }, /invalid tracer config/],
@@ -254,6 +255,130 @@ describe('tracing (trace_tx, trace_block)', () => {
     // …and a short one runs to its out-of-gas end under the default budget.
     const full = await traceTx(spin.msgs[1]!, spin.height, { tracer: 'callTracer' });
     expect(full.json!.error).toBe('out of gas');
+  });
+
+  test('JavaScript tracers: an opcode counter agrees with the struct logger; frames, db, ctx and the helpers answer as geth', async () => {
+    const { msgs, height } = await block([await send({ to: contracts.forwarder, data: word(contracts.receiver!), value: 777n })]);
+    const structLogs = (await traceTx(msgs[0]!, height)).json!.structLogs as { op: string }[];
+    const counter = '{count: 0, ops: {}, step: function(log, db) { this.count++; var op = log.op.toString(); this.ops[op] = (this.ops[op] || 0) + 1; }, fault: function() {}, result: function() { return {count: this.count, ops: this.ops}; }}';
+    const counted = await traceTx(msgs[0]!, height, { tracer: counter });
+    expect(counted.response.log).toBe('');
+    expect(counted.json!.count).toBe(structLogs.length);
+    const byOp: Record<string, number> = {};
+    for (const log of structLogs) byOp[log.op] = (byOp[log.op] ?? 0) + 1;
+    expect(counted.json!.ops).toEqual(byOp);
+
+    const rich = `{
+      frames: [], sstores: [], setupSeen: null,
+      setup: function(config) { this.setupSeen = JSON.parse(config).tag; },
+      step: function(log, db) {
+        if (log.op.toString() === 'SSTORE') this.sstores.push({ slot: log.stack.peek(0).toString(16), value: log.stack.peek(1).valueOf(), depth: log.getDepth(),
+          address: toHex(log.contract.getAddress()), caller: toHex(log.contract.getCaller()), value2: log.contract.getValue().toString(), stackLength: log.stack.length() });
+      },
+      enter: function(frame) { this.frames.push({ type: frame.getType(), from: toHex(frame.getFrom()), to: toHex(frame.getTo()), value: frame.getValue().toString(), gas: frame.getGas() > 0 }); },
+      exit: function(result) { this.frames.push({ gasUsed: result.getGasUsed() > 2000, error: result.getError() === undefined }); },
+      fault: function() {},
+      result: function(ctx, db) {
+        return { type: ctx.type, from: toHex(ctx.from), to: toHex(ctx.to), value: ctx.value.toString(10), gasUsed: ctx.gasUsed > 0, intrinsicGas: ctx.intrinsicGas,
+          block: ctx.block, hashes: [typeof ctx.blockHash, typeof ctx.txIndex, typeof ctx.txHash], time: typeof ctx.time,
+          receiverStorage: toHex(db.getState(toAddress('${contracts.receiver}'), toWord('0x0'))), receiverBalance: db.getBalance(toAddress('${contracts.receiver}')).toString(),
+          nonce: db.getNonce(ctx.from) > 0, code: db.getCode(toAddress('${contracts.receiver}')).length, exists: db.exists(ctx.to), precompiled: [isPrecompiled(toAddress('0x1')), isPrecompiled(ctx.to)],
+          contract: toHex(toContract(ctx.from, 0)), word: toHex(toWord('0x0102')), sliced: toHex(slice(ctx.input, 30, 32)), big: bigInt('ff', 16).add(1).toString(),
+          setup: this.setupSeen, frames: this.frames, sstores: this.sstores,
+          sandbox: [typeof require, typeof process, typeof Buffer, typeof setTimeout, typeof Promise] };
+      }
+    }`;
+    const { response, json } = await traceTx(msgs[0]!, height, { tracer: rich, tracerJsonConfig: '{"tag": "t1"}' });
+    expect(response.log).toBe('');
+    expect(json).toMatchObject({
+      type: 'CALL',
+      from: wallet.address.toLowerCase(),
+      to: contracts.forwarder,
+      value: '777',
+      gasUsed: true,
+      intrinsicGas: getBytes(word(contracts.receiver!)).reduce((sum, b) => sum + (b === 0 ? 4 : 16), 21000),
+      block: height,
+      // no block hash in this request: geth's ctx then has no blockHash / txIndex / txHash
+      hashes: ['undefined', 'undefined', 'undefined'],
+      time: 'string',
+      receiverStorage: `0x${(777).toString(16).padStart(64, '0')}`,
+      nonce: true,
+      code: RECEIVER.length / 2,
+      exists: true,
+      precompiled: [true, false],
+      contract: getCreateAddress({ from: wallet.address, nonce: 0 }).toLowerCase(),
+      word: `0x${'0102'.padStart(64, '0')}`,
+      big: '256',
+      setup: 't1',
+      frames: [{ type: 'CALL', from: contracts.forwarder, to: contracts.receiver, value: '777', gas: true }, { gasUsed: true, error: true }],
+      sstores: [{ slot: '0', value: 777, depth: 2, address: contracts.receiver, caller: contracts.forwarder, value2: '777', stackLength: 2 }],
+      sandbox: ['undefined', 'undefined', 'undefined', 'undefined', 'undefined'],
+    });
+    expect(BigInt(json!.receiverBalance)).toBeGreaterThanOrEqual(777n); // after the traced tx (earlier tests sent it value too)
+    expect(json!.sliced).toBe(`0x${contracts.receiver!.slice(-4)}`);
+    // fault(log, db) sees the error of a frame that ran code (geth calls it for a REVERT too)
+    const reverted = await block([await send({ to: contracts.reverter, gasLimit: 100_000n })]);
+    const faults = await traceTx(reverted.msgs[0]!, reverted.height, { tracer: '{faults: [], fault: function(log) { this.faults.push([log.op.toString(), log.getError()]); }, result: function(ctx) { return {faults: this.faults, error: ctx.error, output: toHex(ctx.output).length > 2}; }}' });
+    expect(faults.json).toEqual({ faults: [['REVERT', 'execution reverted']], error: 'execution reverted', output: true });
+  });
+
+  test('geth’s other named tracers: opcount, unigram, bigram, trigram, 4byte, noop', async () => {
+    const { msgs, height } = await block([await send({ to: contracts.forwarder, data: word(contracts.receiver!), value: 3n })]);
+    const structLogs = (await traceTx(msgs[0]!, height)).json!.structLogs as { op: string; depth: number }[];
+    const named = async (tracer: string) => (await traceTx(msgs[0]!, height, { tracer })).json;
+    expect(await named('opcountTracer')).toBe(structLogs.length);
+    const unigram: Record<string, number> = {};
+    const bigram: Record<string, number> = {};
+    for (const [i, log] of structLogs.entries()) {
+      unigram[log.op] = (unigram[log.op] ?? 0) + 1;
+      const previous = structLogs[i - 1];
+      if (previous !== undefined && previous.depth === log.depth) bigram[`${previous.op}-${log.op}`] = (bigram[`${previous.op}-${log.op}`] ?? 0) + 1;
+    }
+    expect(await named('unigramTracer')).toEqual(unigram);
+    expect(await named('bigramTracer')).toEqual(bigram);
+    const trigram = (await named('trigramTracer')) as Record<string, number>;
+    expect(Object.values(trigram).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // the top call's input is a 32-byte word, no selector-sized prefix matters: 0x<first 4>-28
+    expect(await named('4byteTracer')).toEqual({ [`${word(contracts.receiver!).slice(0, 10)}-28`]: 1 });
+    expect(await named('noopTracer')).toEqual({});
+  });
+
+  test('JavaScript tracers: a tracer that loops forever is stopped by the timeout; errors carry geth’s wording; the sandbox has no way out', async () => {
+    const { msgs, height } = await block([await send({ to: contracts.forwarder, data: word(contracts.receiver!), value: 5n })]);
+    const loops: [string, string][] = [
+      ['{step: function() { for (;;) {} }, fault: function() {}, result: function() { return 1; }}', 'step'],
+      ['{step: function() { while (true) { try { for (;;) {} } catch (e) {} } }, fault: function() {}, result: function() { return 1; }}', 'step'],
+      ['{n: 0, step: function() { for (;;) { try { this.n++; } finally { continue; } } }, fault: function() {}, result: function() { return 1; }}', 'step'],
+      ['{fault: function() {}, result: function() { var f = function() { return [1].map(function() { return f(); }); }; try { f(); } catch (e) {} for (;;) {} }}', 'result'],
+      ['{enter: function() { do ; while (1) }, exit: function() {}, fault: function() {}, result: function() { return 1; }}', 'enter'],
+    ];
+    for (const [tracer, fn] of loops) {
+      const { response } = await traceTx(msgs[0]!, height, { tracer, timeout: '150ms' });
+      expect(response.code).not.toBe(0);
+      expect(response.log).toContain(`execution timeout    in server-side tracer function '${fn}'`);
+    }
+    // The instrumented source keeps its meaning: nested unbraced loops, labels, arrow bodies.
+    const shapes = '{fault: function() {}, result: function() { var n = 0; for (var i = 0; i < 3; i++) for (var j = 0; j < 2; j++) n++; var f = () => ({ n: n }); outer: while (true) do { break outer; } while (true); return [f(), [1, 2].map(x => x * 2), (function* () { yield 1; yield 2; })().next().value]; }}';
+    expect((await traceTx(msgs[0]!, height, { tracer: shapes })).json).toEqual([{ n: 6 }, [2, 4], 1]);
+    // The default budget (5 s) applies without a timeout: a quick tracer is untouched by it.
+    expect((await traceTx(msgs[0]!, height, { tracer: '{fault: function() {}, result: function() { return "ok"; }}' })).json).toBe('ok');
+
+    const errors: [string, RegExp][] = [
+      ['{step: function(log) { log.stack.peek(99); }, fault: function() {}, result: function() { return 1; }}', /tracer accessed out of bound stack: size \d+, index 99 {4}in server-side tracer function 'step'/],
+      ['{step: function(log) { try { log.memory.slice(0, 4096); } catch (e) {} }, fault: function() {}, result: function() { return 1; }}', /tracer accessed out of bound memory: available \d+, offset 0, size 4096 {4}in server-side tracer function 'step'/],
+      ['{fault: function() {}, result: function() { return undefinedThing.x; }}', /ReferenceError: undefinedThing is not defined {4}in server-side tracer function 'result'/],
+      ['{fault: function() {}, result: function() { return this.constructor.constructor("return process")(); }}', /EvalError: Code generation from strings disallowed for this context {4}in server-side tracer function 'result'/],
+      ['{fault: function() {}, result: function() { return eval("1"); }}', /ReferenceError: eval is not defined/],
+      ['{fault: function() {}, result: function() { return toHex("0x12"); }}', /invalid buffer type {4}in server-side tracer function 'result'/],
+      ['{setup: function() { throw new Error("no"); }, fault: function() {}, result: function() { return 1; }}', /desc = tracer not found/],
+      ['{fault: async function() {}, result: function() { return 1; }}', /desc = tracer not found/],
+      ['{step: function() {}, enter: function() {}, fault: function() {}, result: function() { return 1; }}', /desc = tracer not found/],
+    ];
+    for (const [tracer, text] of errors) {
+      const { response } = await traceTx(msgs[0]!, height, { tracer });
+      expect(response.code).not.toBe(0);
+      expect(response.log).toMatch(text);
+    }
   });
 
   test('over HTTP: GET /evmx/evm/v1/trace_tx and /ethermint/evm/v1/trace_block with the spec query parameters', async () => {
@@ -286,6 +411,14 @@ describe('tracing (trace_tx, trace_block)', () => {
       const blockRes = await fetch(`${url}/ethermint/evm/v1/trace_block?${blockQuery}`, { headers });
       expect(blockRes.status).toBe(200);
       expect(JSON.parse(Buffer.from(((await blockRes.json()) as { data: string }).data, 'base64').toString('utf8'))).toEqual([]);
+
+      // A JavaScript tracer through trace_config.tracer.
+      query.set('trace_config.tracer', '{n: 0, step: function() { this.n++; }, fault: function() {}, result: function(ctx) { return {steps: this.n, type: ctx.type}; }}');
+      const js = await fetch(`${url}/evmx/evm/v1/trace_tx?${query}`, { headers });
+      expect(js.status).toBe(200);
+      const jsTrace = JSON.parse(Buffer.from(((await js.json()) as { data: string }).data, 'base64').toString('utf8')) as { steps: number; type: string };
+      expect(jsTrace.type).toBe('CALL');
+      expect(jsTrace.steps).toBeGreaterThan(10);
 
       const bad = await fetch(`${url}/evmx/evm/v1/trace_tx?${query}&trace_config.limit=-3`, { headers });
       expect(bad.status).toBe(400);
