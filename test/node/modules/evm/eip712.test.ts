@@ -1,0 +1,282 @@
+/**
+ * Cosmos txs signed as EIP-712 typed data by an Ethereum wallet (Ethermint v0.22's legacy
+ * ExtensionOptionsWeb3Tx path), in-process: the wallet side is written the way a web front-end
+ * does it — the typed data's types spelled out by hand (as Ethermint's and evmosjs's clients do),
+ * the message the amino JSON sign doc as plain object literals, signed by viem's
+ * `signTypedData` (MetaMask's eth_signTypedData_v4 semantics: EIP712Domain taken from the types)
+ * and cross-checked with an ethers v6 wallet signing the same digest.
+ */
+import { create, toBinary, type JsonObject } from '@bufbuild/protobuf';
+import { QueryVoteRequestSchema, QueryVoteResponseSchema } from '../../../../src/gen/cosmos/gov/v1beta1/query_pb.js';
+import { QueryDelegationRequestSchema, QueryDelegationResponseSchema } from '../../../../src/gen/cosmos/staking/v1beta1/query_pb.js';
+import type { Any } from '@bufbuild/protobuf/wkt';
+import { TypedDataEncoder, Wallet, concat, hexlify, keccak256 as ethersKeccak, getBytes } from 'ethers';
+import { privateKeyToAccount } from 'viem/accounts';
+import { MsgDelegateSchema } from '../../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
+import { MsgVoteSchema, MsgSubmitProposalSchema } from '../../../../src/gen/cosmos/gov/v1beta1/tx_pb.js';
+import { TextProposalSchema, VoteOption } from '../../../../src/gen/cosmos/gov/v1beta1/gov_pb.js';
+import { SignMode } from '../../../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.js';
+import { ExtensionOptionsWeb3TxSchema } from '../../../../src/gen/ethermint/types/v1/web3_pb.js';
+import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
+import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
+import { Context } from '../../../../src/node/modules/shared/context.js';
+import { CHAIN_ID, DENOM, TOKEN, abciQuery, buildAppState, coin, msgSend, pack, signTx, startChain, testKey, type Chain, type TestKey } from '../../app/helpers.js';
+
+const alice = testKey('eip712-alice');
+const bob = testKey('eip712-bob');
+const mallory = testKey('eip712-mallory');
+const validator = testKey('validator');
+const EIP155 = 9000;
+const FEE = 5_000_000_000_000n;
+const GAS = 300_000n;
+
+type Field = { name: string; type: string };
+type TypeMap = Record<string, Field[]>;
+
+const DOMAIN_TYPES: Field[] = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'string' },
+  { name: 'salt', type: 'string' },
+];
+const BASE_TYPES: TypeMap = {
+  Tx: [
+    { name: 'account_number', type: 'string' },
+    { name: 'chain_id', type: 'string' },
+    { name: 'fee', type: 'Fee' },
+    { name: 'memo', type: 'string' },
+    { name: 'msgs', type: 'Msg[]' },
+    { name: 'sequence', type: 'string' },
+  ],
+  Fee: [
+    { name: 'feePayer', type: 'string' },
+    { name: 'amount', type: 'Coin[]' },
+    { name: 'gas', type: 'string' },
+  ],
+  Coin: [
+    { name: 'denom', type: 'string' },
+    { name: 'amount', type: 'string' },
+  ],
+  Msg: [
+    { name: 'type', type: 'string' },
+    { name: 'value', type: 'MsgValue' },
+  ],
+};
+const MSG_SEND_TYPES: TypeMap = {
+  MsgValue: [
+    { name: 'from_address', type: 'string' },
+    { name: 'to_address', type: 'string' },
+    { name: 'amount', type: 'TypeAmount[]' },
+  ],
+  TypeAmount: [
+    { name: 'denom', type: 'string' },
+    { name: 'amount', type: 'string' },
+  ],
+};
+const MSG_DELEGATE_TYPES: TypeMap = {
+  MsgValue: [
+    { name: 'delegator_address', type: 'string' },
+    { name: 'validator_address', type: 'string' },
+    { name: 'amount', type: 'TypeAmount' },
+  ],
+  TypeAmount: [
+    { name: 'denom', type: 'string' },
+    { name: 'amount', type: 'string' },
+  ],
+};
+const MSG_VOTE_TYPES: TypeMap = {
+  MsgValue: [
+    { name: 'proposal_id', type: 'uint64' },
+    { name: 'voter', type: 'string' },
+    { name: 'option', type: 'int32' },
+  ],
+};
+
+interface WalletTx {
+  signer: TestKey;
+  accountNumber: bigint;
+  sequence: bigint;
+  /** The tx's messages (what goes on chain) and their amino JSON (what the wallet shows and signs). */
+  msgs: Any[];
+  aminoMsgs: JsonObject[];
+  msgTypes: TypeMap;
+  memo?: string;
+  /** Overrides for the bad-input cases. */
+  chainIdInOption?: bigint;
+  signingKey?: TestKey;
+  signMode?: SignMode;
+}
+
+function domain(chainId: number) {
+  return { name: 'Cosmos Web3', version: '1.0.0', chainId, verifyingContract: 'cosmos', salt: '0' };
+}
+
+function signDoc(tx: WalletTx): JsonObject {
+  return {
+    account_number: tx.accountNumber.toString(),
+    chain_id: CHAIN_ID,
+    fee: { amount: [{ amount: FEE.toString(), denom: DENOM }], gas: GAS.toString(), feePayer: tx.signer.bech32 },
+    memo: tx.memo ?? '',
+    msgs: tx.aminoMsgs,
+    sequence: tx.sequence.toString(),
+  };
+}
+
+/** What MetaMask does for eth_signTypedData_v4 (viem implements the same encoding). */
+async function walletSign(key: TestKey, msgTypes: TypeMap, message: JsonObject): Promise<Uint8Array> {
+  const account = privateKeyToAccount(hexlify(key.privateKey) as `0x${string}`);
+  const types = { EIP712Domain: DOMAIN_TYPES, ...BASE_TYPES, ...msgTypes };
+  const viemSig = await account.signTypedData({ domain: domain(EIP155), types, primaryType: 'Tx', message } as never);
+  // The same digest through ethers v6 (its Wallet.signTypedData refuses this domain: "cosmos" is not an address).
+  const domainHash = TypedDataEncoder.hashStruct('EIP712Domain', { EIP712Domain: DOMAIN_TYPES }, domain(EIP155));
+  const digest = ethersKeccak(concat(['0x1901', domainHash, TypedDataEncoder.from({ ...BASE_TYPES, ...msgTypes }).hash(message)]));
+  const ethersSig = new Wallet(hexlify(key.privateKey)).signingKey.sign(digest).serialized;
+  expect(ethersSig).toBe(viemSig);
+  return getBytes(viemSig);
+}
+
+async function web3Tx(tx: WalletTx): Promise<Uint8Array> {
+  const signature = await walletSign(tx.signingKey ?? tx.signer, tx.msgTypes, signDoc(tx));
+  const option = pack(ExtensionOptionsWeb3TxSchema, { typedDataChainId: tx.chainIdInOption ?? BigInt(EIP155), feePayer: tx.signer.bech32, feePayerSig: signature });
+  return signTx({
+    signer: tx.signer,
+    msgs: tx.msgs,
+    sequence: tx.sequence,
+    accountNumber: tx.accountNumber,
+    fee: FEE,
+    gas: GAS,
+    memo: tx.memo,
+    signMode: tx.signMode ?? SignMode.LEGACY_AMINO_JSON,
+    extensionOptions: [option],
+    signatures: [new Uint8Array(0)],
+  });
+}
+
+function sendAmino(from: TestKey, to: TestKey, amount: bigint): JsonObject {
+  return { type: 'cosmos-sdk/MsgSend', value: { amount: [{ amount: amount.toString(), denom: DENOM }], from_address: from.bech32, to_address: to.bech32 } };
+}
+
+describe('EIP-712 signed Cosmos txs (ExtensionOptionsWeb3Tx)', () => {
+  let chain: Chain;
+  const manager = () => (chain.app as unknown as { manager: { keeper<T>(name: string): T } }).manager;
+  const ctx = () => new Context({ mode: 'query', multiStore: chain.store, header: { height: chain.height, time: new Date(), chainId: CHAIN_ID, proposerAddress: new Uint8Array(0), hash: new Uint8Array(0), nextValidatorsHash: new Uint8Array(0) } });
+  const balance = (key: TestKey) => manager().keeper<BankKeeper>('bank').getBalance(ctx(), key.address, DENOM);
+  const account = (key: TestKey) => manager().keeper<AccountKeeper>('auth').getAccount(ctx(), key.address)!;
+
+  beforeEach(async () => {
+    const state = buildAppState({ accounts: [[alice, 1000n * TOKEN], [bob, 10n * TOKEN], [mallory, 10n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN });
+    const gov = (state as unknown as { gov: { params: JsonObject } }).gov;
+    gov.params.min_deposit = [{ denom: DENOM, amount: TOKEN.toString() }];
+    chain = await startChain(state);
+  });
+  afterEach(async () => {
+    await chain.close();
+  });
+
+  test('a MsgSend signed with signTypedData is accepted and committed; balances change exactly', async () => {
+    const before = { alice: balance(alice), bob: balance(bob) };
+    const amount = 1_234_567n;
+    const tx = await web3Tx({ signer: alice, accountNumber: account(alice).accountNumber, sequence: 0n, msgs: [msgSend(alice.bech32, bob.bech32, amount)], aminoMsgs: [sendAmino(alice, bob, amount)], msgTypes: MSG_SEND_TYPES, memo: 'from MetaMask' });
+    await chain.block([]); // CheckTx reads the committed state of a block
+    const check = await chain.app.checkTx({ tx, type: 'new' });
+    expect(check.log).toBe('');
+    expect(check.code).toBe(0);
+    const result = (await chain.block([tx])).txResults[0]!;
+    expect(result.log).toBe('');
+    expect(result.code).toBe(0);
+    expect(balance(bob)).toBe(before.bob + amount);
+    expect(balance(alice)).toBe(before.alice - amount - FEE);
+    expect(account(alice).sequence).toBe(1n);
+    expect(account(alice).pubKey?.algo).toBe('eth_secp256k1');
+    // The next one, at sequence 1, with two sends of the same type.
+    const two = await web3Tx({
+      signer: alice,
+      accountNumber: account(alice).accountNumber,
+      sequence: 1n,
+      msgs: [msgSend(alice.bech32, bob.bech32, 1n), msgSend(alice.bech32, mallory.bech32, 2n)],
+      aminoMsgs: [sendAmino(alice, bob, 1n), sendAmino(alice, mallory, 2n)],
+      msgTypes: MSG_SEND_TYPES,
+    });
+    const second = (await chain.block([two])).txResults[0]!;
+    expect(second.log).toBe('');
+    expect(balance(bob)).toBe(before.bob + amount + 1n);
+    expect(balance(alice)).toBe(before.alice - amount - 3n - 2n * FEE);
+  });
+
+  test('a MsgDelegate and a v1beta1 MsgVote signed the same way are accepted', async () => {
+    const delegate = pack(MsgDelegateSchema, { delegatorAddress: alice.bech32, validatorAddress: validator.valoper, amount: coin(5n * TOKEN) });
+    const delegateAmino = { type: 'cosmos-sdk/MsgDelegate', value: { amount: { amount: (5n * TOKEN).toString(), denom: DENOM }, delegator_address: alice.bech32, validator_address: validator.valoper } };
+    const before = balance(alice);
+    const delegated = (await chain.block([await web3Tx({ signer: alice, accountNumber: account(alice).accountNumber, sequence: 0n, msgs: [delegate], aminoMsgs: [delegateAmino], msgTypes: MSG_DELEGATE_TYPES })])).txResults[0]!;
+    expect(delegated.log).toBe('');
+    expect(delegated.code).toBe(0);
+    expect(balance(alice)).toBe(before - 5n * TOKEN - FEE);
+    const { value: delegation } = await abciQuery(chain.app, '/cosmos.staking.v1beta1.Query/Delegation', toBinary(QueryDelegationRequestSchema, create(QueryDelegationRequestSchema, { delegatorAddr: alice.bech32, validatorAddr: validator.valoper })), QueryDelegationResponseSchema);
+    expect(delegation?.delegationResponse?.balance?.amount).toBe((5n * TOKEN).toString());
+
+    // A text proposal (bob, SIGN_MODE_DIRECT), then alice votes YES from her Ethereum wallet.
+    const content = pack(TextProposalSchema, { title: 'Signal', description: 'A text proposal' });
+    const submitted = (await chain.block([signTx({ signer: bob, accountNumber: account(bob).accountNumber, sequence: 0n, fee: FEE, gas: GAS, msgs: [pack(MsgSubmitProposalSchema, { content, initialDeposit: [coin(TOKEN)], proposer: bob.bech32 })] })])).txResults[0]!;
+    expect(submitted.log).toBe('');
+    const id = BigInt(submitted.events.find((e) => e.type === 'submit_proposal')!.attributes.find((a) => a.key === 'proposal_id')!.value);
+    const vote = pack(MsgVoteSchema, { proposalId: id, voter: alice.bech32, option: VoteOption.YES });
+    const voteAmino = { type: 'cosmos-sdk/MsgVote', value: { option: VoteOption.YES, proposal_id: id.toString(), voter: alice.bech32 } };
+    const voted = (await chain.block([await web3Tx({ signer: alice, accountNumber: account(alice).accountNumber, sequence: 1n, msgs: [vote], aminoMsgs: [voteAmino], msgTypes: MSG_VOTE_TYPES })])).txResults[0]!;
+    expect(voted.log).toBe('');
+    expect(voted.code).toBe(0);
+    const { value: stored } = await abciQuery(chain.app, '/cosmos.gov.v1beta1.Query/Vote', toBinary(QueryVoteRequestSchema, create(QueryVoteRequestSchema, { proposalId: id, voter: alice.bech32 })), QueryVoteResponseSchema);
+    expect(stored?.vote?.options.map((o) => o.option)).toEqual([VoteOption.YES]);
+  });
+
+  test('bad input is refused with Ethermint’s errors and changes nothing', async () => {
+    const accountNumber = account(alice).accountNumber;
+    const base = { signer: alice, accountNumber, sequence: 0n, msgs: [msgSend(alice.bech32, bob.bech32, 10n)], aminoMsgs: [sendAmino(alice, bob, 10n)], msgTypes: MSG_SEND_TYPES };
+    const prefix = `signature verification failed; please verify account number (${accountNumber}) and chain-id (${CHAIN_ID}): `;
+    const before = { alice: balance(alice), bob: balance(bob) };
+
+    const wrongChain = await web3Tx({ ...base, chainIdInOption: 1n });
+    const otherKey = await web3Tx({ ...base, signingKey: mallory });
+    // Signed for 10, carries 11.
+    const tampered = await web3Tx({ ...base, msgs: [msgSend(alice.bech32, bob.bech32, 11n)] });
+    const delegate = pack(MsgDelegateSchema, { delegatorAddress: alice.bech32, validatorAddress: validator.valoper, amount: coin(TOKEN) });
+    const direct = await web3Tx({ ...base, signMode: SignMode.DIRECT });
+
+    const results = (await chain.block([wrongChain, otherKey, tampered, direct])).txResults;
+    for (const r of results) {
+      expect(r.codespace).toBe('sdk');
+      expect(r.code).toBe(4);
+    }
+    expect(results[0]!.log).toBe(`${prefix}invalid chain-id: invalid chain-id: unauthorized`);
+    expect(results[1]!.log).toMatch(new RegExp(`^${escape(prefix)}feePayer pubkey EthPubKeySecp256k1\\{[0-9A-F]{66}\\} is different from transaction pubkey EthPubKeySecp256k1\\{[0-9A-F]{66}\\}: invalid pubkey: unauthorized$`));
+    // A tampered message recovers some other key.
+    expect(results[2]!.log).toMatch(new RegExp(`^${escape(prefix)}feePayer pubkey .* is different from transaction pubkey .*: invalid pubkey: unauthorized$`));
+    expect(results[3]!.log).toBe(`${prefix}unexpected SignatureData *signing.SingleSignatureData: wrong SignMode: feature not supported: unauthorized`);
+
+    // Mixed message types: the node hashes the tx with the first message's types (MsgSend), and
+    // go-ethereum's encoder refuses the MsgDelegate under them, whatever the wallet signed.
+    const sig = await walletSign(alice, MSG_SEND_TYPES, signDoc({ ...base, aminoMsgs: [base.aminoMsgs[0]!, base.aminoMsgs[0]!] }));
+    const mixedTx = signTx({
+      signer: alice,
+      msgs: [base.msgs[0]!, delegate],
+      sequence: 0n,
+      accountNumber,
+      fee: FEE,
+      gas: GAS,
+      signMode: SignMode.LEGACY_AMINO_JSON,
+      extensionOptions: [pack(ExtensionOptionsWeb3TxSchema, { typedDataChainId: BigInt(EIP155), feePayer: alice.bech32, feePayerSig: sig })],
+      signatures: [new Uint8Array(0)],
+    });
+    const mixedResult = (await chain.block([mixedTx])).txResults[0]!;
+    expect(mixedResult.code).toBe(4);
+    expect(mixedResult.log).toBe(`${prefix}provided data '<nil>' doesn't match type 'string': unauthorized`);
+
+    expect(balance(alice)).toBe(before.alice);
+    expect(balance(bob)).toBe(before.bob);
+    expect(account(alice).sequence).toBe(0n);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
