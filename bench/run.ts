@@ -33,6 +33,7 @@ const SUITES: Suite[] = [
   { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
   { name: 'group', load: () => import('./group/group.bench.js') },
   { name: 'trace', load: () => import('./evm/trace.bench.js') },
+  { name: 'eip712', load: () => import('./evm/eip712.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -26,7 +26,8 @@ import { secp256k1 } from '../../../../keyring/secp256k1.js';
 import { consumeGasForTxSize, deductFee, incrementSequence, setPubKey, setUpContext, sigGasConsume, txTimeoutHeight, validateBasic, validateMemo, validateSigCount } from '../../../app/ante/index.js';
 import { withInsertions, type AnteChain, type AnteDecorator, type AnteInsertion, type AnteState } from '../../../app/ante/types.js';
 import { signaturesOf } from '../../../app/ante/signatures.js';
-import type { AnteEnv } from '../../../app/ante/types.js';
+import type { DecodedTx, SignatureData } from '../../../app/tx.js';
+import type { AminoJsonSigner } from '../../../codec/aminoJson.js';
 import { pubKeysEqual, type PubKey } from '../../auth/account.js';
 import { accString, parseBech32, ACCOUNT_PREFIX } from '../../shared/address.js';
 import { SdkErrors, type SdkError } from '../../shared/errors.js';
@@ -48,7 +49,7 @@ export const rejectEthereumMessages: AnteDecorator = {
 };
 
 /** Why the EIP-712 signature does not verify: Ethermint's wrapped error, as a registered error or plain text. */
-class Eip712Failure extends Error {
+export class Eip712Failure extends Error {
   constructor(readonly reason: SdkError | string) {
     super(typeof reason === 'string' ? reason : reason.log);
   }
@@ -73,8 +74,8 @@ export interface Eip712Deps {
 }
 
 /** What the verification needs from the tx: the Web3 extension, decoded. */
-function web3Option(state: AnteState): ExtensionOptionsWeb3Tx {
-  const options = state.tx.extensionOptions;
+function web3Option(tx: DecodedTx): ExtensionOptionsWeb3Tx {
+  const options = tx.extensionOptions;
   if (options.length !== 1) fail(SdkErrors.UnknownExtensionOptions.wrap('tx doesnt contain expected amount of extension options'));
   const option = options[0]!;
   if (option.typeUrl !== EXTENSION_OPTIONS_WEB3_TX_URL) fail(SdkErrors.UnknownExtensionOptions.wrap('unknown extension option'));
@@ -85,21 +86,32 @@ function web3Option(state: AnteState): ExtensionOptionsWeb3Tx {
   }
 }
 
+/** Whose EIP-712 signature is checked: the facts besides the tx. */
+export interface Eip712Signer {
+  /** The Cosmos chain id (in the sign doc). */
+  readonly chainId: string;
+  /** The chain's EIP-155 chain id (what typed_data_chain_id must be). */
+  readonly eip155ChainId: bigint;
+  /** 0 at genesis, else the account's number. */
+  readonly accountNumber: bigint;
+  readonly sequence: bigint;
+  /** The account's key. */
+  readonly pubKey: PubKey;
+}
+
 /**
  * Verifies the EIP-712 signature of signer 0 (Ethermint's VerifySignature for the legacy path);
  * throws Eip712Failure with the reason. `cached` skips the expensive part when CheckTx already
  * verified this tx with the same facts.
  */
-function verifyEip712(state: AnteState, env: AnteEnv, deps: Eip712Deps, pubKey: PubKey, accountNumber: bigint, sequence: bigint, cached: () => boolean): void {
-  const { tx, ctx } = state;
-  const data = signaturesOf(state)[0]!;
+export function verifyLegacyEip712(tx: DecodedTx, data: SignatureData, signer: Eip712Signer, amino: AminoJsonSigner, cached: () => boolean = () => false): void {
+  const { pubKey, accountNumber, sequence } = signer;
   if (data.kind !== 'single') fail(SdkErrors.TooManySignatures.wrap('unexpected SignatureData *signing.MultiSignatureData'));
   if (data.mode !== SignMode.LEGACY_AMINO_JSON) fail(SdkErrors.NotSupported.wrap('unexpected SignatureData *signing.SingleSignatureData: wrong SignMode'));
   if (data.signature.length !== 0) fail(SdkErrors.TooManySignatures.wrap('invalid signature value; EIP712 must have the cosmos transaction signature empty'));
   if (tx.msgs.length === 0) fail(SdkErrors.NoSignatures.wrap("tx doesn't contain any msgs to verify signature"));
-  const chainId = deps.chainId(state);
-  const option = web3Option(state);
-  if (option.typedDataChainId !== chainId) fail(SdkErrors.InvalidChainID.wrap('invalid chain-id'));
+  const option = web3Option(tx);
+  if (option.typedDataChainId !== signer.eip155ChainId) fail(SdkErrors.InvalidChainID.wrap('invalid chain-id'));
   if (option.feePayer.length === 0) fail(SdkErrors.UnknownExtensionOptions.wrap('no feePayer on ExtensionOptionsWeb3Tx'));
   const parsed = parseBech32(option.feePayer, ACCOUNT_PREFIX);
   if (!parsed.ok) fail(`failed to parse feePayer from ExtensionOptionsWeb3Tx: ${parsed.error}`);
@@ -109,8 +121,8 @@ function verifyEip712(state: AnteState, env: AnteEnv, deps: Eip712Deps, pubKey: 
   let typedData: TypedData;
   try {
     const fee = tx.authInfo.fee;
-    const signDocJson = env.signModes.amino.signDocJson({
-      chainId: ctx.chainId,
+    const signDocJson = amino.signDocJson({
+      chainId: signer.chainId,
       accountNumber,
       sequence,
       timeoutHeight: tx.timeoutHeight,
@@ -177,8 +189,9 @@ export function eip712SigVerification(deps: Eip712Deps): AnteDecorator {
       const accountNumber = ctx.blockHeight === 0 ? 0n : account.accountNumber;
       if (state.simulate || pubKey === undefined) return;
       const cached = () => env.sigCache.has(tx.hash, ctx.chainId, 0, accountNumber, pubKey);
+      const signerFacts: Eip712Signer = { chainId: ctx.chainId, eip155ChainId: deps.chainId(state), accountNumber, sequence: account.sequence, pubKey };
       try {
-        verifyEip712(state, env, deps, pubKey, accountNumber, account.sequence, cached);
+        verifyLegacyEip712(tx, signaturesOf(state)[0]!, signerFacts, env.signModes.amino, cached);
       } catch (err) {
         if (!(err instanceof Eip712Failure)) throw err;
         throw SdkErrors.Unauthorized.wrap(`signature verification failed; please verify account number (${accountNumber}) and chain-id (${ctx.chainId}): ${err.message}`);

@@ -90,7 +90,11 @@ type Fields = Record<string, unknown>;
 /** One field of the Go struct: a proto field, or a whole oneof (one interface field in Go). */
 type GoField = { kind: 'field'; field: DescField } | { kind: 'oneof'; localName: string };
 
+const goFieldCache = new WeakMap<DescMessage, GoField[]>();
+
 function goFields(schema: DescMessage): GoField[] {
+  const cached = goFieldCache.get(schema);
+  if (cached !== undefined) return cached;
   const out: GoField[] = [];
   const seen = new Set<string>();
   for (const field of schema.fields) {
@@ -100,11 +104,24 @@ function goFields(schema: DescMessage): GoField[] {
       out.push({ kind: 'oneof', localName: field.oneof.localName });
     }
   }
+  goFieldCache.set(schema, out);
   return out;
 }
 
+// Reading an option decodes it from the descriptor each time: remember the answers per field.
+const fieldFacts = new WeakMap<DescField, { name: string; nonNullable: boolean }>();
+
+function facts(field: DescField): { name: string; nonNullable: boolean } {
+  let known = fieldFacts.get(field);
+  if (known === undefined) {
+    known = { name: hasOption(field, field_name) ? getOption(field, field_name) : field.name, nonNullable: hasOption(field, nullable) && getOption(field, nullable) === false };
+    fieldFacts.set(field, known);
+  }
+  return known;
+}
+
 function jsonName(field: DescField): string {
-  return hasOption(field, field_name) ? getOption(field, field_name) : field.name;
+  return facts(field).name;
 }
 
 function scalarEthType(type: ScalarType): string {
@@ -249,8 +266,7 @@ export class LegacyTypesBuilder {
             return;
           }
           if (value === undefined) return;
-          const nonNullable = hasOption(field, nullable) && getOption(field, nullable) === false;
-          if (nonNullable && isDeepZero(field.message, value as Fields)) return;
+          if (facts(field).nonNullable && isDeepZero(field.message, value as Fields)) return;
           this.messageField(types, prefix, path, name, field.message, value as Fields, false);
           return;
         }

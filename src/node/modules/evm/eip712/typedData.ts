@@ -101,6 +101,26 @@ export function validateTypes(types: Types): void {
   }
 }
 
+/**
+ * Hashes that depend only on text — keccak256(encodeType) and domain separators — are kept
+ * across documents (a chain sees the same few message types and one domain over and over);
+ * bounded, oldest dropped first.
+ */
+class BoundedCache {
+  private readonly entries = new Map<string, Uint8Array>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): Uint8Array | undefined {
+    return this.entries.get(key);
+  }
+  set(key: string, value: Uint8Array): void {
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+}
+
+const typeHashCache = new BoundedCache(4096);
+const domainCache = new BoundedCache(256);
+
 /** Compiled encoder for one set of types: type hashes are computed once. */
 export class TypedDataEncoder {
   private readonly typeHashes = new Map<string, Uint8Array>();
@@ -129,7 +149,12 @@ export class TypedDataEncoder {
   typeHash(primary: string): Uint8Array {
     let hash = this.typeHashes.get(primary);
     if (hash === undefined) {
-      hash = keccak256(utf8.encode(this.encodeType(primary)));
+      const encoded = this.encodeType(primary);
+      hash = typeHashCache.get(encoded);
+      if (hash === undefined) {
+        hash = keccak256(utf8.encode(encoded));
+        typeHashCache.set(encoded, hash);
+      }
       this.typeHashes.set(primary, hash);
     }
     return hash;
@@ -271,7 +296,13 @@ function encodePrimitive(type: string, value: TypedValue | undefined): Uint8Arra
 
 /** The 32-byte digest a wallet signs, and the `0x1901 ‖ domain ‖ struct` bytes it is the hash of. */
 export function typedDataHash(data: TypedData, encoder: TypedDataEncoder = new TypedDataEncoder(data.types)): { hash: Uint8Array; raw: Uint8Array } {
-  const domainSeparator = encoder.hashStruct('EIP712Domain', data.domain);
+  // The separator is a function of the domain type and the domain's values: remember it.
+  const domainKey = `${encoder.encodeType('EIP712Domain')}\n${JSON.stringify(data.domain, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+  let domainSeparator = domainCache.get(domainKey);
+  if (domainSeparator === undefined) {
+    domainSeparator = encoder.hashStruct('EIP712Domain', data.domain);
+    domainCache.set(domainKey, domainSeparator);
+  }
   const structHash = encoder.hashStruct(data.primaryType, data.message);
   const raw = concat([Uint8Array.of(0x19, 0x01), domainSeparator, structHash]);
   return { hash: keccak256(raw), raw };
