@@ -16,6 +16,7 @@ import { MsgDelegateSchema } from '../../../../src/gen/cosmos/staking/v1beta1/tx
 import { MsgVoteSchema, MsgSubmitProposalSchema } from '../../../../src/gen/cosmos/gov/v1beta1/tx_pb.js';
 import { TextProposalSchema, VoteOption } from '../../../../src/gen/cosmos/gov/v1beta1/gov_pb.js';
 import { SignMode } from '../../../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.js';
+import { MsgEthereumTxSchema } from '../../../../src/gen/ethermint/evm/v1/tx_pb.js';
 import { ExtensionOptionsWeb3TxSchema } from '../../../../src/gen/ethermint/types/v1/web3_pb.js';
 import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
@@ -106,6 +107,9 @@ interface WalletTx {
   chainIdInOption?: bigint;
   signingKey?: TestKey;
   signMode?: SignMode;
+  feePayer?: TestKey;
+  editSignature?: (signature: Uint8Array) => Uint8Array;
+  cosmosSignature?: Uint8Array;
 }
 
 function domain(chainId: number) {
@@ -116,7 +120,7 @@ function signDoc(tx: WalletTx): JsonObject {
   return {
     account_number: tx.accountNumber.toString(),
     chain_id: CHAIN_ID,
-    fee: { amount: [{ amount: FEE.toString(), denom: DENOM }], gas: GAS.toString(), feePayer: tx.signer.bech32 },
+    fee: { amount: [{ amount: FEE.toString(), denom: DENOM }], gas: GAS.toString(), feePayer: (tx.feePayer ?? tx.signer).bech32 },
     memo: tx.memo ?? '',
     msgs: tx.aminoMsgs,
     sequence: tx.sequence.toString(),
@@ -137,8 +141,9 @@ async function walletSign(key: TestKey, msgTypes: TypeMap, message: JsonObject):
 }
 
 async function web3Tx(tx: WalletTx): Promise<Uint8Array> {
-  const signature = await walletSign(tx.signingKey ?? tx.signer, tx.msgTypes, signDoc(tx));
-  const option = pack(ExtensionOptionsWeb3TxSchema, { typedDataChainId: tx.chainIdInOption ?? BigInt(EIP155), feePayer: tx.signer.bech32, feePayerSig: signature });
+  const signed = await walletSign(tx.signingKey ?? tx.signer, tx.msgTypes, signDoc(tx));
+  const signature = tx.editSignature ? tx.editSignature(signed) : signed;
+  const option = pack(ExtensionOptionsWeb3TxSchema, { typedDataChainId: tx.chainIdInOption ?? BigInt(EIP155), feePayer: (tx.feePayer ?? tx.signer).bech32, feePayerSig: signature });
   return signTx({
     signer: tx.signer,
     msgs: tx.msgs,
@@ -149,7 +154,7 @@ async function web3Tx(tx: WalletTx): Promise<Uint8Array> {
     memo: tx.memo,
     signMode: tx.signMode ?? SignMode.LEGACY_AMINO_JSON,
     extensionOptions: [option],
-    signatures: [new Uint8Array(0)],
+    signatures: [tx.cosmosSignature ?? new Uint8Array(0)],
   });
 }
 
@@ -274,6 +279,38 @@ describe('EIP-712 signed Cosmos txs (ExtensionOptionsWeb3Tx)', () => {
     expect(balance(alice)).toBe(before.alice);
     expect(balance(bob)).toBe(before.bob);
     expect(account(alice).sequence).toBe(0n);
+  });
+
+  test('v as 0/1 is accepted like 27/28; malformed Web3 txs are refused in CheckTx and in blocks', async () => {
+    await chain.block([]);
+    const accountNumber = account(alice).accountNumber;
+    const base = { signer: alice, accountNumber, sequence: 0n, msgs: [msgSend(alice.bech32, bob.bech32, 10n)], aminoMsgs: [sendAmino(alice, bob, 10n)], msgTypes: MSG_SEND_TYPES };
+    const prefix = `signature verification failed; please verify account number (${accountNumber}) and chain-id (${CHAIN_ID}): `;
+    const before = balance(alice);
+
+    const cases: [Uint8Array, number, string][] = [
+      [await web3Tx({ ...base, chainIdInOption: 9001n }), 4, `${prefix}invalid chain-id: invalid chain-id: unauthorized`],
+      [await web3Tx({ ...base, cosmosSignature: new Uint8Array(65).fill(1) }), 4, `${prefix}invalid signature value; EIP712 must have the cosmos transaction signature empty: maximum number of signatures exceeded: unauthorized`],
+      [await web3Tx({ ...base, editSignature: (sig) => sig.subarray(0, 64) }), 4, `${prefix}signature length doesn't match typical [R||S||V] signature 65 bytes: tx intended signer does not match the given signer: unauthorized`],
+      [await web3Tx({ ...base, editSignature: (sig) => Uint8Array.from([...sig.subarray(0, 64), 9]) }), 4, `${prefix}failed to recover delegated fee payer from sig: invalid signature recovery id: unauthorized`],
+      [await web3Tx({ ...base, feePayer: bob }), 4, `${prefix}failed to verify delegated fee payer ${alice.bech32} signature: tx intended signer does not match the given signer: unauthorized`],
+      [await web3Tx({ ...base, msgs: [pack(MsgEthereumTxSchema, { from: `0x${Buffer.from(alice.address).toString('hex')}` })], aminoMsgs: [] }), 29, "MsgEthereumTx needs to be contained within a tx with 'ExtensionOptionsEthereumTx' option: invalid type"],
+    ];
+    for (const [tx, code, log] of cases) {
+      const check = await chain.app.checkTx({ tx, type: 'new' });
+      expect(check.log).toBe(log);
+      expect(check.code).toBe(code);
+    }
+    const results = (await chain.block(cases.map(([tx]) => tx))).txResults;
+    results.forEach((r, i) => expect([r.code, r.log]).toEqual([cases[i]![1], cases[i]![2]]));
+    expect(balance(alice)).toBe(before);
+    expect(account(alice).sequence).toBe(0n);
+
+    // MetaMask returns v = 27/28; a wallet returning 0/1 is accepted too.
+    const zeroOne = await web3Tx({ ...base, editSignature: (sig) => Uint8Array.from([...sig.subarray(0, 64), sig[64]! - 27]) });
+    const accepted = (await chain.block([zeroOne])).txResults[0]!;
+    expect(accepted.log).toBe('');
+    expect(balance(bob)).toBe(10n * TOKEN + 10n);
   });
 });
 
