@@ -1,17 +1,13 @@
 /**
  * Cosmos txs signed as EIP-712 typed data by an Ethereum wallet (Ethermint v0.22's legacy
- * ExtensionOptionsWeb3Tx path), in-process: the wallet side is written the way a web front-end
- * does it — the typed data's types spelled out by hand (as Ethermint's and evmosjs's clients do),
- * the message the amino JSON sign doc as plain object literals, signed by viem's
- * `signTypedData` (MetaMask's eth_signTypedData_v4 semantics: EIP712Domain taken from the types)
- * and cross-checked with an ethers v6 wallet signing the same digest.
+ * ExtensionOptionsWeb3Tx path), in-process. The wallet side (test/helpers/eip712.ts) is written
+ * the way a web front-end does it: types spelled out by hand, the amino JSON sign doc as object
+ * literals, signed with viem's signTypedData and cross-checked with an ethers v6 wallet.
  */
 import { create, toBinary, type JsonObject } from '@bufbuild/protobuf';
 import { QueryVoteRequestSchema, QueryVoteResponseSchema } from '../../../../src/gen/cosmos/gov/v1beta1/query_pb.js';
 import { QueryDelegationRequestSchema, QueryDelegationResponseSchema } from '../../../../src/gen/cosmos/staking/v1beta1/query_pb.js';
 import type { Any } from '@bufbuild/protobuf/wkt';
-import { TypedDataEncoder, Wallet, concat, hexlify, keccak256 as ethersKeccak, getBytes } from 'ethers';
-import { privateKeyToAccount } from 'viem/accounts';
 import { MsgDelegateSchema } from '../../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import { MsgVoteSchema, MsgSubmitProposalSchema } from '../../../../src/gen/cosmos/gov/v1beta1/tx_pb.js';
 import { TextProposalSchema, VoteOption } from '../../../../src/gen/cosmos/gov/v1beta1/gov_pb.js';
@@ -21,6 +17,7 @@ import { ExtensionOptionsWeb3TxSchema } from '../../../../src/gen/ethermint/type
 import type { AccountKeeper } from '../../../../src/node/modules/auth/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
 import { Context } from '../../../../src/node/modules/shared/context.js';
+import { MSG_DELEGATE_TYPES, MSG_SEND_TYPES, MSG_VOTE_TYPES, signCosmosTypedData, type TypeMap } from '../../../helpers/eip712.js';
 import { CHAIN_ID, DENOM, TOKEN, abciQuery, buildAppState, coin, msgSend, pack, signTx, startChain, testKey, type Chain, type TestKey } from '../../app/helpers.js';
 
 const alice = testKey('eip712-alice');
@@ -30,69 +27,6 @@ const validator = testKey('validator');
 const EIP155 = 9000;
 const FEE = 5_000_000_000_000n;
 const GAS = 300_000n;
-
-type Field = { name: string; type: string };
-type TypeMap = Record<string, Field[]>;
-
-const DOMAIN_TYPES: Field[] = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'string' },
-  { name: 'salt', type: 'string' },
-];
-const BASE_TYPES: TypeMap = {
-  Tx: [
-    { name: 'account_number', type: 'string' },
-    { name: 'chain_id', type: 'string' },
-    { name: 'fee', type: 'Fee' },
-    { name: 'memo', type: 'string' },
-    { name: 'msgs', type: 'Msg[]' },
-    { name: 'sequence', type: 'string' },
-  ],
-  Fee: [
-    { name: 'feePayer', type: 'string' },
-    { name: 'amount', type: 'Coin[]' },
-    { name: 'gas', type: 'string' },
-  ],
-  Coin: [
-    { name: 'denom', type: 'string' },
-    { name: 'amount', type: 'string' },
-  ],
-  Msg: [
-    { name: 'type', type: 'string' },
-    { name: 'value', type: 'MsgValue' },
-  ],
-};
-const MSG_SEND_TYPES: TypeMap = {
-  MsgValue: [
-    { name: 'from_address', type: 'string' },
-    { name: 'to_address', type: 'string' },
-    { name: 'amount', type: 'TypeAmount[]' },
-  ],
-  TypeAmount: [
-    { name: 'denom', type: 'string' },
-    { name: 'amount', type: 'string' },
-  ],
-};
-const MSG_DELEGATE_TYPES: TypeMap = {
-  MsgValue: [
-    { name: 'delegator_address', type: 'string' },
-    { name: 'validator_address', type: 'string' },
-    { name: 'amount', type: 'TypeAmount' },
-  ],
-  TypeAmount: [
-    { name: 'denom', type: 'string' },
-    { name: 'amount', type: 'string' },
-  ],
-};
-const MSG_VOTE_TYPES: TypeMap = {
-  MsgValue: [
-    { name: 'proposal_id', type: 'uint64' },
-    { name: 'voter', type: 'string' },
-    { name: 'option', type: 'int32' },
-  ],
-};
 
 interface WalletTx {
   signer: TestKey;
@@ -112,10 +46,6 @@ interface WalletTx {
   cosmosSignature?: Uint8Array;
 }
 
-function domain(chainId: number) {
-  return { name: 'Cosmos Web3', version: '1.0.0', chainId, verifyingContract: 'cosmos', salt: '0' };
-}
-
 function signDoc(tx: WalletTx): JsonObject {
   return {
     account_number: tx.accountNumber.toString(),
@@ -127,17 +57,8 @@ function signDoc(tx: WalletTx): JsonObject {
   };
 }
 
-/** What MetaMask does for eth_signTypedData_v4 (viem implements the same encoding). */
-async function walletSign(key: TestKey, msgTypes: TypeMap, message: JsonObject): Promise<Uint8Array> {
-  const account = privateKeyToAccount(hexlify(key.privateKey) as `0x${string}`);
-  const types = { EIP712Domain: DOMAIN_TYPES, ...BASE_TYPES, ...msgTypes };
-  const viemSig = await account.signTypedData({ domain: domain(EIP155), types, primaryType: 'Tx', message } as never);
-  // The same digest through ethers v6 (its Wallet.signTypedData refuses this domain: "cosmos" is not an address).
-  const domainHash = TypedDataEncoder.hashStruct('EIP712Domain', { EIP712Domain: DOMAIN_TYPES }, domain(EIP155));
-  const digest = ethersKeccak(concat(['0x1901', domainHash, TypedDataEncoder.from({ ...BASE_TYPES, ...msgTypes }).hash(message)]));
-  const ethersSig = new Wallet(hexlify(key.privateKey)).signingKey.sign(digest).serialized;
-  expect(ethersSig).toBe(viemSig);
-  return getBytes(viemSig);
+function walletSign(key: TestKey, msgTypes: TypeMap, message: JsonObject): Promise<Uint8Array> {
+  return signCosmosTypedData(key.privateKey, EIP155, msgTypes, message);
 }
 
 async function web3Tx(tx: WalletTx): Promise<Uint8Array> {
