@@ -105,6 +105,11 @@ describe('EIP-712 signed Cosmos txs (ExtensionOptionsWeb3Tx)', () => {
     const amount = 1_234_567n;
     const tx = await web3Tx({ signer: alice, accountNumber: account(alice).accountNumber, sequence: 0n, msgs: [msgSend(alice.bech32, bob.bech32, amount)], aminoMsgs: [sendAmino(alice, bob, amount)], msgTypes: MSG_SEND_TYPES, memo: 'from MetaMask' });
     await chain.block([]); // CheckTx reads the committed state of a block
+    // A wallet estimates gas first: simulation runs the same chain (no signature check).
+    const simulated = await chain.app.simulate(tx);
+    expect(simulated.log).toBe('');
+    expect(simulated.ok).toBe(true);
+    expect(simulated.gasUsed).toBeGreaterThan(21_000n);
     const check = await chain.app.checkTx({ tx, type: 'new' });
     expect(check.log).toBe('');
     expect(check.code).toBe(0);
