@@ -76,13 +76,18 @@ export function cosmosWeb3Domain(chainId: number) {
   return { name: 'Cosmos Web3', version: '1.0.0', chainId, verifyingContract: 'cosmos', salt: '0' };
 }
 
-/** The 65-byte r||s||v signature (v 27/28) a wallet returns for the typed data of a sign doc. */
-export async function signCosmosTypedData(privateKey: Uint8Array, chainId: number, msgTypes: TypeMap, message: Record<string, unknown>): Promise<Uint8Array> {
+/**
+ * The 65-byte r||s||v signature (v 27/28) a wallet returns for the typed data of a sign doc:
+ * Ethermint's legacy types (BASE_TYPES + the message's), or `options.primary` — every type but
+ * EIP712Domain — for its current encoding.
+ */
+export async function signCosmosTypedData(privateKey: Uint8Array, chainId: number, msgTypes: TypeMap, message: Record<string, unknown>, options: { primary?: TypeMap } = {}): Promise<Uint8Array> {
   const account = privateKeyToAccount(hexlify(privateKey) as `0x${string}`);
-  const types = { EIP712Domain: DOMAIN_TYPES, ...BASE_TYPES, ...msgTypes };
+  const txTypes = options.primary ?? { ...BASE_TYPES, ...msgTypes };
+  const types = { EIP712Domain: DOMAIN_TYPES, ...txTypes };
   const viemSig = await account.signTypedData({ domain: cosmosWeb3Domain(chainId), types, primaryType: 'Tx', message } as never);
   const domainHash = TypedDataEncoder.hashStruct('EIP712Domain', { EIP712Domain: DOMAIN_TYPES }, cosmosWeb3Domain(chainId));
-  const digest = keccak256(concat(['0x1901', domainHash, TypedDataEncoder.from({ ...BASE_TYPES, ...msgTypes }).hash(message)]));
+  const digest = keccak256(concat(['0x1901', domainHash, TypedDataEncoder.from(txTypes).hash(message)]));
   const ethersSig = new Wallet(hexlify(privateKey)).signingKey.sign(digest).serialized;
   if (ethersSig !== viemSig) throw new Error(`viem and ethers disagree on the EIP-712 signature: ${viemSig} vs ${ethersSig}`);
   return getBytes(viemSig);

@@ -12,6 +12,7 @@ import { Query } from '../../../gen/ethermint/evm/v1/query_pb.js';
 import { defineModule } from '../../platform/module.js';
 import { evmAnteChain, evmCosmosDecorators } from './ante.js';
 import { EXTENSION_OPTIONS_WEB3_TX_URL, web3AnteChain } from './eip712/ante.js';
+import { eip712SignatureFallback } from './eip712/encoding.js';
 import { ExtensionOptionsWeb3TxSchema } from '../../../gen/ethermint/types/v1/web3_pb.js';
 import { evmCli } from './cli.js';
 import { EvmErrors } from './errors.js';
@@ -60,6 +61,8 @@ export const evmModule = defineModule<EvmKeeper>({
         [EXTENSION_OPTIONS_WEB3_TX_URL]: web3AnteChain({ chainId: (state) => keeper.chainId(state.ctx) }, evmCosmosDecorators(keeper, () => feeMarket)),
       },
       anteDecorators: evmCosmosDecorators(keeper, () => feeMarket),
+      // An eth_secp256k1 signature over the EIP-712 typed data of a plain Cosmos tx (eip712/encoding.ts).
+      signatureFallback: eip712SignatureFallback,
     };
   },
 });

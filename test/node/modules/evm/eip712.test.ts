@@ -238,6 +238,70 @@ describe('EIP-712 signed Cosmos txs (ExtensionOptionsWeb3Tx)', () => {
     expect(accepted.log).toBe('');
     expect(balance(bob)).toBe(10n * TOKEN + 10n);
   });
+
+  test('a plain Cosmos tx whose eth_secp256k1 signature is EIP-712 (Ethermint’s current and legacy encodings) is accepted', async () => {
+    // The current encoding, written out the way a wallet front-end writes it: msgs flattened to
+    // msg0…, types from the JSON with keys in descending order and indexed names.
+    const current: TypeMap = {
+      Tx: [
+        { name: 'account_number', type: 'string' },
+        { name: 'chain_id', type: 'string' },
+        { name: 'fee', type: 'Fee' },
+        { name: 'memo', type: 'string' },
+        { name: 'sequence', type: 'string' },
+        { name: 'msg0', type: 'TypeMsgSend0' },
+      ],
+      Fee: [
+        { name: 'amount', type: 'Coin[]' },
+        { name: 'gas', type: 'string' },
+      ],
+      Coin: [
+        { name: 'denom', type: 'string' },
+        { name: 'amount', type: 'string' },
+      ],
+      TypeMsgSend0: [
+        { name: 'value', type: 'TypeValue0' },
+        { name: 'type', type: 'string' },
+      ],
+      TypeValue0: [
+        { name: 'to_address', type: 'string' },
+        { name: 'from_address', type: 'string' },
+        { name: 'amount', type: 'TypeValueAmount0[]' },
+      ],
+      TypeValueAmount0: [
+        { name: 'denom', type: 'string' },
+        { name: 'amount', type: 'string' },
+      ],
+    };
+    const accountNumber = account(alice).accountNumber;
+    const doc = (sequence: bigint, amount: bigint) => ({
+      account_number: accountNumber.toString(),
+      chain_id: CHAIN_ID,
+      fee: { amount: [{ amount: FEE.toString(), denom: DENOM }], gas: GAS.toString() },
+      memo: '',
+      sequence: sequence.toString(),
+      msg0: sendAmino(alice, bob, amount),
+    });
+    const plain = async (sequence: bigint, amount: bigint, signature: Uint8Array, signMode = SignMode.LEGACY_AMINO_JSON) =>
+      signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, amount)], sequence, accountNumber, fee: FEE, gas: GAS, signMode, signatures: [signature] });
+    const before = { alice: balance(alice), bob: balance(bob) };
+
+    const sig0 = await signCosmosTypedData(alice.privateKey, EIP155, current, doc(0n, 3n), { primary: current });
+    const sig1 = await signCosmosTypedData(alice.privateKey, EIP155, current, doc(1n, 4n), { primary: current });
+    // The legacy encoding on a plain tx: fee payer = the first message's signer.
+    const legacyDoc = { ...signDoc({ signer: alice, accountNumber, sequence: 2n, msgs: [], aminoMsgs: [sendAmino(alice, bob, 5n)], msgTypes: MSG_SEND_TYPES }) };
+    const sig2 = await signCosmosTypedData(alice.privateKey, EIP155, MSG_SEND_TYPES, legacyDoc);
+    const results = (await chain.block([await plain(0n, 3n, sig0), await plain(1n, 4n, sig1, SignMode.DIRECT), await plain(2n, 5n, sig2)])).txResults;
+    results.forEach((r) => expect([r.code, r.log]).toEqual([0, '']));
+    expect(balance(bob)).toBe(before.bob + 12n);
+    expect(balance(alice)).toBe(before.alice - 12n - 3n * FEE);
+
+    // Signed for 6, carries 7: the usual SDK refusal.
+    const wrong = await signCosmosTypedData(alice.privateKey, EIP155, current, doc(3n, 6n), { primary: current });
+    const refused = (await chain.block([await plain(3n, 7n, wrong)])).txResults[0]!;
+    expect(refused.code).toBe(4);
+    expect(refused.log).toBe(`signature verification failed; please verify account number (${accountNumber}), sequence (3) and chain-id (${CHAIN_ID}): unauthorized`);
+  });
 });
 
 function escape(text: string): string {
