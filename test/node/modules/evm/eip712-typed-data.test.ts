@@ -11,6 +11,7 @@ import { MsgSubmitProposalSchema, MsgVoteSchema } from '../../../../src/gen/cosm
 import { MsgDelegateSchema } from '../../../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import '../../../../src/node/app/index.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
+import { eip712TypedData, parseEthermintChainId } from '../../../../src/node/modules/evm/eip712/encoding.js';
 import { LegacyTypesBuilder, legacyTypedData, sanitizeTypedef } from '../../../../src/node/modules/evm/eip712/legacy.js';
 import { TypedDataEncoder, TypedDataError, typedDataHash, type Types } from '../../../../src/node/modules/evm/eip712/typedData.js';
 
@@ -154,5 +155,58 @@ describe('Ethermint legacy EIP-712 types', () => {
     // A timeout height has no place in the Tx type.
     const timed = legacyTypedData({ chainId: 9n, signDocJson: doc.replace(/}$/, ',"timeout_height":"5"}'), firstMsg: { schema: MsgSendSchema, message: msg }, feePayer: 'a' });
     expect(() => typedDataHash(timed)).toThrow('there is extra data provided in the message (6 < 7)');
+  });
+});
+
+describe('Ethermint current EIP-712 encoding (plain txs)', () => {
+  test('chain ids of the form name_N-V only', () => {
+    expect(parseEthermintChainId('tokend_9000-1')).toBe(9000n);
+    expect(parseEthermintChainId('testnet')).toBeUndefined();
+    expect(parseEthermintChainId('Tokend_9000-1')).toBeUndefined();
+    expect(parseEthermintChainId(`${'a'.repeat(45)}_1-1`)).toBeUndefined();
+  });
+
+  test('msgs flattened, types from the JSON in descending key order, indexed names shared or numbered', () => {
+    const doc = {
+      account_number: '1',
+      chain_id: 'c_9-1',
+      fee: { amount: [], gas: '200000' },
+      memo: '',
+      msgs: [
+        { type: 'cosmos-sdk/MsgSend', value: { amount: [{ amount: '1', denom: 'a' }], from_address: 'x', to_address: 'y' } },
+        { type: 'cosmos-sdk/MsgSend', value: { amount: [{ amount: '2', denom: 'a' }], from_address: 'x', to_address: 'z' } },
+        { type: 'cosmos-sdk/MsgVote', value: { option: 1, proposal_id: '1', voter: 'x', flags: [], note: null, ok: true } },
+      ],
+      sequence: '0',
+    };
+    const typed = eip712TypedData(9n, JSON.stringify(doc));
+    expect(typed.types['Tx']!.slice(5)).toEqual([
+      { name: 'msg0', type: 'TypeMsgSend0' },
+      { name: 'msg1', type: 'TypeMsgSend0' },
+      { name: 'msg2', type: 'TypeMsgVote0' },
+    ]);
+    expect(typed.types['TypeValue0']).toEqual([
+      { name: 'to_address', type: 'string' },
+      { name: 'from_address', type: 'string' },
+      { name: 'amount', type: 'TypeValueAmount0[]' },
+    ]);
+    expect(typed.types['TypeValue1']).toEqual([
+      { name: 'voter', type: 'string' },
+      { name: 'proposal_id', type: 'string' },
+      { name: 'option', type: 'int64' },
+      { name: 'ok', type: 'bool' },
+      { name: 'flags', type: 'string[]' },
+    ]);
+    expect(typed.types['TypeMsgVote0']).toEqual([
+      { name: 'value', type: 'TypeValue1' },
+      { name: 'type', type: 'string' },
+    ]);
+    expect(Object.keys(typed.message).sort()).toEqual(['account_number', 'chain_id', 'fee', 'memo', 'msg0', 'msg1', 'msg2', 'sequence']);
+    // The null `note` has no type but stays in the message: go-ethereum refuses the extra key.
+    expect(() => typedDataHash(typed)).toThrow('there is extra data provided in the message (5 < 6)');
+    const fine = eip712TypedData(9n, JSON.stringify({ ...doc, msgs: doc.msgs.slice(0, 2) }));
+    expect(() => typedDataHash(fine)).not.toThrow();
+    expect(() => eip712TypedData(9n, JSON.stringify({ ...doc, msgs: undefined }))).toThrow('no messages found in payload');
+    expect(() => eip712TypedData(9n, JSON.stringify({ ...doc, msgs: [{ type: 5, value: {} }] }))).toThrow('malformed message type value');
   });
 });
