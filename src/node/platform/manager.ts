@@ -8,7 +8,7 @@
 import { ParamSpaces } from './params.js';
 import { type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
-import type { AnteChain, AnteInsertion } from '../app/ante/types.js';
+import type { AnteChain, AnteInsertion, SignatureFallback } from '../app/ante/types.js';
 import type { ValidatorUpdate } from '../abci/types.js';
 import { moduleAddress } from '../modules/shared/address.js';
 import type { Context } from '../modules/shared/context.js';
@@ -172,6 +172,13 @@ export class ModuleManager {
     const offered = this.list().filter((module) => module.instance.feeGrantKeeper !== undefined);
     if (offered.length > 1) throw new Error(`modules ${offered.map((module) => module.declaration.name).join(', ')} all offer a fee-grant keeper`);
     return offered[0]?.instance.feeGrantKeeper;
+  }
+
+  /** The signature fallback a module offers to the ante chain (the evm module's EIP-712), if any; two is a wiring error. */
+  signatureFallback(): SignatureFallback | undefined {
+    const offered = this.list().filter((module) => module.instance.signatureFallback !== undefined);
+    if (offered.length > 1) throw new Error(`modules ${offered.map((module) => module.declaration.name).join(', ')} all offer a signature fallback`);
+    return offered[0]?.instance.signatureFallback;
   }
 
   aminoNames(): Map<string, string> {

@@ -13,7 +13,7 @@ import type { DescMessage, DescService, JsonObject, JsonValue } from '@bufbuild/
 import type { Registry } from '@bufbuild/protobuf';
 import type { CommitInfo, ConsensusParams, Misbehavior, ValidatorUpdate } from '../abci/types.js';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
-import type { AnteChain, AnteInsertion } from '../app/ante/types.js';
+import type { AnteChain, AnteInsertion, SignatureFallback } from '../app/ante/types.js';
 import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
 import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/shared/module.js';
@@ -126,6 +126,11 @@ export interface ModuleInstance<K = unknown> {
    * pay a tx's fee from the fee granter's allowance. At most one module offers it.
    */
   readonly feeGrantKeeper?: FeeGrantKeeper;
+  /**
+   * A second way for a signature of the default ante chain to verify when it does not over its
+   * sign bytes (the evm module's EIP-712 typed data). At most one module offers it.
+   */
+  readonly signatureFallback?: SignatureFallback;
   /**
    * Loads what the module needs before the app serves anything (heavy libraries kept off the
    * import graph of the CLI); the app awaits it when it opens.

@@ -32,6 +32,7 @@ const FILES_WITHOUT_COSMJS = new Set([
   'cosmos/query/v1/query.proto',
   'ethermint/crypto/v1/ethsecp256k1/keys.proto',
   'ethermint/types/v1/account.proto',
+  'ethermint/types/v1/web3.proto',
   // Ethermint's EVM and fee market (cosmjs-types has no ethermint packages).
   'ethermint/evm/v1/evm.proto',
   'ethermint/evm/v1/genesis.proto',

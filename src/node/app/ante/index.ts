@@ -46,7 +46,7 @@ import type { FeeGrantKeeper } from './expectedKeepers.js';
 import { deductFee } from './fee.js';
 import { AnteRouter } from './router.js';
 import { incrementSequence, setPubKey, sigGasConsume, sigVerification, validateSigCount } from './signatures.js';
-import type { AnteChain, AnteEnvBase, AnteState } from './types.js';
+import type { AnteChain, AnteEnvBase, AnteState, SignatureFallback } from './types.js';
 
 export * from './basic.js';
 export * from './expectedKeepers.js';
@@ -86,6 +86,8 @@ export interface AnteHandlerOptions {
   readonly feeGrantKeeper?: FeeGrantKeeper;
   /** Amino names of message types whose proto has no `(amino.name)`, by full proto name. */
   readonly aminoNameOverrides?: AminoJsonOptions['nameOverrides'];
+  /** A module's second way for a signature to verify (the evm module's EIP-712). */
+  readonly signatureFallback?: SignatureFallback;
 }
 
 /** The app's ante handler: the router over the chains, the sign modes and the fee-grant hook. */
@@ -93,17 +95,20 @@ export class AnteHandler {
   readonly router: AnteRouter;
   private signModes: SignModeHandler;
   private feeGrantKeeper: FeeGrantKeeper | undefined;
+  private signatureFallback: SignatureFallback | undefined;
 
   constructor(options: AnteHandlerOptions = {}, defaultChain: AnteChain = ANTE_DECORATORS) {
     this.router = new AnteRouter(defaultChain);
     this.signModes = new SignModeHandler(new AminoJsonSigner({ nameOverrides: options.aminoNameOverrides }));
     this.feeGrantKeeper = options.feeGrantKeeper;
+    this.signatureFallback = options.signatureFallback;
   }
 
   /** Replaces the fee-grant keeper and/or the amino name overrides (at app wiring time). */
   configure(options: AnteHandlerOptions): void {
     if (options.aminoNameOverrides !== undefined) this.signModes = new SignModeHandler(new AminoJsonSigner({ nameOverrides: options.aminoNameOverrides }));
     if (options.feeGrantKeeper !== undefined) this.feeGrantKeeper = options.feeGrantKeeper;
+    if (options.signatureFallback !== undefined) this.signatureFallback = options.signatureFallback;
   }
 
   get signModeHandler(): SignModeHandler {
@@ -112,7 +117,7 @@ export class AnteHandler {
 
   /** Runs the chain the router picks for `state.tx`. */
   run(state: AnteState, base: AnteEnvBase): void {
-    const env = { ...base, signModes: this.signModes, feeGrantKeeper: this.feeGrantKeeper };
+    const env = { ...base, signModes: this.signModes, feeGrantKeeper: this.feeGrantKeeper, signatureFallback: this.signatureFallback };
     for (const decorator of this.router.select(state.tx)) decorator.handle(state, env);
   }
 }

@@ -181,15 +181,22 @@ export const sigVerification: AnteDecorator = {
       const data = signaturesOf(state)[i]!;
       const signerData = { chainId: ctx.chainId, accountNumber, sequence: info.sequence, address: signer };
       const bytesByMode = new Map<SignMode, Uint8Array>();
+      const hook = env.signatureFallback;
+      const fallback = hook === undefined ? undefined : (key: PubKey, mode: SignMode, signature: Uint8Array) => hook.verify(key, mode, signature, tx, signerData, env.signModes.amino);
       try {
-        verifySignatureData(pubKey, data, (mode) => {
-          let bytes = bytesByMode.get(mode);
-          if (bytes === undefined) {
-            bytes = env.signModes.signBytes(mode, tx, signerData);
-            bytesByMode.set(mode, bytes);
-          }
-          return bytes;
-        });
+        verifySignatureData(
+          pubKey,
+          data,
+          (mode) => {
+            let bytes = bytesByMode.get(mode);
+            if (bytes === undefined) {
+              bytes = env.signModes.signBytes(mode, tx, signerData);
+              bytesByMode.set(mode, bytes);
+            }
+            return bytes;
+          },
+          fallback,
+        );
       } catch (err) {
         if (!(err instanceof SignatureFailure)) throw err;
         const mismatch = /^unable to verify (single signer )?signature/.test(err.message);

@@ -2,7 +2,9 @@
 import type { PubKey } from '../../modules/auth/account.js';
 import type { DecCoin } from '../../modules/shared/coins.js';
 import type { Context } from '../../modules/shared/context.js';
-import type { SignModeHandler, VerifiedSignatureCache } from '../sigverify.js';
+import type { SignMode } from '../../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
+import type { AminoJsonSigner } from '../../codec/aminoJson.js';
+import type { SignerData, SignModeHandler, VerifiedSignatureCache } from '../sigverify.js';
 import type { DecodedTx, SignatureData } from '../tx.js';
 import type { AnteAccountKeeper, AnteBankKeeper, FeeGrantKeeper } from './expectedKeepers.js';
 
@@ -24,12 +26,23 @@ export interface AnteEnvBase {
   readonly preverified?: PreverifiedSignatures;
 }
 
+/**
+ * Another way a single signature may be valid when it does not verify over its sign bytes: a
+ * module's hook into SigVerification (Ethermint: an eth_secp256k1 signature over the EIP-712
+ * typed data of the sign doc). Called only after the plain check failed.
+ */
+export interface SignatureFallback {
+  verify(pubKey: PubKey, mode: SignMode, signature: Uint8Array, tx: DecodedTx, signer: SignerData, amino: AminoJsonSigner): boolean;
+}
+
 /** The full environment of a decorator: the app's part plus the ante handler's configuration. */
 export interface AnteEnv extends AnteEnvBase {
   /** The sign modes the node accepts (DIRECT, LEGACY_AMINO_JSON with the app's amino names). */
   readonly signModes: SignModeHandler;
   /** Undefined while no feegrant module is wired: a fee granter is then refused (18). */
   readonly feeGrantKeeper?: FeeGrantKeeper;
+  /** A module's second way for a signature to verify (the evm module's EIP-712), if any. */
+  readonly signatureFallback?: SignatureFallback;
 }
 
 export interface AnteState {

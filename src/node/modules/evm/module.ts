@@ -1,6 +1,7 @@
 /**
  * The EVM module (ethermint.evm.v1): Ethereum transactions on @ethereumjs/evm over tokend's
- * stores, its ante chain for ExtensionOptionsEthereumTx, queries and genesis. The fee market
+ * stores, its ante chains for ExtensionOptionsEthereumTx and (eip712/) ExtensionOptionsWeb3Tx, queries
+ * and genesis. The fee market
  * comes before it in the module list (it needs nothing of the EVM).
  */
 import { ParamsSchema as ParamSpaceSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
@@ -10,6 +11,9 @@ import { ExtensionOptionsEthereumTxSchema, AccessListTxSchema, DynamicFeeTxSchem
 import { Query } from '../../../gen/ethermint/evm/v1/query_pb.js';
 import { defineModule } from '../../platform/module.js';
 import { evmAnteChain, evmCosmosDecorators } from './ante.js';
+import { EXTENSION_OPTIONS_WEB3_TX_URL, web3AnteChain } from './eip712/ante.js';
+import { eip712SignatureFallback } from './eip712/encoding.js';
+import { ExtensionOptionsWeb3TxSchema } from '../../../gen/ethermint/types/v1/web3_pb.js';
 import { evmCli } from './cli.js';
 import { EvmErrors } from './errors.js';
 import { MSG_ETHEREUM_TX_URL } from './keys.js';
@@ -29,7 +33,7 @@ export const evmModule = defineModule<EvmKeeper>({
   storeKeys: [evmStoreKey],
   msgService: Msg,
   queryServices: [Query],
-  interfaces: [LegacyTxSchema, AccessListTxSchema, DynamicFeeTxSchema, ExtensionOptionsEthereumTxSchema],
+  interfaces: [LegacyTxSchema, AccessListTxSchema, DynamicFeeTxSchema, ExtensionOptionsEthereumTxSchema, ExtensionOptionsWeb3TxSchema],
   errors: EvmErrors,
   cli: evmCli,
   consensusVersion: 5,
@@ -52,8 +56,14 @@ export const evmModule = defineModule<EvmKeeper>({
       ready: async () => {
         await loadEvmLibraries();
       },
-      anteChains: { [EXTENSION_OPTIONS_ETHEREUM_TX_URL]: evmAnteChain(keeper, () => feeMarket) },
+      anteChains: {
+        [EXTENSION_OPTIONS_ETHEREUM_TX_URL]: evmAnteChain(keeper, () => feeMarket),
+        // Cosmos txs signed as EIP-712 typed data by an Ethereum wallet (eip712/).
+        [EXTENSION_OPTIONS_WEB3_TX_URL]: web3AnteChain({ chainId: (state) => keeper.chainId(state.ctx) }, evmCosmosDecorators(keeper, () => feeMarket)),
+      },
       anteDecorators: evmCosmosDecorators(keeper, () => feeMarket),
+      // An eth_secp256k1 signature over the EIP-712 typed data of a plain Cosmos tx (eip712/encoding.ts).
+      signatureFallback: eip712SignatureFallback,
     };
   },
 });

@@ -5,4 +5,8 @@
 export const comments: Readonly<Record<string, string>> = {
   "ethermint.types.v1.EthAccount": "A BaseAccount plus the hash of its EVM code (keccak256(\"\") for a plain account).",
   "ethermint.types.v1.EthAccount.code_hash": "0x-prefixed hex.",
+  "ethermint.types.v1.ExtensionOptionsWeb3Tx": "The extension option of a Cosmos tx signed as EIP-712 typed data by an Ethereum wallet\n(legacy EIP-712): the chain id of the typed data's domain, the fee payer and its signature.",
+  "ethermint.types.v1.ExtensionOptionsWeb3Tx.typed_data_chain_id": "The EIP-155 chain id the wallet put in the EIP-712 domain; must be the chain's.",
+  "ethermint.types.v1.ExtensionOptionsWeb3Tx.fee_payer": "The fee payer's account address (bech32): the tx's first signer.",
+  "ethermint.types.v1.ExtensionOptionsWeb3Tx.fee_payer_sig": "The fee payer's 65-byte [R || S || V] signature over the EIP-712 hash of the typed data.",
 };
