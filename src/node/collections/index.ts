@@ -5,6 +5,7 @@ export {
   MAX_LENGTH_PREFIXED_BYTES,
   boolKey,
   bytesKey,
+  fixedBytesKey,
   i64Key,
   keyStringBytes,
   lengthPrefixedBytesKey,

@@ -259,6 +259,23 @@ export const bytesKey: KeyCodec<Uint8Array> = {
 };
 
 /**
+ * Byte strings of one fixed length, with no length byte even when not the last part (Ethermint's
+ * evm storage key: address (20) ‖ slot (32)). A key of another length cannot be encoded.
+ */
+export function fixedBytesKey(width: number): KeyCodec<Uint8Array> {
+  return fixedSize<Uint8Array>(
+    `bytes[${width}]`,
+    width,
+    (key, out, offset) => {
+      if (key.length !== width) throw new CollectionError('ENCODING', `bytes[${width}] key of ${key.length} bytes`);
+      out.set(key, offset);
+    },
+    (bytes, offset) => bytes.slice(offset, offset + width),
+    hex,
+  );
+}
+
+/**
  * Byte strings that are length-prefixed even as the last part (sdk.LengthPrefixedBytesKey,
  * sdk.LengthPrefixedAddressKey): the layout x/staking and the bank denom index keep.
  */

@@ -32,9 +32,9 @@ const RECEIVER = '3460005500';
 const deployCode = (runtime: string) => `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}80600b6000396000f3${runtime}`;
 const fees = { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n };
 const bytes = (hexText: string) => new Uint8Array(Buffer.from(hexText.replace(/^0x/, ''), 'hex'));
-// The store keys (as the collections lay them out): auth 0x01 ‖ address; evm 0x02 ‖ len ‖ address ‖ slot.
+// The store keys as Ethermint lays them out (a verifier builds them itself): auth 0x01 ‖ address; evm 0x02 ‖ address ‖ slot.
 const Accounts = { encodeKey: (address: Uint8Array) => Uint8Array.from([0x01, ...address]) };
-const Storage = { encodeKey: ([address, slot]: [Uint8Array, Uint8Array]) => Uint8Array.from([0x02, address.length, ...address, ...slot]) };
+const Storage = { encodeKey: ([address, slot]: [Uint8Array, Uint8Array]) => Uint8Array.from([0x02, ...address, ...slot]) };
 
 async function rpc(method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });

@@ -10,6 +10,7 @@ import { newEthAccount } from '../../../src/node/modules/auth/account.js';
 import * as auth from '../../../src/node/modules/auth/keys.js';
 import * as bank from '../../../src/node/modules/bank/keys.js';
 import * as staking from '../../../src/node/modules/staking/keys.js';
+import * as evm from '../../../src/node/modules/evm/keys.js';
 import { MemKVStore } from '../../../src/node/store/index.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
@@ -84,4 +85,17 @@ test('staking: 0x11/0x12/0x21/0x22/0x23/0x31/0x50/0x71 with length-prefixed addr
   const order: string[] = [];
   for await (const [[power, address]] of staking.ValidatorsByPower.iterate(ctx, { reverse: true })) order.push(`${power}:${hex(address)}`);
   expect(order).toEqual([`258:${hex(alice)}`, `9:${hex(bob)}`]);
+});
+
+test('evm: code 0x01 ‖ code hash, storage 0x02 ‖ address (20, no length byte) ‖ slot (32), as Ethermint keys them', async () => {
+  const { ctx, store } = provider();
+  const slot = new Uint8Array(32).fill(0x05);
+  const codeHash = new Uint8Array(32).fill(0xc0);
+  evm.Storage.set(ctx, [alice, slot], Uint8Array.of(0x2a));
+  evm.Code.set(ctx, codeHash, Uint8Array.of(0x60, 0x00));
+  expect(await dump(store)).toEqual({ [`01${hex(codeHash)}`]: '6000', [`02${hex(alice)}${hex(slot)}`]: '2a' });
+  const entries: [string, string][] = [];
+  for await (const [[address, key]] of evm.Storage.iterate(ctx, { prefix: [alice] })) entries.push([hex(address), hex(key)]);
+  expect(entries).toEqual([[hex(alice), hex(slot)]]);
+  expect(() => evm.Storage.set(ctx, [alice.subarray(0, 19), slot], Uint8Array.of(1))).toThrow('bytes[20] key of 19 bytes');
 });

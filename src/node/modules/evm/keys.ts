@@ -9,7 +9,7 @@
  * Accounts (nonce = sequence, code hash on the EthAccount) live in auth, balances in bank.
  */
 import { ParamsSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
-import { Item, SchemaBuilder, StateMap, bytesKey, bytesValue, pairKey, protoValue } from '../../collections/index.js';
+import { Item, SchemaBuilder, StateMap, bytesKey, bytesValue, fixedBytesKey, pairKey, protoValue } from '../../collections/index.js';
 import { StoreKey } from '../../store/storeKey.js';
 
 export const MODULE_NAME = 'evm';
@@ -18,7 +18,7 @@ export const evmStoreKey = StoreKey.persistent('evm');
 const schema = new SchemaBuilder(evmStoreKey);
 
 export const Code = new StateMap(schema, 'code', 0x01, bytesKey, bytesValue);
-export const Storage = new StateMap(schema, 'storage', 0x02, pairKey(bytesKey, bytesKey), bytesValue);
+export const Storage = new StateMap(schema, 'storage', 0x02, pairKey(fixedBytesKey(20), bytesKey), bytesValue);
 export const Params = new Item(schema, 'params', 0x03, protoValue(ParamsSchema, { shared: true }));
 
 export const evmSchema = schema.build();
