@@ -25,7 +25,7 @@ import type { SignatureFallback } from '../../../app/ante/types.js';
 import type { PubKey } from '../../auth/account.js';
 import { accString } from '../../shared/address.js';
 import { bytesEqual } from '../../shared/keys.js';
-import { EIP712_DOMAIN_NAME, EIP712_DOMAIN_VERSION, EIP712_SALT, EIP712_VERIFYING_CONTRACT, legacyTypedData, sanitizeTypedef } from './legacy.js';
+import { EIP712_DOMAIN_NAME, EIP712_DOMAIN_VERSION, EIP712_SALT, EIP712_VERIFYING_CONTRACT, baseTypes, legacyTypedData, sanitizeTypedef } from './legacy.js';
 import { TypedDataError, typedDataHash, type TypedData, type TypedField, type TypedValue, type Types } from './typedData.js';
 
 const ETHERMINT_CHAIN_ID = /^([a-z]{1,})_([1-9][0-9]*)-([1-9][0-9]*)$/;
@@ -115,30 +115,7 @@ export function eip712TypedData(chainId: bigint, signDocJson: string): TypedData
     message[`msg${i}`] = msg;
   });
   delete message['msgs'];
-  const types: Types = {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'version', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-      { name: 'verifyingContract', type: 'string' },
-      { name: 'salt', type: 'string' },
-    ],
-    Tx: [
-      { name: 'account_number', type: 'string' },
-      { name: 'chain_id', type: 'string' },
-      { name: 'fee', type: 'Fee' },
-      { name: 'memo', type: 'string' },
-      { name: 'sequence', type: 'string' },
-    ],
-    Fee: [
-      { name: 'amount', type: 'Coin[]' },
-      { name: 'gas', type: 'string' },
-    ],
-    Coin: [
-      { name: 'denom', type: 'string' },
-      { name: 'amount', type: 'string' },
-    ],
-  };
+  const types: Types = baseTypes([]);
   msgs.forEach((_msg, i) => {
     const msg = message[`msg${i}`] as JsonObject;
     const aminoType = msg['type'];

@@ -52,7 +52,12 @@ export function sanitizeTypedef(path: string): string {
 }
 
 /** The types every legacy EIP-712 tx shares, with an empty `MsgValue`. */
-function rootTypes(): Types {
+/**
+ * The types both EIP-712 encodings share (Ethermint's eip712 package): the domain, the fee and its
+ * coins, and the Tx fields; `msgs` is where the encodings differ (one `Msg[]` field here, flattened
+ * `msg0…` fields in the current encoding).
+ */
+export function baseTypes(txFields: readonly TypedField[]): Types {
   return {
     EIP712Domain: [
       { name: 'name', type: 'string' },
@@ -66,7 +71,7 @@ function rootTypes(): Types {
       { name: 'chain_id', type: 'string' },
       { name: 'fee', type: 'Fee' },
       { name: 'memo', type: 'string' },
-      { name: 'msgs', type: 'Msg[]' },
+      ...txFields,
       { name: 'sequence', type: 'string' },
     ],
     Fee: [
@@ -77,6 +82,12 @@ function rootTypes(): Types {
       { name: 'denom', type: 'string' },
       { name: 'amount', type: 'string' },
     ],
+  };
+}
+
+function rootTypes(): Types {
+  return {
+    ...baseTypes([{ name: 'msgs', type: 'Msg[]' }]),
     Msg: [
       { name: 'type', type: 'string' },
       { name: 'value', type: MSG_VALUE },
