@@ -17,7 +17,7 @@ import { getOption, hasOption, ScalarType, type DescField, type DescMessage, typ
 import { signer as signerOption } from '../../gen/cosmos/msg/v1/msg_pb.js';
 import { scalar as scalarOption } from '../../gen/cosmos_proto/cosmos_pb.js';
 import { http } from '../../gen/google/api/annotations_pb.js';
-import type { MethodCliOptions, ModuleCli, MsgFriendlyForm, MsgMethodCli, PositionalField, ProtoComments } from '../../node/platform/cli.js';
+import { cliServices, type MethodCliOptions, type ModuleCli, type MsgFriendlyForm, type MsgMethodCli, type PositionalField, type ProtoComments } from '../../node/platform/cli.js';
 
 export type CommandKind = 'query' | 'tx';
 
@@ -253,8 +253,8 @@ interface ServicePlanInput {
 
 function servicesOf(cli: ModuleCli): ServicePlanInput[] {
   const out: ServicePlanInput[] = [];
-  if (cli.query) out.push({ kind: 'query', service: cli.query.service, overrides: cli.query.overrides ?? {} });
-  if (cli.tx) out.push({ kind: 'tx', service: cli.tx.service, overrides: cli.tx.overrides ?? {} });
+  for (const entry of cliServices(cli, 'query')) out.push({ kind: 'query', service: entry.service, overrides: entry.overrides ?? {} });
+  for (const entry of cliServices(cli, 'tx')) out.push({ kind: 'tx', service: entry.service, overrides: entry.overrides ?? {} });
   return out;
 }
 

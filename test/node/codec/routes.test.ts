@@ -31,6 +31,7 @@ const GOV = 'cosmos.gov.v1.Query';
 const GOV_V1BETA1 = 'cosmos.gov.v1beta1.Query';
 const PARAMS = 'cosmos.params.v1beta1.Query';
 const IBC_CLIENT = 'ibc.core.client.v1.Query';
+const IBC_CONNECTION = 'ibc.core.connection.v1.Query';
 
 /** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/, /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
@@ -141,6 +142,12 @@ const SPEC_PATHS: SpecRow[] = [
   ['GET', '/ibc/core/client/v1/params', `${IBC_CLIENT}/ClientParams`],
   ['GET', '/ibc/core/client/v1/upgraded_client_states', `${IBC_CLIENT}/UpgradedClientState`],
   ['GET', '/ibc/core/client/v1/upgraded_consensus_states', `${IBC_CLIENT}/UpgradedConsensusState`],
+  ['GET', '/ibc/core/connection/v1/client_connections/{client_id}', `${IBC_CONNECTION}/ClientConnections`],
+  ['GET', '/ibc/core/connection/v1/connections', `${IBC_CONNECTION}/Connections`],
+  ['GET', '/ibc/core/connection/v1/connections/{connection_id}', `${IBC_CONNECTION}/Connection`],
+  ['GET', '/ibc/core/connection/v1/connections/{connection_id}/client_state', `${IBC_CONNECTION}/ConnectionClientState`],
+  ['GET', '/ibc/core/connection/v1/connections/{connection_id}/consensus_state/revision/{revision_number}/height/{revision_height}', `${IBC_CONNECTION}/ConnectionConsensusState`],
+  ['GET', '/ibc/core/connection/v1/params', `${IBC_CONNECTION}/ConnectionParams`],
 ];
 
 /** The upstream path the SDK serves for the same method. */
@@ -185,9 +192,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, IBC_CONNECTION];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 6);
   });
 
   it('names the fields bound by path variables', () => {

@@ -1,20 +1,26 @@
 /**
  * The ibc module's command line: `tokend query ibc client states|state|status|consensus-states|
  * consensus-state|consensus-state-heights|params|upgraded-client-state|upgraded-consensus-state`
- * (ibc-go's `q ibc client …` names and argument order). Client messages are sent by relayers,
- * which build headers from a counterparty's RPC; `tx ibc client …` commands take their Anys as JSON.
+ * and `tokend query ibc connection connections|end|path|params|client-state|consensus-state`
+ * (ibc-go's `q ibc client …` / `q ibc connection …` names and argument order), one service per
+ * submodule under the same `ibc` topic. Client and handshake messages are sent by relayers, which
+ * build headers and proofs from a counterparty's RPC; `tx ibc client|connection …` take their
+ * message fields as JSON.
  */
-import { comments } from '../../../gen/ibc/core/client/v1/comments.js';
+import { comments as clientComments } from '../../../gen/ibc/core/client/v1/comments.js';
 import { Query } from '../../../gen/ibc/core/client/v1/query_pb.js';
 import { Msg } from '../../../gen/ibc/core/client/v1/tx_pb.js';
+import { comments as connectionComments } from '../../../gen/ibc/core/connection/v1/comments.js';
+import { Query as ConnectionQuery } from '../../../gen/ibc/core/connection/v1/query_pb.js';
+import { Msg as ConnectionMsg } from '../../../gen/ibc/core/connection/v1/tx_pb.js';
 import type { ModuleCli } from '../../platform/cli.js';
 
 export const ibcCli: ModuleCli = {
   module: 'ibc',
-  comments,
-  querySummary: 'Querying commands for the IBC module (light clients)',
-  txSummary: 'IBC transaction subcommands (light clients)',
-  query: {
+  comments: { ...clientComments, ...connectionComments },
+  querySummary: 'Querying commands for the IBC module (light clients, connections)',
+  txSummary: 'IBC transaction subcommands (light clients, connection handshake)',
+  query: [{
     service: Query,
     overrides: {
       ClientStates: { use: 'client:states', examples: ['<%= config.bin %> query ibc client states'] },
@@ -30,8 +36,18 @@ export const ibcCli: ModuleCli = {
       UpgradedClientState: { use: 'client:upgraded-client-state' },
       UpgradedConsensusState: { use: 'client:upgraded-consensus-state' },
     },
-  },
-  tx: {
+  }, {
+    service: ConnectionQuery,
+    overrides: {
+      Connections: { use: 'connection:connections', examples: ['<%= config.bin %> query ibc connection connections'] },
+      Connection: { use: 'connection:end', examples: ['<%= config.bin %> query ibc connection end connection-0'] },
+      ClientConnections: { use: 'connection:path', examples: ['<%= config.bin %> query ibc connection path 07-tendermint-0'] },
+      ConnectionParams: { use: 'connection:params', examples: ['<%= config.bin %> query ibc connection params'] },
+      ConnectionClientState: { use: 'connection:client-state', examples: ['<%= config.bin %> query ibc connection client-state connection-0'] },
+      ConnectionConsensusState: { use: 'connection:consensus-state', examples: ['<%= config.bin %> query ibc connection consensus-state connection-0 1 42'] },
+    },
+  }],
+  tx: [{
     service: Msg,
     overrides: {
       CreateClient: { use: 'client:create' },
@@ -39,5 +55,13 @@ export const ibcCli: ModuleCli = {
       UpgradeClient: { use: 'client:upgrade' },
       SubmitMisbehaviour: { use: 'client:misbehaviour' },
     },
-  },
+  }, {
+    service: ConnectionMsg,
+    overrides: {
+      ConnectionOpenInit: { use: 'connection:open-init' },
+      ConnectionOpenTry: { use: 'connection:open-try' },
+      ConnectionOpenAck: { use: 'connection:open-ack' },
+      ConnectionOpenConfirm: { use: 'connection:open-confirm' },
+    },
+  }],
 };

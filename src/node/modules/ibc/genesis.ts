@@ -1,8 +1,8 @@
 /**
  * The ibc module's genesis (ibc.core.types.v1.GenesisState): client_genesis (02-client),
- * connection_genesis (03-connection) and channel_genesis (04-channel). The connection and channel
- * submodules come next; until then their sections are accepted only in their default (empty)
- * form — a state this node could not carry — and exported as ibc-go v6's defaults.
+ * connection_genesis (03-connection) and channel_genesis (04-channel). The channel submodule
+ * comes next; until then its section is accepted only in its default (empty) form — a state this
+ * node could not carry — and exported as ibc-go v6's defaults.
  */
 import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { GenesisStateSchema } from '../../../gen/ibc/core/client/v1/genesis_pb.js';
@@ -10,11 +10,9 @@ import { fromGatewayJson, toGatewayJson } from '../../codec/index.js';
 import type { Context } from '../shared/context.js';
 import { defaultClientGenesis, exportClientGenesis, initClientGenesis, validateClientGenesis } from './core/client/genesis.js';
 import type { ClientKeeper } from './core/client/keeper.js';
-
-/** ibc-go v6's default 03-connection genesis (max_expected_time_per_block 30 s). */
-export function defaultConnectionGenesis(): JsonObject {
-  return { connections: [], client_connection_paths: [], next_connection_sequence: '0', params: { max_expected_time_per_block: '30000000000' } };
-}
+import { GenesisStateSchema as ConnectionGenesisSchema } from '../../../gen/ibc/core/connection/v1/genesis_pb.js';
+import { defaultConnectionGenesis, exportConnectionGenesis, initConnectionGenesis, validateConnectionGenesis } from './core/connection/genesis.js';
+import type { ConnectionKeeper } from './core/connection/keeper.js';
 
 /** ibc-go v6's default 04-channel genesis. */
 export function defaultChannelGenesis(): JsonObject {
@@ -24,7 +22,7 @@ export function defaultChannelGenesis(): JsonObject {
 export function defaultIbcGenesis(): JsonObject {
   return {
     client_genesis: toGatewayJson(GenesisStateSchema, defaultClientGenesis()) as JsonObject,
-    connection_genesis: defaultConnectionGenesis(),
+    connection_genesis: toGatewayJson(ConnectionGenesisSchema, defaultConnectionGenesis()) as JsonObject,
     channel_genesis: defaultChannelGenesis(),
   };
 }
@@ -52,6 +50,11 @@ function parseClient(json: JsonValue | undefined): ReturnType<typeof defaultClie
   return fromGatewayJson(GenesisStateSchema, json);
 }
 
+function parseConnection(json: JsonValue | undefined): ReturnType<typeof defaultConnectionGenesis> {
+  if (json === undefined || json === null) return defaultConnectionGenesis();
+  return fromGatewayJson(ConnectionGenesisSchema, json);
+}
+
 export function validateIbcGenesis(json: JsonValue | undefined): string[] {
   if (json === undefined || json === null) return [];
   if (!isObject(json)) return ['ibc genesis must be a JSON object'];
@@ -64,23 +67,27 @@ export function validateIbcGenesis(json: JsonValue | undefined): string[] {
   } catch (err) {
     problems.push(`ibc.client_genesis: ${(err as Error).message}`);
   }
-  const connection = sectionProblem('connection_genesis', json['connection_genesis'], defaultConnectionGenesis());
-  if (connection !== undefined) problems.push(connection);
+  try {
+    problems.push(...validateConnectionGenesis(parseConnection(json['connection_genesis'])));
+  } catch (err) {
+    problems.push(`ibc.connection_genesis: ${(err as Error).message}`);
+  }
   const channel = sectionProblem('channel_genesis', json['channel_genesis'], defaultChannelGenesis());
   if (channel !== undefined) problems.push(channel);
   return problems;
 }
 
-export async function initIbcGenesis(ctx: Context, keeper: ClientKeeper, json: JsonValue | undefined): Promise<void> {
+export async function initIbcGenesis(ctx: Context, keeper: ClientKeeper, connectionKeeper: ConnectionKeeper, json: JsonValue | undefined): Promise<void> {
   const problems = validateIbcGenesis(json);
   if (problems.length > 0) throw new Error(`invalid ibc genesis: ${problems.join('; ')}`);
   initClientGenesis(ctx, keeper, parseClient(isObject(json) ? json['client_genesis'] : undefined));
+  initConnectionGenesis(ctx, connectionKeeper, parseConnection(isObject(json) ? json['connection_genesis'] : undefined));
 }
 
-export async function exportIbcGenesis(ctx: Context, keeper: ClientKeeper): Promise<JsonObject> {
+export async function exportIbcGenesis(ctx: Context, keeper: ClientKeeper, connectionKeeper: ConnectionKeeper): Promise<JsonObject> {
   return {
     client_genesis: toGatewayJson(GenesisStateSchema, await exportClientGenesis(ctx, keeper)) as JsonObject,
-    connection_genesis: defaultConnectionGenesis(),
+    connection_genesis: toGatewayJson(ConnectionGenesisSchema, await exportConnectionGenesis(ctx, connectionKeeper)) as JsonObject,
     channel_genesis: defaultChannelGenesis(),
   };
 }

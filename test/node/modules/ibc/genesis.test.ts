@@ -52,9 +52,38 @@ describe('ibc genesis', () => {
     expect(problems).toEqual([expect.stringContaining(text)]);
   });
 
-  test('connections or channels are refused until their submodules exist', () => {
+  const openConnection = (id: string) => ({
+    id,
+    client_id: '07-tendermint-0',
+    versions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }],
+    state: 'STATE_OPEN',
+    counterparty: { client_id: '07-tendermint-3', connection_id: 'connection-7', prefix: { key_prefix: Buffer.from('ibc').toString('base64') } },
+    delay_period: '0',
+  });
+  function withConnections(section: Record<string, unknown>): JsonObject {
+    const base = defaultIbcGenesis() as Record<string, any>;
+    return { ...base, connection_genesis: { ...base['connection_genesis'], ...section } } as JsonObject;
+  }
+
+  test('connections with their client paths and a sequence above them are valid', () => {
+    const genesis = withConnections({ connections: [openConnection('connection-0'), openConnection('connection-4')], client_connection_paths: [{ client_id: '07-tendermint-0', paths: ['connection-0', 'connection-4'] }], next_connection_sequence: '5' });
+    expect(validateIbcGenesis(genesis)).toEqual([]);
+  });
+
+  test.each([
+    ['a connection id not of the form connection-N', { connections: [openConnection('conn-0')], next_connection_sequence: '1' }, 'is not in the format: `connection-{N}`'],
+    ['a next sequence not above the ids used', { connections: [openConnection('connection-3')], next_connection_sequence: '3' }, 'next connection sequence 3 must be greater than maximum sequence used in connection identifier 3'],
+    ['a connection without versions', { connections: [{ ...openConnection('connection-0'), versions: [] }], next_connection_sequence: '1' }, 'empty connection versions'],
+    ['a counterparty without prefix', { connections: [{ ...openConnection('connection-0'), counterparty: { client_id: '07-tendermint-3', connection_id: '' } }], next_connection_sequence: '1' }, 'counterparty prefix cannot be empty'],
+    ['a malformed client in the paths', { client_connection_paths: [{ client_id: 'x', paths: ['connection-0'] }] }, 'invalid client connection path 0'],
+    ['a zero max expected time per block', { params: { max_expected_time_per_block: '0' } }, 'MaxExpectedTimePerBlock cannot be zero'],
+  ])('refuses %s with one line', (_name, section, text) => {
+    expect(validateIbcGenesis(withConnections(section))).toEqual([expect.stringContaining(text)]);
+  });
+
+  test('channels are refused until their submodule exists', () => {
     const genesis = { ...(defaultIbcGenesis() as Record<string, any>) };
-    genesis['connection_genesis'] = { ...genesis['connection_genesis'], connections: [{ id: 'connection-0' }] };
-    expect(validateIbcGenesis(genesis)).toEqual([expect.stringContaining('ibc.connection_genesis.connections: the connection submodule is not part of this node yet')]);
+    genesis['channel_genesis'] = { ...genesis['channel_genesis'], channels: [{ port_id: 'transfer' }] };
+    expect(validateIbcGenesis(genesis)).toEqual([expect.stringContaining('ibc.channel_genesis.channels: the channel submodule is not part of this node yet')]);
   });
 });
