@@ -12,7 +12,8 @@ import { Query as ClientQuery } from '../../../gen/ibc/core/client/v1/query_pb.j
 import { Msg as ClientMsg } from '../../../gen/ibc/core/client/v1/tx_pb.js';
 import { ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema } from '../../../gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import { defineModule } from '../../platform/module.js';
-import { protoParamSpace } from '../../platform/params.js';
+import { mergedParamSpace, protoParamSpace } from '../../platform/params.js';
+import { ParamsSchema as ConnectionParamsSchema } from '../../../gen/ibc/core/connection/v1/connection_pb.js';
 import { ibcCli } from './cli.js';
 import { ClientErrors } from './core/client/errors.js';
 import type { IbcStakingKeeper, IbcUpgradeKeeper } from './core/client/expectedKeepers.js';
@@ -77,14 +78,22 @@ export const ibcModule = defineModule<IbcKeeper>({
         init: (ctx, json) => initIbcGenesis(ctx, clientKeeper, connectionKeeper, json),
         export: (ctx) => exportIbcGenesis(ctx, clientKeeper, connectionKeeper),
       },
-      paramSpace: protoParamSpace(ParamsSchema, {
-        get: (ctx) => clientKeeper.getParams(ctx),
-        set: (ctx, params) => clientKeeper.setParams(ctx, params),
-        validate: (params) => {
-          const problem = clientParamsError(params);
-          return problem === undefined ? [] : [problem];
-        },
-      }),
+      // ibc-go v6's x/params subspace "ibc": AllowedClients (02-client), MaxExpectedTimePerBlock (03-connection).
+      paramSpace: mergedParamSpace(
+        protoParamSpace(ParamsSchema, {
+          get: (ctx) => clientKeeper.getParams(ctx),
+          set: (ctx, params) => clientKeeper.setParams(ctx, params),
+          validate: (params) => {
+            const problem = clientParamsError(params);
+            return problem === undefined ? [] : [problem];
+          },
+        }),
+        protoParamSpace(ConnectionParamsSchema, {
+          get: (ctx) => connectionKeeper.getParams(ctx),
+          set: (ctx, params) => connectionKeeper.setParams(ctx, params),
+          validate: (params) => (params.maxExpectedTimePerBlock === 0n ? ['MaxExpectedTimePerBlock cannot be zero'] : []),
+        }),
+      ),
     };
   },
 });

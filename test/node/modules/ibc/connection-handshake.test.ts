@@ -25,7 +25,9 @@ import { MsgConnectionOpenAckSchema, MsgConnectionOpenConfirmSchema, MsgConnecti
 import { ClientStateSchema, ConsensusStateSchema, HeaderSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import { CommitSchema, HeaderSchema as TmHeaderSchema, SignedHeaderSchema } from '../../../../src/gen/tendermint/types/types_pb.js';
 import type { ExecTxResult } from '../../../../src/node/abci/types.js';
+import { exportAppState } from '../../../../src/node/app/genesis.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
+import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
 import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
 import { abciQuery, signTx } from '../../app/helpers.js';
 import { alice, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
@@ -271,6 +273,13 @@ describe('the connection handshake between two tokend chains', () => {
       expect(connections[0]!.versions.map((v) => [v.identifier, v.features])).toEqual([['1', ['ORDER_ORDERED', 'ORDER_UNORDERED']]]);
       const paths = await query(side, '/ibc.core.connection.v1.Query/ClientConnections', QueryClientConnectionsRequestSchema, { clientId: CLIENT }, QueryClientConnectionsResponseSchema);
       expect(paths.connectionPaths).toEqual(['connection-0']);
+      // The genesis export carries the open connection, its client path and the sequence; it validates.
+      const exported = (await exportAppState(side.node.app.store)) as Record<string, any>;
+      const section = exported['ibc'].connection_genesis;
+      expect(section.connections.map((c: any) => [c.id, c.state, c.counterparty.connection_id])).toEqual([['connection-0', 'STATE_OPEN', 'connection-0']]);
+      expect(section.client_connection_paths).toEqual([{ client_id: CLIENT, paths: ['connection-0'] }]);
+      expect(section.next_connection_sequence).toBe('1');
+      expect(validateIbcGenesis(exported['ibc'])).toEqual([]);
     }
   }, 120_000);
 
