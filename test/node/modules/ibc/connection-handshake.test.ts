@@ -293,7 +293,7 @@ describe('the connection handshake between two tokend chains', () => {
       }));
     const unknown = await deliver(A, [init('07-tendermint-9')]);
     expect([unknown.codespace, unknown.code]).toEqual(['client', 4]);
-    expect(unknown.log).toContain('clientID (07-tendermint-9)');
+    expect(unknown.log).toContain('connection handshake open init failed: 07-tendermint-9: light client not found');
     const wrongVersion = await deliver(A, [init(CLIENT, create(VersionSchema, { identifier: '2', features: ['ORDER_ORDERED'] }))]);
     expect([wrongVersion.codespace, wrongVersion.code]).toEqual(['connection', 9]);
     expect(wrongVersion.log).toContain('version is not supported');

@@ -131,7 +131,7 @@ export class ConnectionKeeper {
 
   /** addConnectionToClient: the client must exist. */
   private addConnectionToClient(ctx: Context, clientId: string, connectionId: string): void {
-    if (this.clientKeeper.getClientState(ctx, clientId) === undefined) throw ClientErrors.ClientNotFound.error();
+    if (this.clientKeeper.getClientState(ctx, clientId) === undefined) throw ClientErrors.ClientNotFound.wrap(clientId);
     const paths = this.getClientConnectionPaths(ctx, clientId) ?? [];
     paths.push(connectionId);
     this.setClientConnectionPaths(ctx, clientId, paths);
@@ -203,10 +203,7 @@ export class ConnectionKeeper {
       if (!isSupportedVersion(versions, version)) throw ConnectionErrors.InvalidVersion.wrap('version is not supported');
       versions = [version];
     }
-    const cs = this.clientKeeper.getClientState(ctx, clientId);
-    if (cs === undefined) throw ClientErrors.ClientNotFound.wrap(`clientID (${clientId})`);
-    const status = clientStatus(cs, this.clientKeeper.store(ctx, clientId), blockTimeNs(ctx));
-    if (status !== 'Active') throw ClientErrors.ClientNotActive.wrap(`client (${clientId}) status is ${status}`);
+    // ibc-go v6 asks only that the client exists here (the status check on INIT came in v7).
     const connectionId = this.generateConnectionIdentifier(ctx);
     this.addConnectionToClient(ctx, clientId, connectionId);
     this.setConnection(ctx, connectionId, create(ConnectionEndSchema, { clientId, versions, state: State.INIT, counterparty, delayPeriod }));
