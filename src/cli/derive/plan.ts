@@ -270,10 +270,13 @@ function topicIds(cli: ModuleCli, kind: CommandKind): string[] {
  */
 export function planModule(cli: ModuleCli): MethodEntry[] {
   const entries: MethodEntry[] = [];
+  // Command names per kind, across the module's services (a module may list several).
+  const takenByKind = new Map<CommandKind, Map<string, string>>();
   for (const { kind, service, overrides } of servicesOf(cli)) {
     const unknown = Object.keys(overrides).filter((name) => !service.methods.some((method) => method.name === name));
     if (unknown.length > 0) throw new CliDescriptorError(`${cli.module} CLI: ${service.typeName} has no method ${unknown.join(', ')}`);
-    const taken = new Map<string, string>();
+    const taken = takenByKind.get(kind) ?? new Map<string, string>();
+    takenByKind.set(kind, taken);
     const claim = (name: string, owner: string): void => {
       const previous = taken.get(name);
       if (previous !== undefined && previous !== owner) throw new CliDescriptorError(`${cli.module} CLI: "${kind} ${cli.module} ${name}" would be both ${previous} and ${owner}`);
@@ -292,7 +295,9 @@ export function planModule(cli: ModuleCli): MethodEntry[] {
     for (const method of service.methods) {
       const entry = names.get(method.name);
       const kebab = kebabCase(method.name);
-      if (entry && entry.use !== kebab && !taken.has(kebab)) {
+      // No alias that is also a topic of other commands (`connection` beside `connection:end`).
+      const isTopic = [...taken.keys()].some((name) => name.startsWith(`${kebab}:`));
+      if (entry && entry.use !== kebab && !taken.has(kebab) && !isTopic) {
         taken.set(kebab, method.name);
         entry.aliases.push(kebab);
       }

@@ -20,48 +20,54 @@ export const ibcCli: ModuleCli = {
   comments: { ...clientComments, ...connectionComments },
   querySummary: 'Querying commands for the IBC module (light clients, connections)',
   txSummary: 'IBC transaction subcommands (light clients, connection handshake)',
-  query: [{
-    service: Query,
-    overrides: {
-      ClientStates: { use: 'client:states', examples: ['<%= config.bin %> query ibc client states'] },
-      ClientState: { use: 'client:state', examples: ['<%= config.bin %> query ibc client state 07-tendermint-0'] },
-      ClientStatus: { use: 'client:status', examples: ['<%= config.bin %> query ibc client status 07-tendermint-0'] },
-      ConsensusStates: { use: 'client:consensus-states', examples: ['<%= config.bin %> query ibc client consensus-states 07-tendermint-0'] },
-      ConsensusStateHeights: { use: 'client:consensus-state-heights', examples: ['<%= config.bin %> query ibc client consensus-state-heights 07-tendermint-0'] },
-      ConsensusState: {
-        use: 'client:consensus-state',
-        examples: ['<%= config.bin %> query ibc client consensus-state 07-tendermint-0 1 42', '<%= config.bin %> query ibc client consensus-state 07-tendermint-0 0 0 --latest-height'],
+  query: [
+    {
+      service: Query,
+      overrides: {
+        ClientStates: { use: 'client:states', examples: ['<%= config.bin %> query ibc client states'] },
+        ClientState: { use: 'client:state', examples: ['<%= config.bin %> query ibc client state 07-tendermint-0'] },
+        ClientStatus: { use: 'client:status', examples: ['<%= config.bin %> query ibc client status 07-tendermint-0'] },
+        ConsensusStates: { use: 'client:consensus-states', examples: ['<%= config.bin %> query ibc client consensus-states 07-tendermint-0'] },
+        ConsensusStateHeights: { use: 'client:consensus-state-heights', examples: ['<%= config.bin %> query ibc client consensus-state-heights 07-tendermint-0'] },
+        ConsensusState: {
+          use: 'client:consensus-state',
+          examples: ['<%= config.bin %> query ibc client consensus-state 07-tendermint-0 1 42', '<%= config.bin %> query ibc client consensus-state 07-tendermint-0 0 0 --latest-height'],
+        },
+        ClientParams: { use: 'client:params', examples: ['<%= config.bin %> query ibc client params'] },
+        UpgradedClientState: { use: 'client:upgraded-client-state' },
+        UpgradedConsensusState: { use: 'client:upgraded-consensus-state' },
       },
-      ClientParams: { use: 'client:params', examples: ['<%= config.bin %> query ibc client params'] },
-      UpgradedClientState: { use: 'client:upgraded-client-state' },
-      UpgradedConsensusState: { use: 'client:upgraded-consensus-state' },
     },
-  }, {
-    service: ConnectionQuery,
-    overrides: {
-      Connections: { use: 'connection:connections', examples: ['<%= config.bin %> query ibc connection connections'] },
-      Connection: { use: 'connection:end', examples: ['<%= config.bin %> query ibc connection end connection-0'] },
-      ClientConnections: { use: 'connection:path', examples: ['<%= config.bin %> query ibc connection path 07-tendermint-0'] },
-      ConnectionParams: { use: 'connection:params', examples: ['<%= config.bin %> query ibc connection params'] },
-      ConnectionClientState: { use: 'connection:client-state', examples: ['<%= config.bin %> query ibc connection client-state connection-0'] },
-      ConnectionConsensusState: { use: 'connection:consensus-state', examples: ['<%= config.bin %> query ibc connection consensus-state connection-0 1 42'] },
+    {
+      service: ConnectionQuery,
+      overrides: {
+        Connections: { use: 'connection:connections', examples: ['<%= config.bin %> query ibc connection connections'] },
+        Connection: { use: 'connection:end', examples: ['<%= config.bin %> query ibc connection end connection-0'] },
+        ClientConnections: { use: 'connection:path', examples: ['<%= config.bin %> query ibc connection path 07-tendermint-0'] },
+        ConnectionParams: { use: 'connection:params', examples: ['<%= config.bin %> query ibc connection params'] },
+        ConnectionClientState: { use: 'connection:client-state', examples: ['<%= config.bin %> query ibc connection client-state connection-0'] },
+        ConnectionConsensusState: { use: 'connection:consensus-state', examples: ['<%= config.bin %> query ibc connection consensus-state connection-0 1 42'] },
+      },
     },
-  }],
-  tx: [{
-    service: Msg,
-    overrides: {
-      CreateClient: { use: 'client:create' },
-      UpdateClient: { use: 'client:update' },
-      UpgradeClient: { use: 'client:upgrade' },
-      SubmitMisbehaviour: { use: 'client:misbehaviour' },
+  ],
+  tx: [
+    {
+      service: Msg,
+      overrides: {
+        CreateClient: { use: 'client:create' },
+        UpdateClient: { use: 'client:update' },
+        UpgradeClient: { use: 'client:upgrade' },
+        SubmitMisbehaviour: { use: 'client:misbehaviour' },
+      },
     },
-  }, {
-    service: ConnectionMsg,
-    overrides: {
-      ConnectionOpenInit: { use: 'connection:open-init' },
-      ConnectionOpenTry: { use: 'connection:open-try' },
-      ConnectionOpenAck: { use: 'connection:open-ack' },
-      ConnectionOpenConfirm: { use: 'connection:open-confirm' },
+    {
+      service: ConnectionMsg,
+      overrides: {
+        ConnectionOpenInit: { use: 'connection:open-init' },
+        ConnectionOpenTry: { use: 'connection:open-try' },
+        ConnectionOpenAck: { use: 'connection:open-ack' },
+        ConnectionOpenConfirm: { use: 'connection:open-confirm' },
+      },
     },
-  }],
+  ],
 };
