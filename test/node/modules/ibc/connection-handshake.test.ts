@@ -29,7 +29,7 @@ import { exportAppState } from '../../../../src/node/app/genesis.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
 import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
-import { abciQuery, signTx } from '../../app/helpers.js';
+import { TOKEN, abciQuery, buildAppState, signTx, startChain } from '../../app/helpers.js';
 import { alice, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
 import { height, protoValidatorSet, testClientState } from '../../../helpers/ibcHeaders.js';
 
@@ -280,6 +280,15 @@ describe('the connection handshake between two tokend chains', () => {
       expect(section.client_connection_paths).toEqual([{ client_id: CLIENT, paths: ['connection-0'] }]);
       expect(section.next_connection_sequence).toBe('1');
       expect(validateIbcGenesis(exported['ibc'])).toEqual([]);
+      // … and re-imports into a new chain as the same connections, paths, sequence and params.
+      const second = await startChain({ ...buildAppState({ accounts: [[alice, 1000n * TOKEN]], validator: alice, selfDelegation: 100n * TOKEN, chainId: side.id }), ibc: exported['ibc'] }, { chainId: side.id });
+      try {
+        await second.block([]);
+        const again = (await exportAppState(second.store)) as Record<string, any>;
+        expect(again['ibc'].connection_genesis).toEqual(section);
+      } finally {
+        await second.close();
+      }
     }
   }, 120_000);
 
