@@ -85,3 +85,23 @@ export const KEY_CONNECTION_PREFIX = 'connections';
 export function connectionPath(connectionId: string): string {
   return `${KEY_CONNECTION_PREFIX}/${connectionId}`;
 }
+
+/** Channel identifiers: 8 to 64 characters ("channel-0"). */
+export function channelIdentifierError(id: string): SdkError | undefined {
+  return identifierError(id, 8, DEFAULT_MAX_ID_LENGTH);
+}
+
+/** Port identifiers: 2 to 128 characters ("transfer"). */
+export function portIdentifierError(id: string): SdkError | undefined {
+  return identifierError(id, 2, 128);
+}
+
+export const CHANNEL_PREFIX = 'channel-';
+
+/** The sequence of `channel-{N}` (ParseChannelSequence); undefined when not of that form. */
+export function parseChannelSequence(id: string): bigint | undefined {
+  if (!id.startsWith(CHANNEL_PREFIX)) return undefined;
+  const digits = id.slice(CHANNEL_PREFIX.length);
+  if (!/^(0|[1-9][0-9]*)$/.test(digits) || BigInt(digits) >= 1n << 64n) return undefined;
+  return BigInt(digits);
+}
