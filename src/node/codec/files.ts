@@ -111,6 +111,7 @@ import { file_ibc_core_client_v1_query } from '../../gen/ibc/core/client/v1/quer
 import { file_ibc_core_client_v1_tx } from '../../gen/ibc/core/client/v1/tx_pb.js';
 import { file_ibc_core_channel_v1_channel } from '../../gen/ibc/core/channel/v1/channel_pb.js';
 import { file_ibc_core_channel_v1_genesis } from '../../gen/ibc/core/channel/v1/genesis_pb.js';
+import { file_ibc_core_channel_v1_query } from '../../gen/ibc/core/channel/v1/query_pb.js';
 import { file_ibc_core_channel_v1_tx } from '../../gen/ibc/core/channel/v1/tx_pb.js';
 import { file_ibc_core_connection_v1_connection } from '../../gen/ibc/core/connection/v1/connection_pb.js';
 import { file_ibc_core_connection_v1_genesis } from '../../gen/ibc/core/connection/v1/genesis_pb.js';
@@ -242,6 +243,7 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_ibc_core_client_v1_tx,
   file_ibc_core_channel_v1_channel,
   file_ibc_core_channel_v1_genesis,
+  file_ibc_core_channel_v1_query,
   file_ibc_core_channel_v1_tx,
   file_ibc_core_connection_v1_connection,
   file_ibc_core_connection_v1_genesis,

@@ -13,12 +13,14 @@ import { Msg } from '../../../gen/ibc/core/client/v1/tx_pb.js';
 import { comments as connectionComments } from '../../../gen/ibc/core/connection/v1/comments.js';
 import { Query as ConnectionQuery } from '../../../gen/ibc/core/connection/v1/query_pb.js';
 import { Msg as ConnectionMsg } from '../../../gen/ibc/core/connection/v1/tx_pb.js';
+import { comments as channelComments } from '../../../gen/ibc/core/channel/v1/comments.js';
+import { Query as ChannelQuery } from '../../../gen/ibc/core/channel/v1/query_pb.js';
 import type { ModuleCli } from '../../platform/cli.js';
 
 export const ibcCli: ModuleCli = {
   module: 'ibc',
-  comments: { ...clientComments, ...connectionComments },
-  querySummary: 'Querying commands for the IBC module (light clients, connections)',
+  comments: { ...clientComments, ...connectionComments, ...channelComments },
+  querySummary: 'Querying commands for the IBC module (light clients, connections, channels)',
   txSummary: 'IBC transaction subcommands (light clients, connection handshake)',
   query: [
     {
@@ -47,6 +49,24 @@ export const ibcCli: ModuleCli = {
         ConnectionParams: { use: 'connection:params', examples: ['<%= config.bin %> query ibc connection params'] },
         ConnectionClientState: { use: 'connection:client-state', examples: ['<%= config.bin %> query ibc connection client-state connection-0'] },
         ConnectionConsensusState: { use: 'connection:consensus-state', examples: ['<%= config.bin %> query ibc connection consensus-state connection-0 1 42'] },
+      },
+    },
+    {
+      service: ChannelQuery,
+      overrides: {
+        Channels: { use: 'channel:channels', examples: ['<%= config.bin %> query ibc channel channels'] },
+        Channel: { use: 'channel:end', positional: ['port_id', 'channel_id'], examples: ['<%= config.bin %> query ibc channel end transfer channel-0'] },
+        ConnectionChannels: { use: 'channel:connections', examples: ['<%= config.bin %> query ibc channel connections connection-0'] },
+        ChannelClientState: { use: 'channel:client-state', positional: ['port_id', 'channel_id'], examples: ['<%= config.bin %> query ibc channel client-state transfer channel-0'] },
+        ChannelConsensusState: { use: 'channel:consensus-state', positional: ['port_id', 'channel_id', 'revision_number', 'revision_height'] },
+        PacketCommitment: { use: 'channel:packet-commitment', positional: ['port_id', 'channel_id', 'sequence'], examples: ['<%= config.bin %> query ibc channel packet-commitment transfer channel-0 1'] },
+        PacketCommitments: { use: 'channel:packet-commitments', positional: ['port_id', 'channel_id'], examples: ['<%= config.bin %> query ibc channel packet-commitments transfer channel-0'] },
+        PacketReceipt: { use: 'channel:packet-receipt', positional: ['port_id', 'channel_id', 'sequence'] },
+        PacketAcknowledgement: { use: 'channel:packet-ack', positional: ['port_id', 'channel_id', 'sequence'] },
+        PacketAcknowledgements: { use: 'channel:packet-acks', positional: ['port_id', 'channel_id'] },
+        UnreceivedPackets: { use: 'channel:unreceived-packets', positional: ['port_id', 'channel_id', 'packet_commitment_sequences'] },
+        UnreceivedAcks: { use: 'channel:unreceived-acks', positional: ['port_id', 'channel_id', 'packet_ack_sequences'] },
+        NextSequenceReceive: { use: 'channel:next-sequence-receive', positional: ['port_id', 'channel_id'] },
       },
     },
   ],

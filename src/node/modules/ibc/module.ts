@@ -24,6 +24,9 @@ import { clientQueryService } from './core/client/queryServer.js';
 import { Query as ConnectionQuery } from '../../../gen/ibc/core/connection/v1/query_pb.js';
 import { Msg as ConnectionMsg } from '../../../gen/ibc/core/connection/v1/tx_pb.js';
 import { ConnectionErrors } from './core/connection/errors.js';
+import { Query as ChannelQuery } from '../../../gen/ibc/core/channel/v1/query_pb.js';
+import { ChannelErrors } from './core/channel/errors.js';
+import { channelQueryService } from './core/channel/queryServer.js';
 import { ConnectionKeeper } from './core/connection/keeper.js';
 import { connectionMsgRoutes } from './core/connection/msgServer.js';
 import { connectionQueryService } from './core/connection/queryServer.js';
@@ -44,7 +47,7 @@ export const ibcModule = defineModule<IbcKeeper>({
   name: IBC_MODULE_NAME,
   storeKeys: [ibcStoreKey],
   msgService: [ClientMsg, ConnectionMsg],
-  queryServices: [ClientQuery, ConnectionQuery],
+  queryServices: [ClientQuery, ConnectionQuery, ChannelQuery],
   interfaces: [ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema, ClientUpdateProposalSchema, UpgradeProposalSchema],
   aminoNames: {
     'ibc.core.client.v1.MsgCreateClient': 'cosmos-sdk/MsgCreateClient',
@@ -56,7 +59,7 @@ export const ibcModule = defineModule<IbcKeeper>({
     'ibc.core.connection.v1.MsgConnectionOpenAck': 'cosmos-sdk/MsgConnectionOpenAck',
     'ibc.core.connection.v1.MsgConnectionOpenConfirm': 'cosmos-sdk/MsgConnectionOpenConfirm',
   },
-  errors: { ...ClientErrors, ...ConnectionErrors, ...HostErrors, ...CommitmentErrors, ...TendermintErrors },
+  errors: { ...ClientErrors, ...ConnectionErrors, ...ChannelErrors, ...HostErrors, ...CommitmentErrors, ...TendermintErrors },
   cli: ibcCli,
   consensusVersion: 2,
   requires: ['staking', 'upgrade'],
@@ -66,7 +69,7 @@ export const ibcModule = defineModule<IbcKeeper>({
     return {
       keeper: { clientKeeper, connectionKeeper },
       msgRoutes: [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper)],
-      queryServices: [clientQueryService(clientKeeper), connectionQueryService(connectionKeeper)],
+      queryServices: [clientQueryService(clientKeeper), connectionQueryService(connectionKeeper), channelQueryService(connectionKeeper)],
       beginBlock: async (ctx) => clientKeeper.beginBlock(ctx),
       legacyContent: [
         contentRoute(ClientUpdateProposalSchema, (ctx, proposal) => clientKeeper.handleClientUpdateProposal(ctx, proposal), validateClientUpdateProposal),
