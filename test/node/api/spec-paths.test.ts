@@ -218,7 +218,7 @@ const SPEC_ENDPOINTS: SpecEndpoint[] = Object.values(SPEC_GROUPS).flatMap((group
 );
 
 /** Answers that change from one call to the next (new blocks, mempool state, IBC proof heights). */
-const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$|\/client_states\/\{client_id\}$|\/height\/\{revision_height\}$/;
+const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$|\/client_states\/\{client_id\}$|\/height\/\{revision_height\}$|\/connection\/v1\/(connections(\/\{connection_id\}(\/client_state)?)?|client_connections\/\{client_id\})$/;
 
 async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, init);
