@@ -12,7 +12,7 @@ import { Msg as StakingMsg } from '../../src/gen/cosmos/staking/v1beta1/tx_pb.js
 import { MODULE_CLI } from '../../src/node/app/modules.js';
 import { stakingCli } from '../../src/node/modules/staking/cli.js';
 import { bankCli } from '../../src/node/modules/bank/cli.js';
-import type { ModuleCli } from '../../src/node/platform/cli.js';
+import { cliServices, type ModuleCli } from '../../src/node/platform/cli.js';
 import { CliDescriptorError, firstSentence, kebabCase, moduleCommandIds, moduleTopics, planCommand, planModule } from '../../src/cli/derive/plan.js';
 import { derivedCommand } from '../../src/cli/derive/command.js';
 import { fieldValue } from '../../src/cli/derive/values.js';
@@ -40,8 +40,8 @@ describe('every Query and Msg method has a CLI command', () => {
   test.each(MODULE_CLI.map((cli) => [cli.module, cli] as const))('%s: each method maps to a command of the built binary', (_name, cli) => {
     const ids = moduleCommandIds(cli);
     expect(ids.skipped).toEqual({});
-    for (const [kind, service] of [['query', cli.query?.service], ['tx', cli.tx?.service]] as const) {
-      for (const method of service?.methods ?? []) {
+    for (const [kind, service] of [...cliServices(cli, 'query').map((entry) => ['query', entry.service] as const), ...cliServices(cli, 'tx').map((entry) => ['tx', entry.service] as const)]) {
+      for (const method of service.methods) {
         const id = ids[kind][method.name];
         expect({ method: method.name, id }).toEqual({ method: method.name, id: expect.any(String) });
         // Built by `npm run build` (generated command file or hand-written one).
@@ -52,7 +52,7 @@ describe('every Query and Msg method has a CLI command', () => {
 
   test('the module topics come from the descriptors', () => {
     const topics = Object.assign({}, ...MODULE_CLI.map(moduleTopics));
-    expect(Object.keys(topics)).toEqual(['query:auth', 'tx:auth', 'query:bank', 'tx:bank', 'query:staking', 'tx:staking', 'query:distribution', 'tx:distribution', 'query:slashing', 'tx:slashing', 'query:evidence', 'tx:evidence', 'query:mint', 'query:minting', 'tx:mint', 'tx:minting', 'query:bonus', 'tx:bonus', 'query:feemarket', 'tx:feemarket', 'query:evm', 'tx:evm', 'query:aiozrc20', 'query:netrc20', 'tx:aiozrc20', 'tx:netrc20', 'query:authz', 'tx:authz', 'query:feegrant', 'tx:feegrant', 'query:group', 'tx:group', 'query:gov', 'tx:gov', 'query:params', 'query:upgrade', 'tx:upgrade', 'query:ibc', 'query:ibc:client', 'tx:ibc', 'tx:ibc:client']);
+    expect(Object.keys(topics)).toEqual(['query:auth', 'tx:auth', 'query:bank', 'tx:bank', 'query:staking', 'tx:staking', 'query:distribution', 'tx:distribution', 'query:slashing', 'tx:slashing', 'query:evidence', 'tx:evidence', 'query:mint', 'query:minting', 'tx:mint', 'tx:minting', 'query:bonus', 'tx:bonus', 'query:feemarket', 'tx:feemarket', 'query:evm', 'tx:evm', 'query:aiozrc20', 'query:netrc20', 'tx:aiozrc20', 'tx:netrc20', 'query:authz', 'tx:authz', 'query:feegrant', 'tx:feegrant', 'query:group', 'tx:group', 'query:gov', 'tx:gov', 'query:params', 'query:upgrade', 'tx:upgrade', 'query:ibc', 'query:ibc:client', 'query:ibc:connection', 'query:ibc:channel', 'tx:ibc', 'tx:ibc:client', 'tx:ibc:connection']);
     const packageJson = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
     for (const topic of Object.keys(topics)) expect(packageJson.oclif.topics[topic]).toBeUndefined();
     expect(JSON.parse(readFileSync(join(REPO_ROOT, 'dist', 'cli-topics.json'), 'utf8'))).toEqual(topics);

@@ -84,4 +84,32 @@ describe('tokend tx/query ibc client against a node', () => {
     const states = JSON.parse(await ok(['q', 'ibc', 'client', 'states', '--node', bg!.node, '-o', 'json']));
     expect(states.client_states).toHaveLength(1);
   });
+
+  test('a connection: tx ibc connection open-init, then every q ibc connection command; bad input', async () => {
+    const conn = (args: string[]): string[] => ['tx', 'ibc', 'connection', ...tx(args).slice(3)];
+    const counterparty = JSON.stringify({ client_id: '07-tendermint-0', connection_id: '', prefix: { key_prefix: Buffer.from('ibc').toString('base64') } });
+    const opened = JSON.parse(await ok(conn(['open-init', '07-tendermint-0', '0', '--counterparty', counterparty])));
+    expect([opened.code, opened.raw_log]).toEqual([0, '']);
+    expect(JSON.stringify(opened.events ?? opened.logs?.[0]?.events ?? [])).toContain('connection_open_init');
+
+    const n = ['--node', bg!.node, '-o', 'json'];
+    const q = async (args: string[]): Promise<any> => JSON.parse(await ok(['q', 'ibc', 'connection', ...args, ...n]));
+    const connections = await q(['connections']);
+    expect(connections.connections.map((c: any) => [c.id, c.client_id, c.state])).toEqual([['connection-0', '07-tendermint-0', 'STATE_INIT']]);
+    const end = await q(['end', 'connection-0']);
+    expect(end.connection).toMatchObject({ client_id: '07-tendermint-0', state: 'STATE_INIT', versions: [{ identifier: '1', features: ['ORDER_ORDERED', 'ORDER_UNORDERED'] }], counterparty: { client_id: '07-tendermint-0', connection_id: '', prefix: { key_prefix: 'aWJj' } }, delay_period: '0' });
+    expect((await q(['path', '07-tendermint-0'])).connection_paths).toEqual(['connection-0']);
+    expect((await q(['params'])).params).toEqual({ max_expected_time_per_block: '30000000000' });
+    expect((await q(['client-state', 'connection-0'])).identified_client_state.client_id).toBe('07-tendermint-0');
+    const consensus = await q(['consensus-state', 'connection-0', '1', '10']);
+    expect([consensus.client_id, consensus.consensus_state['@type']]).toEqual(['07-tendermint-0', '/ibc.lightclients.tendermint.v1.ConsensusState']);
+
+    const missing = await runCli(['q', 'ibc', 'connection', 'end', 'connection-9', '--node', bg!.node]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toEqual([expect.stringContaining('connection-9: connection not found')]);
+    const unknownClient = await runCli(conn(['open-init', '07-tendermint-9', '0', '--counterparty', counterparty]));
+    const out = JSON.parse(unknownClient.stdout || '{}');
+    expect([out.codespace, out.code]).toEqual(['client', 4]);
+    expect((await q(['connections'])).connections).toHaveLength(1);
+  });
 });

@@ -17,7 +17,7 @@ import { getOption, hasOption, ScalarType, type DescField, type DescMessage, typ
 import { signer as signerOption } from '../../gen/cosmos/msg/v1/msg_pb.js';
 import { scalar as scalarOption } from '../../gen/cosmos_proto/cosmos_pb.js';
 import { http } from '../../gen/google/api/annotations_pb.js';
-import type { MethodCliOptions, ModuleCli, MsgFriendlyForm, MsgMethodCli, PositionalField, ProtoComments } from '../../node/platform/cli.js';
+import { cliServices, type MethodCliOptions, type ModuleCli, type MsgFriendlyForm, type MsgMethodCli, type PositionalField, type ProtoComments } from '../../node/platform/cli.js';
 
 export type CommandKind = 'query' | 'tx';
 
@@ -256,8 +256,8 @@ interface ServicePlanInput {
 
 function servicesOf(cli: ModuleCli): ServicePlanInput[] {
   const out: ServicePlanInput[] = [];
-  if (cli.query) out.push({ kind: 'query', service: cli.query.service, overrides: cli.query.overrides ?? {} });
-  if (cli.tx) out.push({ kind: 'tx', service: cli.tx.service, overrides: cli.tx.overrides ?? {} });
+  for (const entry of cliServices(cli, 'query')) out.push({ kind: 'query', service: entry.service, overrides: entry.overrides ?? {} });
+  for (const entry of cliServices(cli, 'tx')) out.push({ kind: 'tx', service: entry.service, overrides: entry.overrides ?? {} });
   return out;
 }
 
@@ -273,10 +273,13 @@ function topicIds(cli: ModuleCli, kind: CommandKind): string[] {
  */
 export function planModule(cli: ModuleCli): MethodEntry[] {
   const entries: MethodEntry[] = [];
+  // Command names per kind, across the module's services (a module may list several).
+  const takenByKind = new Map<CommandKind, Map<string, string>>();
   for (const { kind, service, overrides } of servicesOf(cli)) {
     const unknown = Object.keys(overrides).filter((name) => !service.methods.some((method) => method.name === name));
     if (unknown.length > 0) throw new CliDescriptorError(`${cli.module} CLI: ${service.typeName} has no method ${unknown.join(', ')}`);
-    const taken = new Map<string, string>();
+    const taken = takenByKind.get(kind) ?? new Map<string, string>();
+    takenByKind.set(kind, taken);
     const claim = (name: string, owner: string): void => {
       const previous = taken.get(name);
       if (previous !== undefined && previous !== owner) throw new CliDescriptorError(`${cli.module} CLI: "${kind} ${cli.module} ${name}" would be both ${previous} and ${owner}`);
@@ -295,7 +298,9 @@ export function planModule(cli: ModuleCli): MethodEntry[] {
     for (const method of service.methods) {
       const entry = names.get(method.name);
       const kebab = kebabCase(method.name);
-      if (entry && entry.use !== kebab && !taken.has(kebab)) {
+      // No alias that is also a topic of other commands (`connection` beside `connection:end`).
+      const isTopic = [...taken.keys()].some((name) => name.startsWith(`${kebab}:`));
+      if (entry && entry.use !== kebab && !taken.has(kebab) && !isTopic) {
         taken.set(kebab, method.name);
         entry.aliases.push(kebab);
       }

@@ -114,6 +114,14 @@ import { file_ibc_core_client_v1_client } from '../../gen/ibc/core/client/v1/cli
 import { file_ibc_core_client_v1_genesis } from '../../gen/ibc/core/client/v1/genesis_pb.js';
 import { file_ibc_core_client_v1_query } from '../../gen/ibc/core/client/v1/query_pb.js';
 import { file_ibc_core_client_v1_tx } from '../../gen/ibc/core/client/v1/tx_pb.js';
+import { file_ibc_core_channel_v1_channel } from '../../gen/ibc/core/channel/v1/channel_pb.js';
+import { file_ibc_core_channel_v1_genesis } from '../../gen/ibc/core/channel/v1/genesis_pb.js';
+import { file_ibc_core_channel_v1_query } from '../../gen/ibc/core/channel/v1/query_pb.js';
+import { file_ibc_core_channel_v1_tx } from '../../gen/ibc/core/channel/v1/tx_pb.js';
+import { file_ibc_core_connection_v1_connection } from '../../gen/ibc/core/connection/v1/connection_pb.js';
+import { file_ibc_core_connection_v1_genesis } from '../../gen/ibc/core/connection/v1/genesis_pb.js';
+import { file_ibc_core_connection_v1_query } from '../../gen/ibc/core/connection/v1/query_pb.js';
+import { file_ibc_core_connection_v1_tx } from '../../gen/ibc/core/connection/v1/tx_pb.js';
 import { file_ibc_core_commitment_v1_commitment } from '../../gen/ibc/core/commitment/v1/commitment_pb.js';
 import { file_ibc_lightclients_tendermint_v1_tendermint } from '../../gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import { file_tendermint_abci_types } from '../../gen/tendermint/abci/types_pb.js';
@@ -243,6 +251,14 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_ibc_core_client_v1_genesis,
   file_ibc_core_client_v1_query,
   file_ibc_core_client_v1_tx,
+  file_ibc_core_channel_v1_channel,
+  file_ibc_core_channel_v1_genesis,
+  file_ibc_core_channel_v1_query,
+  file_ibc_core_channel_v1_tx,
+  file_ibc_core_connection_v1_connection,
+  file_ibc_core_connection_v1_genesis,
+  file_ibc_core_connection_v1_query,
+  file_ibc_core_connection_v1_tx,
   file_ibc_core_commitment_v1_commitment,
   file_ibc_lightclients_tendermint_v1_tendermint,
   file_tendermint_abci_types,

@@ -101,6 +101,15 @@ export interface ModuleCli {
   /** Topic help; default "Querying commands for the <module> module" / "<module> transaction subcommands". */
   querySummary?: string;
   txSummary?: string;
-  query?: ServiceCli<QueryMethodCli>;
-  tx?: ServiceCli<MsgMethodCli>;
+  /** The Query service, or several (a module of submodules, like ibc's client and connection). */
+  query?: ServiceCli<QueryMethodCli> | readonly ServiceCli<QueryMethodCli>[];
+  /** The Msg service, or several. */
+  tx?: ServiceCli<MsgMethodCli> | readonly ServiceCli<MsgMethodCli>[];
+}
+
+/** The descriptor's services of one kind, as a list. */
+export function cliServices(cli: ModuleCli, kind: 'query' | 'tx'): readonly ServiceCli<MsgMethodCli>[] {
+  const entry: ServiceCli<MsgMethodCli> | readonly ServiceCli<MsgMethodCli>[] | undefined = cli[kind];
+  if (entry === undefined) return [];
+  return 'service' in entry ? [entry] : entry;
 }

@@ -6,7 +6,7 @@
  * codespaces) is read from here.
  */
 import { ParamSpaces } from './params.js';
-import { type DescMessage, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
+import { type DescMessage, type DescService, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
 import type { AnteChain, AnteInsertion, SignatureFallback } from '../app/ante/types.js';
 import type { ValidatorUpdate } from '../abci/types.js';
@@ -305,10 +305,17 @@ export class ModuleManager {
   }
 }
 
+/** A declaration's Msg services, as a list. */
+export function msgServicesOf(declaration: ModuleDeclaration): readonly DescService[] {
+  const entry = declaration.msgService;
+  if (entry === undefined) return [];
+  return 'methods' in entry ? [entry] : entry;
+}
+
 /** Every type a declaration puts into Anys. */
 export function declaredTypes(declaration: ModuleDeclaration): DescMessage[] {
   const types: DescMessage[] = [...(declaration.interfaces ?? [])];
-  for (const method of declaration.msgService?.methods ?? []) types.push(method.input, method.output);
+  for (const service of msgServicesOf(declaration)) for (const method of service.methods) types.push(method.input, method.output);
   return types;
 }
 

@@ -144,8 +144,11 @@ export interface ModuleDeclaration<K = unknown> {
   readonly name: string;
   /** Stores this module owns. */
   readonly storeKeys?: readonly StoreKey[];
-  /** The Msg service whose methods the module handles (its inputs/outputs go into the registry). */
-  readonly msgService?: DescService;
+  /**
+   * The Msg service whose methods the module handles (its inputs/outputs go into the registry);
+   * a module with submodules (ibc) lists each submodule's service.
+   */
+  readonly msgService?: DescService | readonly DescService[];
   /** Query services the module answers (gRPC, REST, ABCI and CLI derive from them). */
   readonly queryServices?: readonly DescService[];
   /**

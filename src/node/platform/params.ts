@@ -156,3 +156,25 @@ export function protoParamSpace<S extends DescMessage>(schema: S, options: Proto
     },
   };
 }
+
+/**
+ * One subspace over several modules' (or submodules') param spaces, as ibc-go's "ibc" subspace
+ * holds both 02-client's AllowedClients and 03-connection's MaxExpectedTimePerBlock: each key
+ * goes to the space that has it; changes are applied space by space (an unknown key refused first).
+ */
+export function mergedParamSpace(...spaces: readonly ParamSpace[]): ParamSpace {
+  const owner = (key: string) => spaces.find((space) => space.keys.includes(key));
+  return {
+    keys: spaces.flatMap((space) => space.keys),
+    get: (ctx, key) => owner(key)?.get(ctx, key),
+    set(ctx, changes) {
+      for (const change of changes) {
+        if (owner(change.key) === undefined) throw ParamsErrors.SettingParameter.wrap(`parameter ${change.key} not registered`);
+      }
+      for (const space of spaces) {
+        const mine = changes.filter((change) => space.keys.includes(change.key));
+        if (mine.length > 0) space.set(ctx, mine);
+      }
+    },
+  };
+}

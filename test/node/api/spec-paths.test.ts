@@ -25,6 +25,7 @@ const policyAddress = accString(groupPolicyAddress(1n));
 import { openApiValidator, type OpenApiValidator } from '../../helpers/openapi.js';
 import { TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { MsgCreateClientSchema } from '../../../src/gen/ibc/core/client/v1/tx_pb.js';
+import { MsgConnectionOpenInitSchema } from '../../../src/gen/ibc/core/connection/v1/tx_pb.js';
 import { MerkleRootSchema } from '../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
 import { ClientStateSchema as TmClientStateSchema, ConsensusStateSchema as TmConsensusStateSchema } from '../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import { height, testClientState } from '../../helpers/ibcHeaders.js';
@@ -197,6 +198,18 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/params'],
     ],
   },
+  'Inter-chain communication (connection)': {
+    sdk: '/ibc/core/connection/v1',
+    cosmos: '/ibc/core/connection/v1',
+    rows: [
+      ['GET', '/client_connections/{client_id}'],
+      ['GET', '/connections'],
+      ['GET', '/connections/{connection_id}'],
+      ['GET', '/connections/{connection_id}/client_state'],
+      ['GET', '/connections/{connection_id}/consensus_state/revision/{revision_number}/height/{revision_height}'],
+      ['GET', '/params'],
+    ],
+  },
   Upgrade: {
     sdk: '/sdk/upgrade/v1beta1',
     cosmos: '/cosmos/upgrade/v1beta1',
@@ -215,7 +228,7 @@ const SPEC_ENDPOINTS: SpecEndpoint[] = Object.values(SPEC_GROUPS).flatMap((group
 );
 
 /** Answers that change from one call to the next (new blocks, mempool state, IBC proof heights). */
-const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$|\/client_states\/\{client_id\}$|\/height\/\{revision_height\}$/;
+const DYNAMIC = /\/(blocks\/latest|validatorsets\/latest|abci_query|txs)$|\/config$|\/simulate$|\/client_states\/\{client_id\}$|\/height\/\{revision_height\}$|\/connection\/v1\/(connections(\/\{connection_id\}(\/client_state)?)?|client_connections\/\{client_id\})$/;
 
 async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, init);
@@ -294,10 +307,16 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       consensusState: anyPack(TmConsensusStateSchema, create(TmConsensusStateSchema, { timestamp: create(TimestampSchema, { seconds: now - 60n }), root: create(MerkleRootSchema, { hash: new Uint8Array(32).fill(1) }), nextValidatorsHash: new Uint8Array(32).fill(2) })),
       signer: alice.bech32,
     }));
+    // …and a connection on it in INIT (connection-0), for the IBC connection endpoints.
+    const openInit = anyPack(MsgConnectionOpenInitSchema, create(MsgConnectionOpenInitSchema, {
+      clientId: '07-tendermint-0',
+      counterparty: { clientId: '07-tendermint-0', connectionId: '', prefix: { keyPrefix: new TextEncoder().encode('ibc') } },
+      signer: alice.bech32,
+    }));
     const client = await request(`${url}/sdk/tx/v1beta1/txs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tx_bytes: Buffer.from(signTx({ signer: alice, msgs: [createClient], sequence: sequence++, accountNumber: 0n, fee: 4000n, gas: 400_000n })).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }),
+      body: JSON.stringify({ tx_bytes: Buffer.from(signTx({ signer: alice, msgs: [createClient, openInit], sequence: sequence++, accountNumber: 0n, fee: 6000n, gas: 600_000n })).toString('base64'), mode: 'BROADCAST_MODE_BLOCK' }),
     });
     expect([client.status, client.body.tx_response.code, client.body.tx_response.raw_log]).toEqual([200, 0, '']);
   });
@@ -327,6 +346,7 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{hash}', txHash)
       .replace('{params_type}', 'tallying')
       .replace('{client_id}', '07-tendermint-0')
+      .replace('{connection_id}', 'connection-0')
       .replace('{revision_number}', '1')
       .replace('{revision_height}', '10')
       .replace('{token}', 'paircoin');

@@ -32,6 +32,8 @@ const GOV_V1BETA1 = 'cosmos.gov.v1beta1.Query';
 const PARAMS = 'cosmos.params.v1beta1.Query';
 const IBC_CLIENT = 'ibc.core.client.v1.Query';
 const AIOZRC20 = 'aioz.aiozrc20.v1.Query';
+const IBC_CONNECTION = 'ibc.core.connection.v1.Query';
+const IBC_CHANNEL = 'ibc.core.channel.v1.Query';
 
 /** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/ (aiozrc20 → netrc20), /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
@@ -143,6 +145,25 @@ const SPEC_PATHS: SpecRow[] = [
   ['GET', '/ibc/core/client/v1/params', `${IBC_CLIENT}/ClientParams`],
   ['GET', '/ibc/core/client/v1/upgraded_client_states', `${IBC_CLIENT}/UpgradedClientState`],
   ['GET', '/ibc/core/client/v1/upgraded_consensus_states', `${IBC_CLIENT}/UpgradedConsensusState`],
+  ['GET', '/ibc/core/connection/v1/client_connections/{client_id}', `${IBC_CONNECTION}/ClientConnections`],
+  ['GET', '/ibc/core/connection/v1/connections', `${IBC_CONNECTION}/Connections`],
+  ['GET', '/ibc/core/connection/v1/connections/{connection_id}', `${IBC_CONNECTION}/Connection`],
+  ['GET', '/ibc/core/connection/v1/connections/{connection_id}/client_state', `${IBC_CONNECTION}/ConnectionClientState`],
+  ['GET', '/ibc/core/connection/v1/connections/{connection_id}/consensus_state/revision/{revision_number}/height/{revision_height}', `${IBC_CONNECTION}/ConnectionConsensusState`],
+  ['GET', '/ibc/core/connection/v1/params', `${IBC_CONNECTION}/ConnectionParams`],
+  ['GET', '/ibc/core/channel/v1/channels', `${IBC_CHANNEL}/Channels`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}', `${IBC_CHANNEL}/Channel`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/client_state', `${IBC_CHANNEL}/ChannelClientState`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/consensus_state/revision/{revision_number}/height/{revision_height}', `${IBC_CHANNEL}/ChannelConsensusState`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/next_sequence', `${IBC_CHANNEL}/NextSequenceReceive`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_acknowledgements', `${IBC_CHANNEL}/PacketAcknowledgements`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_acks/{sequence}', `${IBC_CHANNEL}/PacketAcknowledgement`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_commitments', `${IBC_CHANNEL}/PacketCommitments`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_commitments/{packet_ack_sequences}/unreceived_acks', `${IBC_CHANNEL}/UnreceivedAcks`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_commitments/{packet_commitment_sequences}/unreceived_packets', `${IBC_CHANNEL}/UnreceivedPackets`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_commitments/{sequence}', `${IBC_CHANNEL}/PacketCommitment`],
+  ['GET', '/ibc/core/channel/v1/channels/{channel_id}/ports/{port_id}/packet_receipts/{sequence}', `${IBC_CHANNEL}/PacketReceipt`],
+  ['GET', '/ibc/core/channel/v1/connections/{connection}/channels', `${IBC_CHANNEL}/ConnectionChannels`],
 ];
 
 /** The upstream path the SDK serves for the same method. */
@@ -187,9 +208,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, AIOZRC20];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, IBC_CONNECTION, IBC_CHANNEL, AIOZRC20];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 4);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 6 + 13 + 4);
   });
 
   it('names the fields bound by path variables', () => {

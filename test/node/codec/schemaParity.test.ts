@@ -76,6 +76,15 @@ const FILES_WITHOUT_COSMJS = new Set([
  */
 const MESSAGES_WITHOUT_COSMJS = new Set(['ibc.core.client.v1.ClientUpdateProposal', 'ibc.core.client.v1.UpgradeProposal', 'ibc.core.commitment.v1.MerklePath']);
 
+/**
+ * Messages cosmjs-types gets wrong (left out of the comparison), with what it does wrong.
+ * ibc.core.connection.v1.QueryConnectionParamsResponse: its codegen resolves `Params params = 1`
+ * to ibc.core.client.v1.Params (imported into the same file) instead of the package's own
+ * ibc.core.connection.v1.Params, as protobuf's scoping (and ibc-go's Go code) does; it then reads
+ * the uint64 max_expected_time_per_block as the string allowed_clients.
+ */
+const COSMJS_DEFECTS = new Set(['ibc.core.connection.v1.QueryConnectionParamsResponse']);
+
 function cosmjsCodec(desc: DescMessage): CosmjsCodec | undefined {
   const modulePath = `cosmjs-types/${desc.file.proto.name.replace(/\.proto$/, '')}`;
   let mod: Record<string, CosmjsCodec>;
@@ -205,7 +214,7 @@ function sampleMessage(desc: DescMessage, path: readonly string[] = []): Message
 
 describe('wire parity with cosmjs-types for every shared message type', () => {
   const messages = allMessages();
-  const shared = messages.filter((desc) => !FILES_WITHOUT_COSMJS.has(desc.file.proto.name) && !MESSAGES_WITHOUT_COSMJS.has(desc.typeName));
+  const shared = messages.filter((desc) => !FILES_WITHOUT_COSMJS.has(desc.file.proto.name) && !MESSAGES_WITHOUT_COSMJS.has(desc.typeName) && !COSMJS_DEFECTS.has(desc.typeName));
 
   it('finds a cosmjs-types codec for every message outside the known-missing files', () => {
     const missing = shared.filter((desc) => cosmjsCodec(desc) === undefined).map((desc) => desc.typeName);

@@ -312,7 +312,8 @@ describe('x/gov and x/params', () => {
     expect(unknown.response.log).toContain('unknown subspace: nope');
     const subspaces = await query('/cosmos.params.v1beta1.Query/Subspaces', paramsQuery.QuerySubspacesRequestSchema, {}, paramsQuery.QuerySubspacesResponseSchema);
     expect(subspaces.subspaces.map((s) => s.subspace)).toEqual(['aiozrc20', 'auth', 'bank', 'bonus', 'distribution', 'evm', 'feemarket', 'gov', 'ibc', 'mint', 'slashing', 'staking']);
-    expect(subspaces.subspaces.find((s) => s.subspace === 'ibc')!.keys).toEqual(['AllowedClients']);
+    expect(subspaces.subspaces.find((s) => s.subspace === 'ibc')!.keys).toEqual(['AllowedClients', 'MaxExpectedTimePerBlock']);
+    expect(await value('ibc', 'MaxExpectedTimePerBlock')).toBe('"30000000000"');
     expect(subspaces.subspaces.find((s) => s.subspace === 'bank')!.keys).toEqual(['SendEnabled', 'DefaultSendEnabled']);
   });
 

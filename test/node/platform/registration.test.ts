@@ -11,6 +11,7 @@ import { name as aminoName } from '../../../src/gen/amino/amino_pb.js';
 import { App } from '../../../src/node/app/app.js';
 import { APP_MODULES, APP_STORE_NAMES, appRegistry, createModuleManager } from '../../../src/node/app/modules.js';
 import { moduleCommandIds } from '../../../src/cli/derive/plan.js';
+import { msgServicesOf } from '../../../src/node/platform/manager.js';
 import { httpRoutes } from '../../../src/node/codec/index.js';
 import { createQueryRouter } from '../../../src/node/services/index.js';
 import { memoryDatabase } from '../../../src/node/store/db/database.js';
@@ -19,7 +20,7 @@ import { openCommitMultiStore } from '../../../src/node/store/index.js';
 const manager = createModuleManager();
 /** Module name → its CLI's command id per method. */
 const commands = new Map(APP_MODULES.map((module) => [module.name, module.cli === undefined ? undefined : moduleCommandIds(module.cli)]));
-const msgMethods = APP_MODULES.flatMap((module) => (module.msgService?.methods ?? []).map((method) => ({ module: module.name, method })));
+const msgMethods = APP_MODULES.flatMap((module) => msgServicesOf(module).flatMap((service) => service.methods.map((method) => ({ module: module.name, method }))));
 const queryMethods = APP_MODULES.flatMap((module) => (module.queryServices ?? []).flatMap((service) => service.methods.map((method) => ({ module: module.name, method }))));
 
 describe('every declared Msg', () => {

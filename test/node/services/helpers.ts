@@ -51,19 +51,20 @@ export async function waitFor(check: () => boolean, timeoutMs = 15_000, what = '
   }
 }
 
-export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; editAppState?: (state: AppStateJson) => AppStateJson } = {}): Promise<FullNode> {
+export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; chainId?: string; editAppState?: (state: AppStateJson) => AppStateJson } = {}): Promise<FullNode> {
+  const chainId = options.chainId ?? CHAIN_ID;
   const pv = FilePV.generate();
   const nodeKey = generateNodeKey();
   let appState: AppStateJson = defaultAppState({ denom: DENOM });
   appState = addGenesisAccount(appState, alice.address, [{ denom: DENOM, amount: 1000n * TOKEN }]);
   appState = addGenesisAccount(appState, validatorKey.address, [{ denom: DENOM, amount: 200n * TOKEN }]);
-  appState = collectGentxs(appState, [makeGentx(validatorKey, pv.pubKey.bytes, 100n * TOKEN)], CHAIN_ID);
+  appState = collectGentxs(appState, [makeGentx(validatorKey, pv.pubKey.bytes, 100n * TOKEN, { chainId })], chainId);
   if (options.editAppState) appState = options.editAppState(appState);
   const db = memoryDatabase();
-  const opened = await openApp(db, { chainId: CHAIN_ID, sigVerifyWorkers: 0 }, { syncCommits: false });
+  const opened = await openApp(db, { chainId, sigVerifyWorkers: 0 }, { syncCommits: false });
   const genesis: GenesisDoc = {
     genesisTime: timestampNow(),
-    chainId: CHAIN_ID,
+    chainId,
     initialHeight: 1,
     consensusParams: defaultConsensusParams(),
     validators: [],
@@ -95,7 +96,7 @@ export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcas
     consensus,
     app: opened.app,
     indexer,
-    nodeInfo: { id: nodeKey.id, listenAddr: 'tcp://0.0.0.0:26656', network: CHAIN_ID, moniker: 'services-test-node' },
+    nodeInfo: { id: nodeKey.id, listenAddr: 'tcp://0.0.0.0:26656', network: chainId, moniker: 'services-test-node' },
   });
   await consensus.start();
   const router = createQueryRouter({ app: opened.app, node: env, options: { rpcAddress: RPC_ADDRESS, broadcastTimeoutMs: options.broadcastTimeoutMs ?? 10_000 } });

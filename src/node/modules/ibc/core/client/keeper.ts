@@ -39,6 +39,9 @@ import {
   zeroCustomFields,
   type Status,
 } from '../../lightclients/tendermint/client.js';
+import { formatDurationNs } from '../../lightclients/tendermint/verify.js';
+import { ProofSpecSchema } from '../../../../../gen/cosmos/ics23/v1/proofs_pb.js';
+import { sdkProofSpecs } from '../commitment/specs.js';
 import { verifyUpgradeAndUpdateState } from '../../lightclients/tendermint/upgrade.js';
 import { clientIdentifierError, formatClientIdentifier, parseClientIdentifier } from '../host/identifiers.js';
 import { ClientStoreView } from './clientStore.js';
@@ -85,6 +88,14 @@ export function unpackClientMessage(any: Any | undefined): { kind: 'header'; hea
     throw SdkErrors.UnpackAny.wrap(`cannot unpack Any into ClientMessage: ${(err as Error).message}`);
   }
   throw SdkErrors.UnpackAny.wrap(`cannot unpack Any into ClientMessage: no light client message of type ${any.typeUrl} on this chain`);
+}
+
+function durationToNs(d: { seconds: bigint; nanos: number } | undefined): bigint {
+  return d === undefined ? 0n : d.seconds * 1_000_000_000n + BigInt(d.nanos);
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 function toHex(bytes: Uint8Array): string {
@@ -289,6 +300,48 @@ export class ClientKeeper {
       root: create(MerkleRootSchema, { hash: info.header.appHash }),
       nextValidatorsHash: info.header.nextValidatorsHash,
     });
+  }
+
+  /**
+   * ValidateSelfClient: a counterparty's client of this chain (in a connection handshake) must be
+   * an unfrozen 07-tendermint client of this chain id and revision, behind this height, with the
+   * SDK proof specs, a trust level in [1/3, 1], this chain's unbonding period (above the trusting
+   * period) and, when it has one, the upgrade module's upgrade path.
+   */
+  validateSelfClient(ctx: Context, clientAny: Any | undefined): void {
+    if (clientAny?.typeUrl !== TM_CLIENT_STATE_URL) {
+      throw ClientErrors.InvalidClient.wrap(`client must be a Tendermint client, expected: ${TM_CLIENT_STATE_URL}, got: ${clientAny?.typeUrl ?? 'nil'}`);
+    }
+    const cs = unpackClientState(clientAny);
+    if (cs.frozenHeight !== undefined && (cs.frozenHeight.revisionNumber !== 0n || cs.frozenHeight.revisionHeight !== 0n)) throw ClientErrors.ClientFrozen.error();
+    const chainId = ctx.header.chainId;
+    if (cs.chainId !== chainId) throw ClientErrors.InvalidClient.wrap(`invalid chain-id. expected: ${chainId}, got: ${cs.chainId}`);
+    const revision = parseChainId(chainId);
+    const latest = latestHeight(cs);
+    if (latest.revisionNumber !== revision) {
+      throw ClientErrors.InvalidClient.wrap(`client is not in the same revision as the chain. expected revision: ${revision}, got: ${latest.revisionNumber}`);
+    }
+    const self = newHeight(revision, BigInt(ctx.header.height));
+    if (compareHeights(latest, self) >= 0) throw ClientErrors.InvalidClient.wrap(`client has LatestHeight ${formatHeight(latest)} greater than or equal to chain height ${formatHeight(self)}`);
+    const expectedSpecs = sdkProofSpecs();
+    const sameSpecs = cs.proofSpecs.length === expectedSpecs.length && cs.proofSpecs.every((spec, i) => bytesEqual(toBinary(ProofSpecSchema, spec), toBinary(ProofSpecSchema, expectedSpecs[i]!)));
+    if (!sameSpecs) throw ClientErrors.InvalidClient.wrap('client has invalid proof specs. expected: the SDK proof specs (iavl, tendermint)');
+    const trust = cs.trustLevel;
+    if (trust === undefined || trust.denominator === 0n || trust.numerator * 3n < trust.denominator || trust.numerator > trust.denominator) {
+      throw ClientErrors.InvalidClient.wrap(`trust-level invalid: trustLevel must be within [1/3, 1], given ${trust?.numerator ?? 0n}/${trust?.denominator ?? 0n}`);
+    }
+    const expectedUnbonding = durationToNs(this.staking.getParams(ctx).unbondingTime);
+    const unbonding = durationToNs(cs.unbondingPeriod);
+    if (expectedUnbonding !== unbonding) {
+      throw ClientErrors.InvalidClient.wrap(`invalid unbonding period. expected: ${formatDurationNs(expectedUnbonding)}, got: ${formatDurationNs(unbonding)}`);
+    }
+    const trusting = durationToNs(cs.trustingPeriod);
+    if (unbonding < trusting) {
+      throw ClientErrors.InvalidClient.wrap(`unbonding period must be greater than trusting period. unbonding period (${unbonding}) < trusting period (${trusting})`);
+    }
+    if (cs.upgradePath.length !== 0 && !(cs.upgradePath.length === 2 && cs.upgradePath[0] === 'upgrade' && cs.upgradePath[1] === 'upgradedIBCState')) {
+      throw ClientErrors.InvalidClient.wrap(`upgrade path must be the upgrade path defined by upgrade module. expected [upgrade upgradedIBCState], got [${cs.upgradePath.join(' ')}]`);
+    }
   }
 
   /**

@@ -58,3 +58,50 @@ export function fullClientStatePath(clientId: string): string {
 export function fullConsensusStatePath(clientId: string, height: string): string {
   return `${KEY_CLIENT_STORE_PREFIX}/${clientId}/${KEY_CONSENSUS_STATE_PREFIX}/${height}`;
 }
+
+/** Connection identifiers: 10 to 64 characters ("connection-0"). */
+export function connectionIdentifierError(id: string): SdkError | undefined {
+  return identifierError(id, 10, DEFAULT_MAX_ID_LENGTH);
+}
+
+export const CONNECTION_PREFIX = 'connection-';
+
+/** `connection-{sequence}` (FormatConnectionIdentifier). */
+export function formatConnectionIdentifier(sequence: bigint): string {
+  return `${CONNECTION_PREFIX}${sequence}`;
+}
+
+/** The sequence of `connection-{N}` (ParseConnectionSequence); undefined when not of that form. */
+export function parseConnectionSequence(id: string): bigint | undefined {
+  if (!id.startsWith(CONNECTION_PREFIX)) return undefined;
+  const digits = id.slice(CONNECTION_PREFIX.length);
+  if (!/^(0|[1-9][0-9]*)$/.test(digits) || BigInt(digits) >= 1n << 64n) return undefined;
+  return BigInt(digits);
+}
+
+export const KEY_CONNECTION_PREFIX = 'connections';
+
+/** `connections/{id}`: the path a counterparty proves a connection end at. */
+export function connectionPath(connectionId: string): string {
+  return `${KEY_CONNECTION_PREFIX}/${connectionId}`;
+}
+
+/** Channel identifiers: 8 to 64 characters ("channel-0"). */
+export function channelIdentifierError(id: string): SdkError | undefined {
+  return identifierError(id, 8, DEFAULT_MAX_ID_LENGTH);
+}
+
+/** Port identifiers: 2 to 128 characters ("transfer"). */
+export function portIdentifierError(id: string): SdkError | undefined {
+  return identifierError(id, 2, 128);
+}
+
+export const CHANNEL_PREFIX = 'channel-';
+
+/** The sequence of `channel-{N}` (ParseChannelSequence); undefined when not of that form. */
+export function parseChannelSequence(id: string): bigint | undefined {
+  if (!id.startsWith(CHANNEL_PREFIX)) return undefined;
+  const digits = id.slice(CHANNEL_PREFIX.length);
+  if (!/^(0|[1-9][0-9]*)$/.test(digits) || BigInt(digits) >= 1n << 64n) return undefined;
+  return BigInt(digits);
+}
