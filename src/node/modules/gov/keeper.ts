@@ -110,7 +110,7 @@ interface ValidatorTally {
   tokens: bigint;
   shares: Dec;
   deductions: Dec;
-  weights: (readonly [VoteOption, Dec])[] | undefined;
+  weights: WeightedOption[] | undefined;
 }
 
 /** Order of addresses as store keys hold them (a length byte, then the bytes). */
@@ -143,21 +143,39 @@ class OperatorTable<T> {
   }
 }
 
-/** The options of a stored cosmos.gov.v1.Vote (field 4: {1 option, 2 weight}) as (option, weight). */
-function voteWeights(bytes: Uint8Array, weight: (text: string) => Dec): (readonly [VoteOption, Dec])[] {
-  const weights: (readonly [VoteOption, Dec])[] = [];
-  const reader = new ProtoReader(bytes);
-  while (reader.next()) {
-    if (reader.field !== 4 || reader.wireType !== 2) continue;
+type WeightedOption = readonly [VoteOption, Dec];
+
+/**
+ * One stored WeightedVoteOption ({1 option, 2 weight}) parsed, remembered by its encoding: the
+ * options of most votes are byte-identical ("YES at 1.0"), so a tally of 100k votes parses a
+ * handful. Distinct encodings past the first 16 are parsed each time.
+ */
+class OptionParser {
+  private readonly known: [Uint8Array, WeightedOption][] = [];
+  private readonly weights = new Map<string, Dec>();
+
+  parse(bytes: Uint8Array): WeightedOption {
+    for (const [encoding, parsed] of this.known) if (bytesEqual(encoding, bytes)) return parsed;
     let option = VoteOption.UNSPECIFIED;
     let text = '';
-    const inner = new ProtoReader(reader.bytes);
+    const inner = new ProtoReader(bytes);
     while (inner.next()) {
       if (inner.field === 1 && inner.wireType === 0) option = Number(inner.varint) as VoteOption;
       else if (inner.field === 2 && inner.wireType === 2) text = utf8Decode(inner.bytes);
     }
-    weights.push([option, weight(text)] as const);
+    let weight = this.weights.get(text);
+    if (weight === undefined) this.weights.set(text, (weight = decParam(text)));
+    const parsed = [option, weight] as const;
+    if (this.known.length < 16) this.known.push([bytes.slice(), parsed]);
+    return parsed;
   }
+}
+
+/** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) as (option, weight). */
+function voteWeights(bytes: Uint8Array, options: OptionParser): WeightedOption[] {
+  const weights: WeightedOption[] = [];
+  const reader = new ProtoReader(bytes);
+  while (reader.next()) if (reader.field === 4 && reader.wireType === 2) weights.push(options.parse(reader.bytes));
   return weights;
 }
 
@@ -385,31 +403,26 @@ export class GovKeeper {
     }
     const results: Dec[] = [0n, 0n, 0n, 0n, 0n];
     let totalPower: Dec = 0n;
-    const weightOf = new Map<string, Dec>();
-    const weight = (text: string): Dec => {
-      let value = weightOf.get(text);
-      if (value === undefined) weightOf.set(text, (value = decParam(text)));
-      return value;
-    };
+    const options = new OptionParser();
     // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
     // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
     const voters: Uint8Array[] = [];
-    const voterWeights: (readonly [VoteOption, Dec])[][] = [];
+    const voterWeights: WeightedOption[][] = [];
     const base = Votes.rangePrefix([proposal.id]).length;
     await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
       const voter = key.slice(base + 1, base + 1 + key[base]!);
-      const weights = voteWeights(value, weight);
+      const weights = voteWeights(value, options);
       voters.push(voter);
       voterWeights.push(weights);
       const own = validatorsByOperator.get(voter);
       if (own !== undefined) own.weights = weights;
     });
-    const count = (weights: readonly (readonly [VoteOption, Dec])[], validator: ValidatorTally | undefined, sharesText: string): void => {
+    const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, sharesText: string): void => {
       if (validator === undefined || validator.shares === 0n) return;
       const shares = decFromWire(sharesText) ?? 0n;
       validator.deductions += shares;
       const power = decQuo(shares * validator.tokens, validator.shares);
-      for (const [option, w] of weights) results[option] = results[option]! + decMul(power, w);
+      for (const [option, w] of weights) results[option] = results[option]! + (w === DEC_ONE ? power : decMul(power, w));
       totalPower += power;
     };
     if (voters.length < this.fullScanVoters) {

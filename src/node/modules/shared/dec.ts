@@ -30,15 +30,16 @@ export function decTruncate(value: Dec): bigint {
   return value / DEC_ONE;
 }
 
+const DEC_HALF = DEC_ONE / 2n;
+
 /** Round half to even, dropping 18 digits (chopPrecisionAndRound). */
 function chopAndRound(value: bigint): bigint {
   const negative = value < 0n;
   const abs = negative ? -value : value;
   const quotient = abs / DEC_ONE;
-  const remainder = abs % DEC_ONE;
-  const half = DEC_ONE / 2n;
+  const remainder = abs - quotient * DEC_ONE;
   let rounded = quotient;
-  if (remainder > half || (remainder === half && quotient % 2n === 1n)) rounded = quotient + 1n;
+  if (remainder > DEC_HALF || (remainder === DEC_HALF && (quotient & 1n) === 1n)) rounded = quotient + 1n;
   return negative ? -rounded : rounded;
 }
 

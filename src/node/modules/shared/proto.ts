@@ -121,38 +121,66 @@ export class ProtoReader {
   private pos = 0;
   field = 0;
   wireType = 0;
-  /** Varint value of the current field (wire type 0). */
-  varint = 0n;
+  /** The current wire-type-0 field's value when it fits a double exactly (below 2^49), else -1. */
+  private small = -1;
+  private large = 0n;
   /** Payload of the current field (wire type 2). */
   bytes: Uint8Array = EMPTY;
 
   constructor(private readonly data: Uint8Array) {}
 
-  private readVarint(): bigint {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (this.pos >= this.data.length) throw new Error('truncated varint');
-      const byte = this.data[this.pos++]!;
-      result |= BigInt(byte & 0x7f) << shift;
+  /** Varint value of the current field (wire type 0). */
+  get varint(): bigint {
+    return this.small >= 0 ? BigInt(this.small) : this.large;
+  }
+
+  /**
+   * A varint as a number while it has at most 7 bytes (49 bits: exact in a double), so tags,
+   * lengths and small values never allocate a BigInt; longer ones go to `large` (returns -1).
+   */
+  private readVarint(): number {
+    const data = this.data;
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= data.length) throw new Error('truncated varint');
+      const byte = data[this.pos++]!;
+      result += (byte & 0x7f) * scale;
       if ((byte & 0x80) === 0) return result;
+      scale *= 128;
+    }
+    let big = BigInt(result);
+    let shift = 49n;
+    for (;;) {
+      if (this.pos >= data.length) throw new Error('truncated varint');
+      const byte = data[this.pos++]!;
+      big |= BigInt(byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) break;
       shift += 7n;
       if (shift > 63n) throw new Error('varint too long');
     }
+    this.large = big;
+    return -1;
+  }
+
+  private readLength(what: string): number {
+    const value = this.readVarint();
+    if (value < 0) throw new Error(`${what} too large`);
+    return value;
   }
 
   next(): boolean {
     for (;;) {
       if (this.pos >= this.data.length) return false;
-      const tag = Number(this.readVarint());
-      this.field = tag >>> 3;
-      this.wireType = tag & 7;
+      const tag = this.readLength('tag');
+      this.field = Math.floor(tag / 8);
+      this.wireType = tag % 8;
       switch (this.wireType) {
         case 0:
-          this.varint = this.readVarint();
+          this.small = this.readVarint();
           return true;
         case 2: {
-          const length = Number(this.readVarint());
+          const length = this.readLength('length');
           if (this.pos + length > this.data.length) throw new Error('truncated field');
           this.bytes = this.data.subarray(this.pos, this.pos + length);
           this.pos += length;

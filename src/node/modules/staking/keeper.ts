@@ -247,13 +247,10 @@ export class StakingKeeper {
   }
 
   /**
-   * Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order:
-   * one pass over the store, read from the keys and a hand-decoded shares field (gov's tally of
-   * many voters; protobuf-es decoding would dominate). The byte arrays are views: copy to keep.
-   */
-  /**
-   * Every delegation as (delegator, validator, shares as stored), in delegator order, to a
-   * synchronous callback (returning false stops): one pass with no await per delegation.
+   * Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order,
+   * to a synchronous callback (returning false stops): one pass over the store with no await per
+   * delegation, read from the keys and a hand-decoded shares field (gov's tally of many voters;
+   * protobuf-es decoding would dominate). The byte arrays are views: copy to keep.
    */
   scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: string) => boolean | void): Promise<void> {
     const base = Delegations.map.rangePrefix().length;
