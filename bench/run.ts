@@ -32,6 +32,7 @@ const SUITES: Suite[] = [
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },
   { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
+  { name: 'evm-logs', load: () => import('./evm/logs.bench.js') },
   { name: 'group', load: () => import('./group/group.bench.js') },
   { name: 'trace', load: () => import('./evm/trace.bench.js') },
   { name: 'netrc20', load: () => import('./netrc20/netrc20.bench.js') },

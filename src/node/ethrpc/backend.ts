@@ -20,6 +20,7 @@ import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm
 import type { Params as EvmParams } from '../../gen/ethermint/evm/v1/evm_pb.js';
 import type { Block } from '../consensus/types/block.js';
 import { keccak256 } from '../../util/hash.js';
+import { logsBloom } from '../modules/evm/bloom.js';
 
 export class EthRpcError extends Error {
   constructor(
@@ -178,20 +179,7 @@ export class EthBackend {
         const attrs = new Map((ethEvents[j]?.attributes ?? []).map((a) => [a.key, a.value]));
         const hash = bytesToHex(tx.hash());
         const index = out.length;
-        const logs: LogJson[] = (logEvents[j]?.attributes ?? []).filter((a) => a.key === 'txLog').map((a) => {
-          const log = JSON.parse(a.value) as { address: string; topics: string[]; data: string };
-          return {
-            address: log.address.toLowerCase(),
-            topics: log.topics,
-            data: `0x${Buffer.from(log.data ?? '', 'base64').toString('hex')}`,
-            blockNumber: hex(block.header.height),
-            transactionHash: hash,
-            transactionIndex: hex(index),
-            blockHash,
-            logIndex: hex(logIndex++),
-            removed: false,
-          };
-        });
+        const logs: LogJson[] = (logEvents[j]?.attributes ?? []).filter((a) => a.key === 'txLog').map((a) => renderLog(a.value, block.header.height, hash, index, blockHash, logIndex++));
         out.push({
           tx,
           msg,
@@ -205,6 +193,34 @@ export class EthBackend {
         });
       });
     });
+    return out;
+  }
+
+  /**
+   * The logs of a block read from its results' `tx_log` events alone (the tx hash from the
+   * `ethereum_tx` event; no tx decoded), numbered as `ethTxs` numbers them. `keep` sees each
+   * log's stored JSON first, so a filter can pass over most logs without parsing them.
+   */
+  blockLogs(height: number, results: readonly ExecTxResult[], keep: (stored: string) => boolean): LogJson[] {
+    const blockHash = this.blockHash(height);
+    const out: LogJson[] = [];
+    let index = 0;
+    let logIndex = 0;
+    for (const result of results) {
+      if (result.code !== 0) continue;
+      const ethEvents = result.events.filter((e) => e.type === EVENT_TYPE_ETHEREUM_TX);
+      if (ethEvents.length === 0) continue;
+      const logEvents = result.events.filter((e) => e.type === EVENT_TYPE_TX_LOG);
+      ethEvents.forEach((event, j) => {
+        const hash = event.attributes.find((a) => a.key === 'ethereumTxHash')?.value ?? '';
+        for (const attribute of logEvents[j]?.attributes ?? []) {
+          if (attribute.key !== 'txLog') continue;
+          if (keep(attribute.value)) out.push(renderLog(attribute.value, height, hash, index, blockHash, logIndex));
+          logIndex++;
+        }
+        index++;
+      });
+    }
     return out;
   }
 
@@ -357,21 +373,25 @@ export class EthBackend {
   }
 }
 
-/** The 2048-bit logs bloom (yellow paper §4.3.1): 3 bits per address and topic. */
-export function bloom(logs: readonly { address: string; topics: string[] }[]): Uint8Array {
-  const out = new Uint8Array(256);
-  const add = (value: Uint8Array) => {
-    const h = keccak256(value);
-    for (let i = 0; i < 6; i += 2) {
-      const bit = ((h[i]! << 8) | h[i + 1]!) & 2047;
-      out[256 - 1 - (bit >> 3)]! |= 1 << (bit & 7);
-    }
+/** A log as the JSON-RPC renders it, from the JSON the EVM module stored in its `tx_log` event. */
+function renderLog(stored: string, height: number, txHash: string, txIndex: number, blockHash: string, logIndex: number): LogJson {
+  const log = JSON.parse(stored) as { address: string; topics: string[]; data: string };
+  return {
+    address: log.address.toLowerCase(),
+    topics: log.topics,
+    data: `0x${Buffer.from(log.data ?? '', 'base64').toString('hex')}`,
+    blockNumber: hex(height),
+    transactionHash: txHash,
+    transactionIndex: hex(txIndex),
+    blockHash,
+    logIndex: hex(logIndex),
+    removed: false,
   };
-  for (const log of logs) {
-    add(Buffer.from(log.address.slice(2), 'hex'));
-    for (const topic of log.topics) add(Buffer.from(topic.slice(2), 'hex'));
-  }
-  return out;
+}
+
+/** The logs bloom of logs as the JSON-RPC renders them (hex address and topics). */
+export function bloom(logs: readonly { address: string; topics: string[] }[]): Uint8Array {
+  return logsBloom(logs.map((log) => [Buffer.from(log.address.slice(2), 'hex'), log.topics.map((topic) => Buffer.from(topic.slice(2), 'hex'))] as const));
 }
 
 export { hex, MsgEthereumTxSchema };

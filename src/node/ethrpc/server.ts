@@ -30,6 +30,8 @@ import { getProof } from './proof.js';
 import { personalMethods, type PersonalOptions } from './personal.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
+import { bloomMayContain } from '../modules/evm/bloom.js';
+import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM } from '../modules/evm/keeper.js';
 
 export const GAS_CAP = 25_000_000n;
 export const LOGS_CAP = 10_000;
@@ -79,6 +81,25 @@ interface LogCriteria {
   to: number | undefined;
   addresses: string[];
   topics: string[][];
+}
+
+/** Whether a block's bloom admits the filter: some address, and for each topic position some option. */
+function bloomTest(criteria: LogCriteria): (bloom: Uint8Array) => boolean {
+  const bytes = (hexText: string) => Buffer.from(hexText.slice(2), 'hex');
+  const addresses = criteria.addresses.map(bytes);
+  const topics = criteria.topics.filter((options) => options.length > 0).map((options) => options.map(bytes));
+  return (bloom) => (addresses.length === 0 || addresses.some((a) => bloomMayContain(bloom, a))) && topics.every((options) => options.some((t) => bloomMayContain(bloom, t)));
+}
+
+/**
+ * A necessary condition on a log's stored JSON (checksummed address, lowercase hex topics): every
+ * wanted address or topic option text occurs in it. Logs that fail it are not parsed.
+ */
+function storedLogTest(criteria: LogCriteria): (stored: string) => boolean {
+  const addresses = criteria.addresses.flatMap((a) => (/^0x[0-9a-f]{40}$/.test(a) ? [toChecksumAddress(a)] : []));
+  if (addresses.length < criteria.addresses.length) return () => true;
+  const topics = criteria.topics.filter((options) => options.length > 0);
+  return (stored) => (addresses.length === 0 || addresses.some((a) => stored.includes(a))) && topics.every((options) => options.some((t) => stored.includes(t)));
 }
 
 /** An eth_subscribe subscription (Ethermint's newPendingTransactions reports txs as they commit). */
@@ -373,18 +394,21 @@ export class EthRpcServer {
     }
     if (to - from > BLOCK_RANGE_CAP) throw new EthRpcError(-32000, `maximum [from, to] blocks distance: ${BLOCK_RANGE_CAP}`);
     const logs: LogJson[] = [];
+    const mayMatch = bloomTest(criteria);
+    const stored = storedLogTest(criteria);
     for (let h = from; h <= to; h++) {
-      const block = b.env.blockStore.loadBlock(h);
-      if (block === undefined) continue;
-      const results = b.env.stateStore.loadFinalizeBlockResponse(h)?.txResults ?? [];
-      if (!results.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
-      for (const tx of await b.ethTxs(block)) {
-        for (const log of tx.logs) {
-          if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;
-          if (criteria.topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;
-          logs.push(log);
-          if (logs.length > LOGS_CAP) throw new EthRpcError(-32005, `query returned more than ${LOGS_CAP} results`);
-        }
+      const response = b.env.stateStore.loadFinalizeBlockResponse(h);
+      if (response === undefined) continue;
+      // The block's bloom (the evm module's EndBlock event) rules out most blocks of a selective
+      // filter; a block without one has no logs unless it predates the event.
+      const blockBloom = response.events.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
+      if (blockBloom !== undefined && !mayMatch(Buffer.from(blockBloom.slice(2), 'hex'))) continue;
+      if (!response.txResults.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
+      for (const log of b.blockLogs(h, response.txResults, stored)) {
+        if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;
+        if (criteria.topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;
+        logs.push(log);
+        if (logs.length > LOGS_CAP) throw new EthRpcError(-32005, `query returned more than ${LOGS_CAP} results`);
       }
     }
     return logs;

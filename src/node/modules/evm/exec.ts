@@ -171,6 +171,7 @@ async function runTransaction(
   if (failed) attributes.push(['ethereumTxFailed', exec.exceptionError!.error]);
   ctx.events.emit(newEvent(EVENT_TYPE_ETHEREUM_TX, ...attributes));
   if (logs.length > 0) {
+    k.addToBlockBloom(ctx, exec.logs ?? []);
     ctx.events.emit(newEvent(EVENT_TYPE_TX_LOG, ...logs.map((log): [string, string] => ['txLog', JSON.stringify(logJson(log))])));
   }
   ctx.events.emit(newEvent('message', ['module', 'evm'], ['sender', bytesToHex(sender)], ['txType', String(tx.type)]));

@@ -13,13 +13,17 @@ import type { MsgEthereumTx, MsgEthereumTxResponse } from '../../../gen/ethermin
 import type { Context } from '../shared/context.js';
 import type { EthTx } from './ethTx.js';
 import type { EvmAccountKeeper, EvmBankKeeper, EvmFeeMarketKeeper } from './expectedKeepers.js';
-import { Code, Params, Storage } from './keys.js';
+import { logsBloom } from './bloom.js';
+import { BlockBloom, Code, Params, Storage } from './keys.js';
+import { newEvent } from '../shared/events.js';
 import { loadEvmLibraries } from './lib.js';
 import type { TraceBlockEnv, TraceBlockItem } from './trace.js';
 import { defaultEvmParams, eip155ChainId, hardforkAt, isLondon, type EvmParams } from './params.js';
 
 export const EVENT_TYPE_ETHEREUM_TX = 'ethereum_tx';
 export const EVENT_TYPE_TX_LOG = 'tx_log';
+export const EVENT_TYPE_BLOCK_BLOOM = 'block_bloom';
+export const ATTRIBUTE_KEY_BLOOM = 'bloom';
 
 /** A call without a signature (eth_call, eth_estimateGas). */
 export interface CallArgs {
@@ -61,6 +65,26 @@ export class EvmKeeper {
 
   setParams(ctx: Context, params: EvmParams): void {
     Params.set(ctx, params);
+  }
+
+  /** ORs a tx's logs into the block's bloom (unmetered: Ethermint keeps it in a transient store). */
+  addToBlockBloom(ctx: Context, logs: Iterable<readonly [Uint8Array, readonly Uint8Array[], ...unknown[]]>): void {
+    const unmetered = ctx.with({ metered: false });
+    const stored = BlockBloom.get(unmetered);
+    BlockBloom.set(unmetered, logsBloom(logs, stored === undefined ? undefined : stored.slice()));
+  }
+
+  /**
+   * EndBlock (Ethermint x/evm EndBlock): the block's bloom leaves the store and goes out as the
+   * `block_bloom` event (`bloom`: 0x-hex; Ethermint writes the raw bytes), which eth_getLogs uses
+   * to rule blocks out. A block without logs has no bloom and no event.
+   */
+  endBlock(ctx: Context): void {
+    const unmetered = ctx.with({ metered: false });
+    const bloom = BlockBloom.get(unmetered);
+    if (bloom === undefined) return;
+    BlockBloom.remove(unmetered);
+    ctx.events.emit(newEvent(EVENT_TYPE_BLOCK_BLOOM, [ATTRIBUTE_KEY_BLOOM, `0x${Buffer.from(bloom).toString('hex')}`]));
   }
 
   chainId(ctx: Context): bigint {

@@ -5,6 +5,9 @@
  *   0x02 ‖ address (20) ‖ slot (32)        Storage  → slot value (big-endian, leading zeros stripped;
  *                                                     zero values are removed)
  *   0x03                                   Params   → ethermint.evm.v1.Params
+ *   0x04                                   BlockBloom → the logs bloom of the block being executed
+ *                                                     (Ethermint's transient bloom: removed in
+ *                                                     EndBlock, so it is never committed)
  *
  * Accounts (nonce = sequence, code hash on the EthAccount) live in auth, balances in bank.
  */
@@ -20,6 +23,7 @@ const schema = new SchemaBuilder(evmStoreKey);
 export const Code = new StateMap(schema, 'code', 0x01, bytesKey, bytesValue);
 export const Storage = new StateMap(schema, 'storage', 0x02, pairKey(fixedBytesKey(20), bytesKey), bytesValue);
 export const Params = new Item(schema, 'params', 0x03, protoValue(ParamsSchema, { shared: true }));
+export const BlockBloom = new Item(schema, 'block_bloom', 0x04, bytesValue);
 
 export const evmSchema = schema.build();
 

@@ -47,6 +47,7 @@ export const evmModule = defineModule<EvmKeeper>({
       paramSpace: protoParamSpace(ParamSpaceSchema, { get: (ctx) => keeper.getParams(ctx), set: (ctx, p) => keeper.setParams(ctx, p), validate: validateEvmParams, keyNames: { evm_denom: 'EVMDenom', extra_eips: 'EnableExtraEIPs' } }),
       msgRoutes: evmMsgRoutes(keeper, deps.authority, () => deps.hooks<EvmHooks>()),
       queryServices: [evmQueryService(keeper)],
+      endBlock: async (ctx) => keeper.endBlock(ctx),
       genesis: {
         default: (defaults) => defaultEvmGenesis(defaults),
         validate: (json) => validateEvmGenesis(json),
