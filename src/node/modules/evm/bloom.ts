@@ -4,6 +4,7 @@
  * filter whose address or topics are not all in it matches no log of the block.
  */
 import { keccak256 } from '../../../util/hash.js';
+import { bytesEqual } from '../../../util/bytes.js';
 
 export const BLOOM_BYTES = 256;
 
@@ -23,11 +24,21 @@ export function bloomMayContain(bloom: Uint8Array, value: Uint8Array): boolean {
   return true;
 }
 
-/** ORs the logs' addresses and topics into `bloom` (a new one when not given). */
+/**
+ * ORs the logs' addresses and topics into `bloom` (a new one when not given). Values repeat
+ * within a tx (one contract, one event signature), so the last few added are skipped unhashed.
+ */
 export function logsBloom(logs: Iterable<readonly [address: Uint8Array, topics: readonly Uint8Array[], ...rest: unknown[]]>, bloom = new Uint8Array(BLOOM_BYTES)): Uint8Array {
+  const recent: Uint8Array[] = [];
+  const add = (value: Uint8Array) => {
+    for (const seen of recent) if (bytesEqual(seen, value)) return;
+    bloomAdd(bloom, value);
+    if (recent.length === 8) recent.shift();
+    recent.push(value);
+  };
   for (const [address, topics] of logs) {
-    bloomAdd(bloom, address);
-    for (const topic of topics) bloomAdd(bloom, topic);
+    add(address);
+    for (const topic of topics) add(topic);
   }
   return bloom;
 }
