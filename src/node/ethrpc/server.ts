@@ -397,12 +397,16 @@ export class EthRpcServer {
     const mayMatch = bloomTest(criteria);
     const stored = storedLogTest(criteria);
     for (let h = from; h <= to; h++) {
+      // The block's bloom (the evm module's EndBlock event, stored apart from the tx results)
+      // rules out most blocks of a selective filter before their results are read. A block
+      // without one has no logs — unless it predates the event, so its (small) results are read.
+      const blockBloom = b.env.stateStore
+        .loadFinalizeBlockEvents(h)
+        ?.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)
+        ?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
+      if (blockBloom !== undefined && !mayMatch(Buffer.from(blockBloom.slice(2), 'hex'))) continue;
       const response = b.env.stateStore.loadFinalizeBlockResponse(h);
       if (response === undefined) continue;
-      // The block's bloom (the evm module's EndBlock event) rules out most blocks of a selective
-      // filter; a block without one has no logs unless it predates the event.
-      const blockBloom = response.events.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
-      if (blockBloom !== undefined && !mayMatch(Buffer.from(blockBloom.slice(2), 'hex'))) continue;
       if (!response.txResults.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
       for (const log of b.blockLogs(h, response.txResults, stored)) {
         if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;

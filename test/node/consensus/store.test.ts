@@ -31,5 +31,25 @@ describe('FinalizeBlock responses in the state store', () => {
     await store.prune(1, 10);
     expect(store.loadFinalizeBlockResponse(5)).toBeUndefined();
     expect(store.loadFinalizeBlockResponse(10)).toBeDefined();
+    expect(store.loadFinalizeBlockEvents(5)).toBeUndefined();
+  });
+
+  test('a height\'s block-level events are served without its tx results, and pruned with it', async () => {
+    const { StateStore } = await import('../../../src/node/consensus/store/stateStore.js');
+    const { memoryDatabase } = await import('../../../src/node/store/db/database.js');
+    const { Bucket, bucketKey } = await import('../../../src/node/store/db/buckets.js');
+    const { uint64BE } = await import('../../../src/node/consensus/types/bytes.js');
+    const db = memoryDatabase();
+    const store = new StateStore(db);
+    const blockEvents = [{ type: 'block_bloom', attributes: [{ key: 'bloom', value: '0x01', index: true }] }];
+    await store.saveFinalizeBlockResponse(3, { events: blockEvents, txResults: [{ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 1n, gasUsed: 1n, events: [], codespace: '' }], validatorUpdates: [], appHash: new Uint8Array([3]) });
+    const reopened = new StateStore(db); // nothing cached: read from the events record
+    expect(reopened.loadFinalizeBlockEvents(3)).toEqual(blockEvents);
+    expect(reopened.loadFinalizeBlockEvents(4)).toBeUndefined();
+    // A response stored before the events record existed: read whole.
+    await db.batch([{ type: 'del', key: bucketKey(Bucket.consensusFinalizeBlockEvents, uint64BE(3)) }]);
+    expect(new StateStore(db).loadFinalizeBlockEvents(3)).toEqual(blockEvents);
+    await reopened.prune(1, 4);
+    expect(new StateStore(db).loadFinalizeBlockEvents(3)).toBeUndefined();
   });
 });

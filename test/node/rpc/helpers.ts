@@ -344,6 +344,7 @@ export function fakeEnvironment(overrides: Partial<RpcEnvironment> = {}): { env:
     loadValidators: () => undefined,
     loadConsensusParams: (h: number) => (h === 1 ? defaultConsensusParams() : undefined),
     loadFinalizeBlockResponse: () => undefined,
+    loadFinalizeBlockEvents: () => undefined,
   };
   const env: RpcEnvironment = {
     blockStore,

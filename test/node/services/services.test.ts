@@ -467,7 +467,7 @@ describe('broadcast against a fake mempool and event bus', () => {
         loadBlockCommit: () => undefined,
         loadSeenCommit: () => undefined,
       },
-      stateStore: { load: () => undefined, loadValidators: () => undefined, loadConsensusParams: () => undefined, loadFinalizeBlockResponse: () => undefined },
+      stateStore: { load: () => undefined, loadValidators: () => undefined, loadConsensusParams: () => undefined, loadFinalizeBlockResponse: () => undefined, loadFinalizeBlockEvents: () => undefined },
       mempool: { size: () => 0, sizeBytes: () => 0, reapMaxTxs: () => [], has: () => false, checkTx },
       eventBus: new EventBus(),
       txIndexer: new NullTxIndexer(),

@@ -6,7 +6,7 @@
  * heights; other heights point at the last stored one and the proposer priorities are advanced
  * on load, as CometBFT does.
  */
-import type { ConsensusParams, ResponseFinalizeBlock } from '../../abci/types.js';
+import type { AbciEvent, ConsensusParams, ResponseFinalizeBlock } from '../../abci/types.js';
 import type { BatchOp, Database } from '../../store/db/database.js';
 import { Bucket, bucketKey } from '../../store/db/buckets.js';
 import { ConsensusError } from '../errors.js';
@@ -44,6 +44,7 @@ export interface StateStoreReader {
   loadValidators(height: number): ValidatorSet | undefined;
   loadConsensusParams(height: number): ConsensusParams | undefined;
   loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined;
+  loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined;
 }
 
 /** Decoded FinalizeBlock responses kept (the most recently stored or read heights). */
@@ -112,8 +113,27 @@ export class StateStore implements StateStoreReader {
 
   async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
     this.recentResponses.delete(height);
-    await this.db.batch([{ type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged(response) }], { sync: true });
+    await this.db.batch(
+      [
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged(response) },
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockEvents, height), value: encodeTagged(response.events) },
+      ],
+      { sync: true },
+    );
     this.remember(height, response);
+  }
+
+  /**
+   * The block-level events of `height`'s FinalizeBlock response (BeginBlock/EndBlock events),
+   * without decoding its tx results — a filter such as eth_getLogs' block bloom reads these first.
+   * Responses stored before this record existed are read whole.
+   */
+  loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined {
+    const cached = this.recentResponses.get(height);
+    if (cached !== undefined) return cached.events;
+    const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockEvents, height));
+    if (raw === undefined) return this.loadFinalizeBlockResponse(height)?.events;
+    return decodeTagged<AbciEvent[]>(raw, `finalize block events ${height}`);
   }
 
   /**
@@ -187,6 +207,7 @@ export class StateStore implements StateStoreReader {
       if (!keepValidators.has(h)) ops.push({ type: 'del', key: key(Bucket.consensusValidators, h) });
       if (!keepParams.has(h)) ops.push({ type: 'del', key: key(Bucket.consensusParams, h) });
       ops.push({ type: 'del', key: key(Bucket.consensusFinalizeBlockResponse, h) });
+      ops.push({ type: 'del', key: key(Bucket.consensusFinalizeBlockEvents, h) });
       if (ops.length >= 3000) await this.db.batch(ops.splice(0));
     }
     await this.db.batch(ops);

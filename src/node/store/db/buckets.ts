@@ -54,6 +54,8 @@ export enum Bucket {
   consensusSeenCommit = 0x24,
   /** block store: (empty key) → base ‖ height (two uint64 big-endian). */
   consensusBlockStoreState = 0x25,
+  /** state store: height → the ResponseFinalizeBlock's block-level events alone (read without decoding the tx results). */
+  consensusFinalizeBlockEvents = 0x26,
   /** state store: height → {lastHeightChanged, validatorSet?} (the set is stored at change heights and checkpoints). */
   consensusValidators = 0x28,
   /** state store: height → {lastHeightChanged, params?} (params stored at change heights). */
