@@ -28,6 +28,8 @@ import {
 import {
   MsgAcknowledgementResponseSchema,
   MsgAcknowledgementSchema,
+  MsgChannelCloseConfirmSchema,
+  MsgChannelCloseInitSchema,
   MsgChannelOpenAckSchema,
   MsgChannelOpenConfirmSchema,
   MsgChannelOpenInitResponseSchema,
@@ -35,6 +37,8 @@ import {
   MsgChannelOpenTrySchema,
   MsgRecvPacketResponseSchema,
   MsgRecvPacketSchema,
+  MsgTimeoutOnCloseResponseSchema,
+  MsgTimeoutOnCloseSchema,
   MsgTimeoutResponseSchema,
   MsgTimeoutSchema,
   ResponseResultType,
@@ -82,6 +86,8 @@ interface SendRequest {
   timeoutTimestamp: bigint;
   /** Send with a capability object the keeper never issued (same index). */
   forged?: boolean;
+  /** The channel on port mock (channel-0 unless given). */
+  channel?: string;
   done: (result: { sequence: bigint; height: number } | { error: Error }) => void;
 }
 
@@ -106,8 +112,8 @@ function mockModule(queue: SendRequest[]): ModuleDeclaration {
         },
         onChanOpenAck() {},
         onChanOpenConfirm() {},
-        onChanCloseInit() {
-          throw new Error('user cannot close channel');
+        onChanCloseInit(_ctx, _portId, channelId) {
+          if (channelId === CHANNEL) throw new Error('user cannot close channel');
         },
         onChanCloseConfirm() {},
         onRecvPacket(ctx, packet) {
@@ -137,9 +143,10 @@ function mockModule(queue: SendRequest[]): ModuleDeclaration {
         endBlock: async (ctx) => {
           for (const request of queue.splice(0)) {
             try {
-              const cap = scoped.getCapability(ctx, channelCapabilityPath(PORT, CHANNEL))!;
+              const channel = request.channel ?? CHANNEL;
+              const cap = scoped.getCapability(ctx, channelCapabilityPath(PORT, channel))!;
               const used: Capability = request.forged ? { index: cap.index } : cap;
-              const sequence = ibc.channelKeeper.sendPacket(ctx, used, PORT, CHANNEL, request.timeoutHeight, request.timeoutTimestamp, request.data);
+              const sequence = ibc.channelKeeper.sendPacket(ctx, used, PORT, channel, request.timeoutHeight, request.timeoutTimestamp, request.data);
               request.done({ sequence, height: ctx.blockHeight });
             } catch (err) {
               request.done({ error: err as Error });
@@ -347,8 +354,40 @@ afterAll(async () => {
 
 // ------------------------------------------------------------------ the tests
 
-const channelEnd = (state: ChannelState, counterpartyChannel: string) =>
-  create(ChannelSchema, { state, ordering: Order.UNORDERED, counterparty: create(ChannelCounterpartySchema, { portId: PORT, channelId: counterpartyChannel }), connectionHops: [CONNECTION], version: VERSION });
+const channelEnd = (state: ChannelState, counterpartyChannel: string, ordering = Order.UNORDERED) =>
+  create(ChannelSchema, { state, ordering, counterparty: create(ChannelCounterpartySchema, { portId: PORT, channelId: counterpartyChannel }), connectionHops: [CONNECTION], version: VERSION });
+
+/** The four handshake steps for a channel on port mock; its id (the same on both chains here). */
+async function openChannel(ordering: Order): Promise<string> {
+  const init = await ok(A, anyPack(MsgChannelOpenInitSchema, create(MsgChannelOpenInitSchema, { portId: PORT, channel: channelEnd(ChannelState.INIT, '', ordering), signer: alice.bech32 })));
+  const channelId = response(init, MsgChannelOpenInitResponseSchema).channelId;
+  const path = `channelEnds/ports/${PORT}/channels/${channelId}`;
+  const hA = await updateClient(B, A, init.height);
+  const initProof = await prove(A, path, hA - 1);
+  const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, create(MsgChannelOpenTrySchema, {
+    portId: PORT,
+    channel: channelEnd(ChannelState.TRYOPEN, channelId, ordering),
+    counterpartyVersion: VERSION,
+    proofInit: initProof.proof,
+    proofHeight: proofHeight(hA),
+    signer: alice.bech32,
+  })));
+  const hB = await updateClient(A, B, tried.height);
+  const tryProof = await prove(B, path, hB - 1);
+  const acked = await ok(A, anyPack(MsgChannelOpenAckSchema, create(MsgChannelOpenAckSchema, {
+    portId: PORT,
+    channelId,
+    counterpartyChannelId: channelId,
+    counterpartyVersion: VERSION,
+    proofTry: tryProof.proof,
+    proofHeight: proofHeight(hB),
+    signer: alice.bech32,
+  })));
+  const hA2 = await updateClient(B, A, acked.height);
+  const ackProof = await prove(A, path, hA2 - 1);
+  await ok(B, anyPack(MsgChannelOpenConfirmSchema, create(MsgChannelOpenConfirmSchema, { portId: PORT, channelId, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+  return channelId;
+}
 
 describe('a channel and its packets between two tokend chains', () => {
   const packets: Packet[] = [];
@@ -565,18 +604,104 @@ describe('a channel and its packets between two tokend chains', () => {
     expect(response(again, MsgTimeoutResponseSchema).result).toBe(ResponseResultType.NOOP);
   }, 120_000);
 
+  test('a timeout already passed on B is refused at send; a packet times out by B’s block time', async () => {
+    const pastHeight = await send(A, { data: utf8.encode('x'), timeoutHeight: height(1n, 1n), timeoutTimestamp: 0n });
+    expect('error' in pastHeight && pastHeight.error.message).toMatch(/^receiving chain block height >= packet timeout height \(1-\d+ >= 1-1\): packet timeout$/);
+    const pastTime = await send(A, { data: utf8.encode('x'), timeoutHeight: height(0n, 0n), timeoutTimestamp: 1n });
+    expect('error' in pastTime && pastTime.error.message).toContain('receiving chain block timestamp >= packet timeout timestamp');
+
+    const timeOf = (h: number) => {
+      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
+      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+    };
+    const deadline = timeOf(B.node.consensus.blockStore.height()) + 3_000_000_000n;
+    const packetSent = await sent(A, { data: utf8.encode('slow'), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
+    const packet = create(PacketSchema, { sequence: packetSent.sequence, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('slow'), timeoutTimestamp: deadline });
+    let past = 0;
+    await waitFor(() => {
+      const h = B.node.consensus.blockStore.height();
+      if (h > 0 && timeOf(h) >= deadline) past = h;
+      return past > 0;
+    }, 30_000, 'B’s block time past the deadline');
+    const hB = await updateClient(A, B, past - 1);
+    const absence = await prove(B, `receipts/ports/${PORT}/channels/${CHANNEL}/sequences/${packet.sequence}`, hB - 1);
+    const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: absence.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 1n, signer: alice.bech32 })));
+    expect(response(timedOut, MsgTimeoutResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(attributes(timedOut.events, 'timeout_packet')).toContainEqual(['packet_timeout_timestamp', deadline.toString()]);
+  }, 120_000);
+
   test('a failed acknowledgement keeps the receipt and the ack but drops the application’s writes', async () => {
-    const third = await sent(A, { data: utf8.encode('fail'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });
-    expect(third.sequence).toBe(3n);
-    const packet = create(PacketSchema, { sequence: 3n, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('fail'), timeoutHeight: height(1n, 1_000_000n) });
-    const hA = await updateClient(B, A, third.height);
-    const commitment = await prove(A, `commitments/ports/${PORT}/channels/${CHANNEL}/sequences/3`, hA - 1);
+    const fourth = await sent(A, { data: utf8.encode('fail'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });
+    expect(fourth.sequence).toBe(4n);
+    const packet = create(PacketSchema, { sequence: 4n, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('fail'), timeoutHeight: height(1n, 1_000_000n) });
+    const hA = await updateClient(B, A, fourth.height);
+    const commitment = await prove(A, `commitments/ports/${PORT}/channels/${CHANNEL}/sequences/4`, hA - 1);
     const received = await ok(B, anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet, proofCommitment: commitment.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
     expect(response(received, MsgRecvPacketResponseSchema).result).toBe(ResponseResultType.SUCCESS);
     expect(received.events.some((e) => e.type === 'mock_recv')).toBe(false);
     expect(attributes(received.events, 'write_acknowledgement')).toContainEqual(['packet_ack', '{"error":"mock refused the packet"}']);
-    const unreceived = await query(B, '/ibc.core.channel.v1.Query/UnreceivedPackets', QueryUnreceivedPacketsRequestSchema, { portId: PORT, channelId: CHANNEL, packetCommitmentSequences: [1n, 2n, 3n] }, QueryUnreceivedPacketsResponseSchema);
-    expect(unreceived.sequences).toEqual([2n]);
+    const unreceived = await query(B, '/ibc.core.channel.v1.Query/UnreceivedPackets', QueryUnreceivedPacketsRequestSchema, { portId: PORT, channelId: CHANNEL, packetCommitmentSequences: [1n, 2n, 3n, 4n] }, QueryUnreceivedPacketsResponseSchema);
+    expect(unreceived.sequences).toEqual([2n, 3n]);
+  }, 120_000);
+
+  test('an ordered channel: packets in order only; closed on B, close confirmed on A, the packet in flight times out on close', async () => {
+    const refused = await deliver(A, [anyPack(MsgChannelCloseInitSchema, create(MsgChannelCloseInitSchema, { portId: PORT, channelId: CHANNEL, signer: alice.bech32 }))]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.log).toContain('channel close init callback failed for port ID: mock, channel ID: channel-0: user cannot close channel');
+
+    const ordered = await openChannel(Order.ORDERED);
+    expect(ordered).toBe('channel-1');
+    const far = height(1n, 1_000_000n);
+    const first = await sent(A, { data: utf8.encode('one'), timeoutHeight: far, timeoutTimestamp: 0n, channel: ordered });
+    const second = await sent(A, { data: utf8.encode('two'), timeoutHeight: far, timeoutTimestamp: 0n, channel: ordered });
+    expect([first.sequence, second.sequence]).toEqual([1n, 2n]);
+    const packet = (sequence: bigint, data: string) => create(PacketSchema, { sequence, sourcePort: PORT, sourceChannel: ordered, destinationPort: PORT, destinationChannel: ordered, data: utf8.encode(data), timeoutHeight: far });
+    const hA = await updateClient(B, A, second.height);
+    const recv = async (p: Packet) => {
+      const proof = await prove(A, `commitments/ports/${PORT}/channels/${ordered}/sequences/${p.sequence}`, hA - 1);
+      return deliver(B, [anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet: p, proofCommitment: proof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 }))]);
+    };
+    const outOfOrder = await recv(packet(2n, 'two'));
+    expect([outOfOrder.codespace, outOfOrder.code]).toEqual(['channel', 21]);
+    expect(outOfOrder.log).toContain('packet sequence ≠ next receive sequence (2 ≠ 1)');
+    const inOrder = await recv(packet(1n, 'one'));
+    expect(inOrder.code).toBe(0);
+    expect(attributes(inOrder.events, 'recv_packet')).toContainEqual(['packet_channel_ordering', 'ORDER_ORDERED']);
+    const next = await query(B, '/ibc.core.channel.v1.Query/NextSequenceReceive', QueryNextSequenceReceiveRequestSchema, { portId: PORT, channelId: ordered }, QueryNextSequenceReceiveResponseSchema);
+    expect(next.nextSequenceReceive).toBe(2n);
+
+    const closed = await ok(B, anyPack(MsgChannelCloseInitSchema, create(MsgChannelCloseInitSchema, { portId: PORT, channelId: ordered, signer: alice.bech32 })));
+    expect(attributes(closed.events, 'channel_close_init')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', ordered],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', ordered],
+      ['connection_id', CONNECTION],
+    ]);
+    const hB = await updateClient(A, B, closed.height);
+    const closedProof = await prove(B, `channelEnds/ports/${PORT}/channels/${ordered}`, hB - 1);
+    expect(fromBinary(ChannelSchema, closedProof.value).state).toBe(ChannelState.CLOSED);
+    const confirmed = await ok(A, anyPack(MsgChannelCloseConfirmSchema, create(MsgChannelCloseConfirmSchema, { portId: PORT, channelId: ordered, proofInit: closedProof.proof, proofHeight: proofHeight(hB), signer: alice.bech32 })));
+    expect(confirmed.events.some((e) => e.type === 'channel_close_confirm')).toBe(true);
+
+    // Packet 2 never reached B: B's next receive sequence (2) and its closed end are proven.
+    const nextRecv = await prove(B, `nextSequenceRecv/ports/${PORT}/channels/${ordered}`, hB - 1);
+    const onClose = create(MsgTimeoutOnCloseSchema, { packet: packet(2n, 'two'), proofUnreceived: nextRecv.proof, proofClose: closedProof.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 });
+    const lying = await deliver(A, [anyPack(MsgTimeoutOnCloseSchema, { ...onClose, nextSequenceRecv: 1n })]);
+    expect([lying.codespace, lying.code]).toEqual(['commitment', 2]);
+    expect(lying.log).toContain('failed next sequence receive verification for client (07-tendermint-0)');
+    const timedOut = await ok(A, anyPack(MsgTimeoutOnCloseSchema, onClose));
+    expect(response(timedOut, MsgTimeoutOnCloseResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(attributes(timedOut.events, 'timeout_packet')).toContainEqual(['packet_channel_ordering', 'ORDER_ORDERED']);
+    expect(attributes(timedOut.events, 'channel_close')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', ordered],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', ordered],
+      ['connection_id', CONNECTION],
+      ['packet_channel_ordering', 'ORDER_ORDERED'],
+    ]);
+    expect(attributes(timedOut.events, 'mock_timeout')).toEqual([['sequence', '2']]);
   }, 120_000);
 
   test('the genesis export carries the capabilities, the channel and its packet state, and validates', async () => {
@@ -587,14 +712,18 @@ describe('a channel and its packets between two tokend chains', () => {
       expect(owners).toEqual([
         ['ibc:ports/mock', 'mock:ports/mock'],
         [`ibc:capabilities/ports/mock/channels/${CHANNEL}`, `mock:capabilities/ports/mock/channels/${CHANNEL}`],
+        ['ibc:capabilities/ports/mock/channels/channel-1', 'mock:capabilities/ports/mock/channels/channel-1'],
       ]);
-      expect(exported['capability'].index).toBe('3');
+      expect(exported['capability'].index).toBe('4');
       expect(validateIbcGenesis(exported['ibc'])).toEqual([]);
       const channels = exported['ibc'].channel_genesis;
-      expect(channels.channels.map((c: any) => [c.port_id, c.channel_id, c.state, c.version])).toEqual([[PORT, CHANNEL, 'STATE_OPEN', VERSION]]);
-      expect(channels.next_channel_sequence).toBe('1');
-      if (side === B) expect(channels.receipts.map((r: any) => r.sequence)).toEqual(['1', '3']);
-      else expect(channels.send_sequences).toEqual([{ port_id: PORT, channel_id: CHANNEL, sequence: '4' }]);
+      expect(channels.channels.map((c: any) => [c.port_id, c.channel_id, c.ordering, c.state, c.version])).toEqual([
+        [PORT, CHANNEL, 'ORDER_UNORDERED', 'STATE_OPEN', VERSION],
+        [PORT, 'channel-1', 'ORDER_ORDERED', 'STATE_CLOSED', VERSION],
+      ]);
+      expect(channels.next_channel_sequence).toBe('2');
+      if (side === B) expect(channels.receipts.map((r: any) => [r.channel_id, r.sequence])).toEqual([[CHANNEL, '1'], [CHANNEL, '4']]);
+      else expect(channels.send_sequences).toEqual([{ port_id: PORT, channel_id: CHANNEL, sequence: '5' }, { port_id: PORT, channel_id: 'channel-1', sequence: '3' }]);
     }
   }, 60_000);
 });
