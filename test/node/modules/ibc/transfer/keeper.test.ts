@@ -155,7 +155,7 @@ describe('ICS-20 keeper with the real bank', () => {
     bank = manager.keeper<BankKeeper>('bank');
     ctx = new Context({ mode: 'finalize', multiStore: chain.store.branchCommitted(), header: emptyHeader(CHAIN_ID) });
     host = new TestHost();
-    keeper = new TransferKeeper(manager.keeper<AccountKeeper>('auth'), bank, () => host);
+    keeper = new TransferKeeper(manager.keeper<AccountKeeper>('auth'), bank, host);
     keeper.setPort(ctx, 'transfer');
     host.scopedKeeper.newCapability(ctx, 'capabilities/ports/transfer/channels/channel-0');
     app = new TransferIbcModule(keeper);

@@ -39,11 +39,14 @@ export interface TransferIbcHost {
   readonly scopedKeeper: ScopedKeeper;
 }
 
-/**
- * The ibc module's keeper as an application module sees it: it registers the application's
- * callbacks under the application's module name (the 05-port router routes the ports the module
- * binds to them) and gets back what it needs of core.
- */
+/** The ibc module's keeper as an application module sees it (its router, port and channel keepers). */
 export interface TransferIbcKeeper {
-  registerApplication?(module: string, app: IbcModule): TransferIbcHost;
+  readonly router: { addRoute(module: string, app: IbcModule): unknown };
+  readonly portKeeper: TransferPortKeeper;
+  readonly channelKeeper: TransferChannelKeeper & Ics4Wrapper;
+}
+
+/** x/capability: one scoped keeper per module. */
+export interface TransferCapabilityKeeper {
+  scopeToModule(module: string): ScopedKeeper;
 }

@@ -1,7 +1,7 @@
 /**
  * ICS-20 genesis (ibc-go v6): `{ port_id, denom_traces, params }`. Validation: a valid port id,
  * valid traces with no hash twice. InitGenesis stores the port, the traces and the params, binds
- * the port when IBC core can (claiming its capability) and makes sure the module account exists.
+ * the port (claiming its capability) unless already bound and makes sure the module account exists.
  */
 import { create, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import { GenesisStateSchema, type GenesisState } from '../../../../../gen/ibc/applications/transfer/v1/genesis_pb.js';
@@ -35,12 +35,11 @@ export function validateTransferGenesis(json: JsonValue | undefined): string[] {
   return problems;
 }
 
-/** `bindPort`: whether IBC core is there to bind the port to (it is in the app). */
-export function initTransferGenesis(ctx: Context, keeper: TransferKeeper, json: JsonValue | undefined, bindPort: boolean): void {
+export function initTransferGenesis(ctx: Context, keeper: TransferKeeper, json: JsonValue | undefined): void {
   const state = parseTransferGenesis(json);
   keeper.setPort(ctx, state.portId);
   for (const trace of state.denomTraces) keeper.setDenomTrace(ctx, trace);
-  if (bindPort && !keeper.isBound(ctx, state.portId)) keeper.bindPort(ctx, state.portId);
+  if (!keeper.isBound(ctx, state.portId)) keeper.bindPort(ctx, state.portId);
   keeper.setParams(ctx, state.params ?? defaultTransferParams());
   keeper.accounts.getModuleAccount(ctx, TRANSFER_MODULE_NAME);
 }

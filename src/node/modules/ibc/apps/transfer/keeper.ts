@@ -65,13 +65,9 @@ export class TransferKeeper {
   constructor(
     readonly accounts: TransferAccountKeeper,
     readonly bank: TransferBankKeeper,
-    /** IBC core; asked at run time (the ibc module is wired before the applications on it). */
-    private readonly ibcHost: () => TransferIbcHost,
+    /** IBC core: packets out, channel ends, the port, this module's capabilities. */
+    readonly ibc: TransferIbcHost,
   ) {}
-
-  get ibc(): TransferIbcHost {
-    return this.ibcHost();
-  }
 
   // ------------------------------------------------------------------ port, params, traces
 

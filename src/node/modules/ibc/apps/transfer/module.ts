@@ -12,7 +12,7 @@ import { defineModule } from '../../../../platform/module.js';
 import { protoParamSpace } from '../../../../platform/params.js';
 import { transferCli } from './cli.js';
 import { TransferErrors } from './errors.js';
-import type { TransferAccountKeeper, TransferBankKeeper, TransferIbcHost, TransferIbcKeeper } from './expectedKeepers.js';
+import type { TransferAccountKeeper, TransferBankKeeper, TransferCapabilityKeeper, TransferIbcHost, TransferIbcKeeper } from './expectedKeepers.js';
 import { defaultTransferGenesis, exportTransferGenesis, initTransferGenesis, validateTransferGenesis } from './genesis.js';
 import { TransferIbcModule } from './ibcModule.js';
 import { TransferKeeper } from './keeper.js';
@@ -36,17 +36,18 @@ export const transferModule = defineModule<TransferModuleKeeper>({
   errors: TransferErrors,
   cli: transferCli,
   consensusVersion: 2,
-  requires: ['auth', 'bank', 'ibc'],
+  requires: ['auth', 'bank', 'capability', 'ibc'],
   create(deps) {
     const ibc = deps.keeper<TransferIbcKeeper>('ibc');
-    const wired: { host?: TransferIbcHost } = {};
-    const keeper = new TransferKeeper(deps.keeper<TransferAccountKeeper>('auth'), deps.keeper<TransferBankKeeper>('bank'), () => {
-      if (wired.host === undefined) throw new Error('IBC channels are not available in this build: the ibc module offers no port router to the transfer application');
-      return wired.host;
-    });
+    const host: TransferIbcHost = {
+      ics4Wrapper: ibc.channelKeeper,
+      channelKeeper: ibc.channelKeeper,
+      portKeeper: ibc.portKeeper,
+      scopedKeeper: deps.keeper<TransferCapabilityKeeper>('capability').scopeToModule(TRANSFER_MODULE_NAME),
+    };
+    const keeper = new TransferKeeper(deps.keeper<TransferAccountKeeper>('auth'), deps.keeper<TransferBankKeeper>('bank'), host);
     const ibcModule = new TransferIbcModule(keeper);
-    wired.host = ibc.registerApplication?.(TRANSFER_MODULE_NAME, ibcModule);
-    const host = wired.host;
+    ibc.router.addRoute(TRANSFER_MODULE_NAME, ibcModule);
     return {
       keeper: { keeper, ibcModule },
       msgRoutes: transferMsgRoutes(keeper),
@@ -54,7 +55,7 @@ export const transferModule = defineModule<TransferModuleKeeper>({
       genesis: {
         default: () => defaultTransferGenesis(),
         validate: (json) => validateTransferGenesis(json),
-        init: async (ctx, json) => initTransferGenesis(ctx, keeper, json, host !== undefined),
+        init: async (ctx, json) => initTransferGenesis(ctx, keeper, json),
         export: (ctx) => exportTransferGenesis(ctx, keeper),
       },
       // ibc-go v6's x/params subspace "transfer": SendEnabled, ReceiveEnabled.
