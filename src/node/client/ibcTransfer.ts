@@ -98,17 +98,27 @@ function heightAfter(a: Height, b: Height): boolean {
   return a.revisionNumber > b.revisionNumber || (a.revisionNumber === b.revisionNumber && a.revisionHeight > b.revisionHeight);
 }
 
+/** What can be checked without the node: receiver, amount, timeouts (not both disabled). */
+export function checkTransferInput(input: TransferInput): { token: { denom: string; amount: bigint }; timeoutHeight: Height; timeoutTimestamp: bigint } {
+  if (input.receiver.trim() === '') throw bad('the receiver address is empty');
+  const token = parseTransferAmount(input.amount);
+  const timeoutHeight = parseTimeoutHeight(input.timeoutHeight);
+  const timeoutTimestamp = parseTimestamp(input.timeoutTimestamp);
+  if (timeoutHeight.revisionNumber === 0n && timeoutHeight.revisionHeight === 0n && timeoutTimestamp === 0n) {
+    throw bad('the packet would never time out: --packet-timeout-height and --packet-timeout-timestamp cannot both be 0');
+  }
+  return { token, timeoutHeight, timeoutTimestamp };
+}
+
 /**
  * The MsgTransfer for `input`. `view` is the counterparty client (needed for relative timeouts,
  * and used to refuse absolute ones already past); `nowNs` is the local clock.
  */
 export function buildMsgTransfer(input: TransferInput, view: CounterpartyClientView | undefined, nowNs: bigint): MsgTransfer {
-  if (input.receiver.trim() === '') throw bad('the receiver address is empty');
-  const token = parseTransferAmount(input.amount);
-  let timeoutHeight = parseTimeoutHeight(input.timeoutHeight);
-  let timeoutTimestamp = parseTimestamp(input.timeoutTimestamp);
+  const checked = checkTransferInput(input);
+  const token = checked.token;
+  let { timeoutHeight, timeoutTimestamp } = checked;
   const heightSet = timeoutHeight.revisionNumber !== 0n || timeoutHeight.revisionHeight !== 0n;
-  if (!heightSet && timeoutTimestamp === 0n) throw bad('the packet would never time out: --packet-timeout-height and --packet-timeout-timestamp cannot both be 0');
   if (!input.absoluteTimeouts) {
     if (view === undefined) throw bad('relative timeouts need the node (the counterparty client is read from it)', 'give --absolute-timeouts with --offline');
     if (heightSet) {

@@ -29,31 +29,27 @@ export default class TxIbcTransferTransfer extends TxCommand<typeof TxIbcTransfe
   };
 
   async execute(): Promise<TxOutcome> {
-    const { buildMsgTransfer, queryCounterpartyClient, parseTransferAmount, parseTimeoutHeight } = await import('../../../node/client/ibcTransfer.js');
+    const { buildMsgTransfer, checkTransferInput, queryCounterpartyClient } = await import('../../../node/client/ibcTransfer.js');
     const { packMessage } = await import('../../../node/client/tx.js');
     const { MsgTransferSchema } = await import('../../../gen/ibc/applications/transfer/v1/tx_pb.js');
     const { toAccountAddress } = await import('../../../keyring/address.js');
+    const input = {
+      sourcePort: this.args['src-port'],
+      sourceChannel: this.args['src-channel'],
+      receiver: this.args.receiver,
+      amount: this.args.amount,
+      sender: '',
+      timeoutHeight: this.flags['packet-timeout-height'],
+      timeoutTimestamp: this.flags['packet-timeout-timestamp'],
+      absoluteTimeouts: this.flags['absolute-timeouts'],
+      memo: this.flags.memo,
+    };
     // Refuse malformed input before touching the keyring or the node.
-    parseTransferAmount(this.args.amount);
-    parseTimeoutHeight(this.flags['packet-timeout-height']);
+    checkTransferInput(input);
     const key = await this.signingKey();
-    const offline = this.flags.offline === true;
-    const view = offline ? undefined : await queryCounterpartyClient(await this.rpc(), this.args['src-port'], this.args['src-channel']);
-    const msg = buildMsgTransfer(
-      {
-        sourcePort: this.args['src-port'],
-        sourceChannel: this.args['src-channel'],
-        receiver: this.args.receiver,
-        amount: this.args.amount,
-        sender: toAccountAddress(key.address),
-        timeoutHeight: this.flags['packet-timeout-height'],
-        timeoutTimestamp: this.flags['packet-timeout-timestamp'],
-        absoluteTimeouts: this.flags['absolute-timeouts'],
-        memo: this.flags.memo,
-      },
-      view,
-      BigInt(Date.now()) * 1_000_000n,
-    );
+    input.sender = toAccountAddress(key.address);
+    const view = this.flags.offline === true ? undefined : await queryCounterpartyClient(await this.rpc(), input.sourcePort, input.sourceChannel);
+    const msg = buildMsgTransfer(input, view, BigInt(Date.now()) * 1_000_000n);
     return this.submit(key, [packMessage(MsgTransferSchema, msg)]);
   }
 }
