@@ -10,7 +10,11 @@ import { create } from '@bufbuild/protobuf';
 import { ChannelSchema, CounterpartySchema, Order, PacketSchema, State, type Channel, type Packet } from '../../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
 import { HeightSchema } from '../../../../../src/gen/ibc/core/client/v1/client_pb.js';
 import { MsgTransferSchema } from '../../../../../src/gen/ibc/applications/transfer/v1/tx_pb.js';
-import { createModuleManager } from '../../../../../src/node/app/modules.js';
+import { AMINO_NAME_OVERRIDES, createModuleManager } from '../../../../../src/node/app/modules.js';
+import { AminoJsonEncoder } from '../../../../../src/node/codec/aminoJson.js';
+import { anyPack } from '../../../../../src/node/codec/index.js';
+import { CoinSchema } from '../../../../../src/gen/cosmos/base/v1beta1/coin_pb.js';
+import { exportAppState } from '../../../../../src/node/app/genesis.js';
 import { sha256 } from '../../../../../src/keyring/hash.js';
 import type { AccountKeeper } from '../../../../../src/node/modules/auth/keeper.js';
 import type { BankKeeper } from '../../../../../src/node/modules/bank/keeper.js';
@@ -95,6 +99,18 @@ describe('ICS-20 wire vectors', () => {
     expect(ibcDenomError('ibc/XYZ')?.message).toMatch(/invalid denom trace hash XYZ/);
   });
 
+  test('MsgTransfer signs as amino "cosmos-sdk/MsgTransfer" as CosmJS builds it (timeout_height always, zero timestamp and memo left out)', () => {
+    const encoder = new AminoJsonEncoder({ nameOverrides: AMINO_NAME_OVERRIDES });
+    const msg = (timeoutHeight: { revisionNumber: bigint; revisionHeight: bigint }, timeoutTimestamp: bigint, memo: string) =>
+      anyPack(MsgTransferSchema, create(MsgTransferSchema, { sourcePort: 'transfer', sourceChannel: 'channel-0', token: create(CoinSchema, { denom: 'attotoken', amount: '5' }), sender: 's', receiver: 'r', timeoutHeight: create(HeightSchema, timeoutHeight), timeoutTimestamp, memo }));
+    expect(encoder.encodeTxMessage(msg({ revisionNumber: 0n, revisionHeight: 0n }, 0n, ''))).toBe(
+      '{"type":"cosmos-sdk/MsgTransfer","value":{"receiver":"r","sender":"s","source_channel":"channel-0","source_port":"transfer","timeout_height":{},"token":{"amount":"5","denom":"attotoken"}}}',
+    );
+    expect(encoder.encodeTxMessage(msg({ revisionNumber: 1n, revisionHeight: 9n }, 7n, 'm'))).toBe(
+      '{"type":"cosmos-sdk/MsgTransfer","value":{"memo":"m","receiver":"r","sender":"s","source_channel":"channel-0","source_port":"transfer","timeout_height":{"revision_height":"9","revision_number":"1"},"timeout_timestamp":"7","token":{"amount":"5","denom":"attotoken"}}}',
+    );
+  });
+
   test('genesis validation names the problem', () => {
     expect(validateTransferGenesis({ port_id: 'transfer', denom_traces: [{ path: 'transfer/channel-0', base_denom: 'uatom' }], params: { send_enabled: true, receive_enabled: true } })).toEqual([]);
     expect(validateTransferGenesis({ port_id: 'x', denom_traces: [] })).toEqual([expect.stringMatching(/^port_id: identifier x has invalid length/)]);
@@ -137,6 +153,26 @@ class TestHost implements TransferIbcHost {
     getAppVersion: () => 'ics20-1',
   };
 }
+
+describe('ICS-20 genesis in the app', () => {
+  test('traces and params are imported, the port bound and claimed, and exported unchanged', async () => {
+    const state = buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }) as Record<string, any>;
+    const traces = [
+      { path: 'transfer/channel-1', base_denom: 'uosmo' },
+      { path: 'transfer/channel-0', base_denom: 'uatom' },
+    ];
+    state.transfer = { port_id: 'transfer', denom_traces: traces, params: { send_enabled: false, receive_enabled: true } };
+    const chain = await startChain(state);
+    try {
+      await chain.block([]);
+      const exported = (await exportAppState(chain.store)) as Record<string, any>;
+      expect(exported.transfer).toEqual({ port_id: 'transfer', denom_traces: [traces[1], traces[0]], params: { send_enabled: false, receive_enabled: true } });
+      expect(exported.capability.owners).toContainEqual({ index: expect.any(String), index_owners: { owners: expect.arrayContaining([{ module: 'transfer', name: 'ports/transfer' }]) } });
+    } finally {
+      await chain.close();
+    }
+  });
+});
 
 describe('ICS-20 keeper with the real bank', () => {
   let chain: Chain;
