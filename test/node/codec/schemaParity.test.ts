@@ -68,6 +68,9 @@ const FILES_WITHOUT_COSMJS = new Set([
   'aioz/aiozrc20/v1/genesis.proto',
   'aioz/aiozrc20/v1/query.proto',
   'aioz/aiozrc20/v1/tx.proto',
+  // x/capability (cosmjs-types 0.11 follows an SDK whose capability module moved to ibc-go).
+  'cosmos/capability/v1beta1/capability.proto',
+  'cosmos/capability/v1beta1/genesis.proto',
 ]);
 
 /**

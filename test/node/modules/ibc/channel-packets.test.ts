@@ -64,7 +64,7 @@ import { newEvent } from '../../../../src/node/modules/shared/events.js';
 import type { Height } from '../../../../src/node/modules/ibc/core/client/height.js';
 import { defineModule, type ModuleDeclaration } from '../../../../src/node/platform/module.js';
 import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
-import { abciQuery, signTx } from '../../app/helpers.js';
+import { TOKEN, abciQuery, buildAppState, signTx, startChain } from '../../app/helpers.js';
 import { alice, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
 import { height, protoValidatorSet, testClientState } from '../../../helpers/ibcHeaders.js';
 
@@ -722,8 +722,28 @@ describe('a channel and its packets between two tokend chains', () => {
         [PORT, 'channel-1', 'ORDER_ORDERED', 'STATE_CLOSED', VERSION],
       ]);
       expect(channels.next_channel_sequence).toBe('2');
-      if (side === B) expect(channels.receipts.map((r: any) => [r.channel_id, r.sequence])).toEqual([[CHANNEL, '1'], [CHANNEL, '4']]);
-      else expect(channels.send_sequences).toEqual([{ port_id: PORT, channel_id: CHANNEL, sequence: '5' }, { port_id: PORT, channel_id: 'channel-1', sequence: '3' }]);
+      if (side === B) {
+        expect(channels.receipts.map((r: any) => [r.channel_id, r.sequence])).toEqual([[CHANNEL, '1'], [CHANNEL, '4']]);
+        continue;
+      }
+      expect(channels.send_sequences).toEqual([{ port_id: PORT, channel_id: CHANNEL, sequence: '5' }, { port_id: PORT, channel_id: 'channel-1', sequence: '3' }]);
+      // A new chain from A's capability and ibc sections: the port stays bound, the mock finds its
+      // channel capability in the rebuilt lookups and sends the next packet with it.
+      const queue: SendRequest[] = [];
+      const second = await startChain(
+        { ...buildAppState({ accounts: [[alice, 1000n * TOKEN]], validator: alice, selfDelegation: 100n * TOKEN, chainId: side.id }), capability: exported['capability'], ibc: exported['ibc'] },
+        { chainId: side.id, appOptions: { moduleSet: moduleSet(queue) } },
+      );
+      try {
+        const result = send({ ...side, queue }, { data: utf8.encode('after import'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });
+        await second.block([]);
+        const outcome = await result;
+        expect('error' in outcome ? outcome.error.message : outcome.sequence).toBe(5n);
+        const again = (await exportAppState(second.store)) as Record<string, any>;
+        expect(again['capability']).toEqual(exported['capability']);
+      } finally {
+        await second.close();
+      }
     }
   }, 60_000);
 });
