@@ -4,7 +4,8 @@
  * connection-0, the transfer channel handshake on port "transfer" (version ics20-1, unordered),
  * then attotoken goes A → B (escrowed on A, arriving on B as ibc/<hash of transfer/channel-0/
  * attotoken> with its trace), comes back B → A (burned on B, unescrowed on A) with exact balances
- * and supplies, and a transfer that times out on B is refunded on A.
+ * and supplies; a transfer that times out on B and one whose receiver B cannot read (error
+ * acknowledgement) are refunded on A.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -321,6 +322,18 @@ describe('ICS-20 between two tokend chains', () => {
     expect(attributes(timedOut.events, 'timeout')).toEqual({ module: 'transfer', refund_receiver: alice.bech32, refund_denom: DENOM, refund_amount: '250', memo: '' });
     expect(await balance(A, escrowA, DENOM)).toBe(600n);
     expect(await balance(A, alice.bech32, DENOM)).toBe(aliceA - 20_000n * 3n); // the 250 are back; three txs paid fees
+  }, 180_000);
+
+  test('a receiver B cannot read: B acknowledges with an error (ABCI code 1), A refunds the sender', async () => {
+    const aliceA = await balance(A, alice.bech32, DENOM);
+    const sent = await ok(A, transferMsg(alice.bech32, 'cosmos1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu', DENOM, 70n));
+    expect(await balance(A, escrowA, DENOM)).toBe(670n);
+    const received = await relay(A, B, sentPacket(sent), sent.height);
+    expect(attributes(received.events, 'write_acknowledgement')['packet_ack']).toBe('{"error":"ABCI code: 1: error handling packet: see events for details"}');
+    expect(await supply(B, VOUCHER)).toBe(600n); // nothing minted on B
+    expect(await balance(A, escrowA, DENOM)).toBe(600n);
+    // The 70 are back; A paid for the transfer, a client update and the acknowledgement.
+    expect(await balance(A, alice.bech32, DENOM)).toBe(aliceA - 20_000n * 3n);
   }, 180_000);
 
   test('a zero amount and an unknown voucher are refused with ibc-go\'s errors, nothing moved', async () => {
