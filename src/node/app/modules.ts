@@ -27,6 +27,7 @@ import { mintModule } from '../modules/mint/module.js';
 import { paramsModule } from '../modules/params/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
+import { transferModule } from '../modules/ibc/apps/transfer/module.js';
 import { upgradeModule } from '../modules/upgrade/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
 import type { ModuleCli } from '../platform/cli.js';
@@ -56,6 +57,7 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   genutilModule,
   upgradeModule,
   ibcModule,
+  transferModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
@@ -63,8 +65,8 @@ export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['capability', 'feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'evm', 'feemarket', 'group'],
-  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
-  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
+  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer'],
+  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -710,11 +710,13 @@ describe('a channel and its packets between two tokend chains', () => {
       expect(validateCapabilityGenesis(exported['capability'])).toEqual([]);
       const owners = exported['capability'].owners.map((o: any) => o.index_owners.owners.map((w: any) => `${w.module}:${w.name}`));
       expect(owners).toEqual([
+        // The transfer application binds its port at genesis, before the mock module.
+        ['ibc:ports/transfer', 'transfer:ports/transfer'],
         ['ibc:ports/mock', 'mock:ports/mock'],
         [`ibc:capabilities/ports/mock/channels/${CHANNEL}`, `mock:capabilities/ports/mock/channels/${CHANNEL}`],
         ['ibc:capabilities/ports/mock/channels/channel-1', 'mock:capabilities/ports/mock/channels/channel-1'],
       ]);
-      expect(exported['capability'].index).toBe('4');
+      expect(exported['capability'].index).toBe('5');
       expect(validateIbcGenesis(exported['ibc'])).toEqual([]);
       const channels = exported['ibc'].channel_genesis;
       expect(channels.channels.map((c: any) => [c.port_id, c.channel_id, c.ordering, c.state, c.version])).toEqual([
