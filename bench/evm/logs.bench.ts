@@ -13,6 +13,9 @@
  *   npx tsx bench/evm/logs.bench.ts
  *   LOGS_BENCH_TOTAL=100000 npx tsx bench/evm/logs.bench.ts   (a quick look)
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Wallet, getBytes, getCreateAddress, hexlify } from 'ethers';
 import { request } from 'undici';
@@ -20,6 +23,7 @@ import { sha256 } from '../../src/keyring/hash.js';
 import { keyPairFromPrivateKey } from '../../src/keyring/keys.js';
 import { addGenesisAccount } from '../../src/node/app/index.js';
 import { EthRpcServer } from '../../src/node/ethrpc/server.js';
+import { openDatabase } from '../../src/node/store/db/database.js';
 import { commonFor, cosmosTxBytes, recoverSender, txFromRaw } from '../../src/node/modules/evm/ethTx.js';
 import { TRANSFER_TOPIC as TRANSFER, counterTopic, logContractInitCode } from '../../test/helpers/logContract.js';
 import { DENOM, TOKEN } from '../../test/node/app/helpers.js';
@@ -47,7 +51,9 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   const txCount = Math.ceil(total / perTx);
   const wallet = new Wallet(hexlify(sha256(new TextEncoder().encode('logs-bench'))));
   const ethAddress = keyPairFromPrivateKey('eth_secp256k1', getBytes(wallet.privateKey)).address;
-  const node = await startFullNode({ chainId: CHAIN_ID, editAppState: (state) => addGenesisAccount(state, ethAddress, [{ denom: DENOM, amount: 1_000_000n * TOKEN }]) });
+  const dir = await mkdtemp(join(tmpdir(), 'tokend-logs-bench-'));
+  const db = await openDatabase(dir);
+  const node = await startFullNode({ chainId: CHAIN_ID, db, editAppState: (state) => addGenesisAccount(state, ethAddress, [{ denom: DENOM, amount: 1_000_000n * TOKEN }]) });
   const server = new EthRpcServer({ env: node.env, address: '127.0.0.1:0' });
   const rows: Row[] = [];
   try {
@@ -100,6 +106,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   } finally {
     await server.stop();
     await node.stop();
+    await db.close().catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
   }
   return rows;
 }

@@ -53,7 +53,7 @@ export async function waitFor(check: () => boolean, timeoutMs = 15_000, what = '
 }
 
 export async function startFullNode(
-  options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; chainId?: string; editAppState?: (state: AppStateJson) => AppStateJson; appOptions?: Partial<AppOptions> } = {},
+  options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; chainId?: string; editAppState?: (state: AppStateJson) => AppStateJson; appOptions?: Partial<AppOptions>; db?: Database } = {},
 ): Promise<FullNode> {
   const chainId = options.chainId ?? CHAIN_ID;
   const pv = FilePV.generate();
@@ -63,7 +63,8 @@ export async function startFullNode(
   appState = addGenesisAccount(appState, validatorKey.address, [{ denom: DENOM, amount: 200n * TOKEN }]);
   appState = collectGentxs(appState, [makeGentx(validatorKey, pv.pubKey.bytes, 100n * TOKEN, { chainId })], chainId);
   if (options.editAppState) appState = options.editAppState(appState);
-  const db = memoryDatabase();
+  // A test's few blocks fit the in-memory database; a benchmark's millions of entries want LevelDB.
+  const db = options.db ?? memoryDatabase();
   const opened = await openApp(db, { chainId, sigVerifyWorkers: 0, ...options.appOptions }, { syncCommits: false });
   const genesis: GenesisDoc = {
     genesisTime: timestampNow(),
