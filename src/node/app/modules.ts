@@ -13,6 +13,7 @@ import { authModule } from '../modules/auth/module.js';
 import { authzModule } from '../modules/authz/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
+import { capabilityModule } from '../modules/capability/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
 import { evidenceModule } from '../modules/evidence/module.js';
 import { evmModule } from '../modules/evm/module.js';
@@ -26,6 +27,7 @@ import { mintModule } from '../modules/mint/module.js';
 import { paramsModule } from '../modules/params/module.js';
 import { slashingModule } from '../modules/slashing/module.js';
 import { stakingModule } from '../modules/staking/module.js';
+import { transferModule } from '../modules/ibc/apps/transfer/module.js';
 import { upgradeModule } from '../modules/upgrade/module.js';
 import { ModuleManager, declaredTypes, type ModuleManagerOptions } from '../platform/manager.js';
 import type { ModuleCli } from '../platform/cli.js';
@@ -37,6 +39,7 @@ import { messageSigners } from './tx.js';
 export const APP_MODULES: readonly ModuleDeclaration[] = [
   authModule,
   bankModule,
+  capabilityModule,
   stakingModule,
   distributionModule,
   slashingModule,
@@ -54,15 +57,16 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   genutilModule,
   upgradeModule,
   ibcModule,
+  transferModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
-  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
+  beginBlock: ['capability', 'feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
+  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer'],
+  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

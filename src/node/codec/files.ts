@@ -124,6 +124,11 @@ import { file_ibc_core_connection_v1_query } from '../../gen/ibc/core/connection
 import { file_ibc_core_connection_v1_tx } from '../../gen/ibc/core/connection/v1/tx_pb.js';
 import { file_ibc_core_commitment_v1_commitment } from '../../gen/ibc/core/commitment/v1/commitment_pb.js';
 import { file_ibc_lightclients_tendermint_v1_tendermint } from '../../gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
+import { file_ibc_applications_transfer_v1_genesis } from '../../gen/ibc/applications/transfer/v1/genesis_pb.js';
+import { file_ibc_applications_transfer_v1_query } from '../../gen/ibc/applications/transfer/v1/query_pb.js';
+import { file_ibc_applications_transfer_v1_transfer } from '../../gen/ibc/applications/transfer/v1/transfer_pb.js';
+import { file_ibc_applications_transfer_v1_tx } from '../../gen/ibc/applications/transfer/v1/tx_pb.js';
+import { file_ibc_applications_transfer_v2_packet } from '../../gen/ibc/applications/transfer/v2/packet_pb.js';
 import { file_tendermint_abci_types } from '../../gen/tendermint/abci/types_pb.js';
 import { file_tendermint_blocksync_types } from '../../gen/tendermint/blocksync/types_pb.js';
 import { file_tendermint_consensus_types } from '../../gen/tendermint/consensus/types_pb.js';
@@ -261,6 +266,11 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_ibc_core_connection_v1_tx,
   file_ibc_core_commitment_v1_commitment,
   file_ibc_lightclients_tendermint_v1_tendermint,
+  file_ibc_applications_transfer_v1_transfer,
+  file_ibc_applications_transfer_v1_genesis,
+  file_ibc_applications_transfer_v1_query,
+  file_ibc_applications_transfer_v1_tx,
+  file_ibc_applications_transfer_v2_packet,
   file_tendermint_abci_types,
   file_tendermint_blocksync_types,
   file_tendermint_consensus_types,

@@ -210,6 +210,15 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/params'],
     ],
   },
+  'Inter-chain communication (transfer)': {
+    sdk: '/ibc/apps/transfer/v1',
+    cosmos: '/ibc/apps/transfer/v1',
+    rows: [
+      ['GET', '/channels/{channel_id}/ports/{port_id}/escrow_address'],
+      ['GET', '/denom_traces'],
+      ['GET', '/params'],
+    ],
+  },
   Upgrade: {
     sdk: '/sdk/upgrade/v1beta1',
     cosmos: '/cosmos/upgrade/v1beta1',
@@ -347,6 +356,8 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{params_type}', 'tallying')
       .replace('{client_id}', '07-tendermint-0')
       .replace('{connection_id}', 'connection-0')
+      .replace('{channel_id}', 'channel-0')
+      .replace('{port_id}', 'transfer')
       .replace('{revision_number}', '1')
       .replace('{revision_height}', '10')
       .replace('{token}', 'paircoin');

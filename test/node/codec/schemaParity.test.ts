@@ -71,10 +71,24 @@ const FILES_WITHOUT_COSMJS = new Set([
 ]);
 
 /**
- * ibc-go v6 messages cosmjs-types 0.11 (which follows a later ibc-go) no longer ships: the two
- * v1beta1 client proposals (removed in ibc-go v8) and MerklePath (moved to commitment v2).
+ * ibc-go v6 messages cosmjs-types 0.11 (which follows a later ibc-go) no longer ships, or ships
+ * changed: the two v1beta1 client proposals (removed in ibc-go v8), MerklePath (moved to
+ * commitment v2), ICS-20's DenomTrace and its two queries (replaced by v2 Denom / Denoms in
+ * ibc-go v10), the packet data (moved to transfer v1 in v10) and the transfer GenesisState (field
+ * 2 became `repeated v2.Denom denoms` in v10; v6 has `repeated DenomTrace denom_traces`).
  */
-const MESSAGES_WITHOUT_COSMJS = new Set(['ibc.core.client.v1.ClientUpdateProposal', 'ibc.core.client.v1.UpgradeProposal', 'ibc.core.commitment.v1.MerklePath']);
+const MESSAGES_WITHOUT_COSMJS = new Set([
+  'ibc.core.client.v1.ClientUpdateProposal',
+  'ibc.core.client.v1.UpgradeProposal',
+  'ibc.core.commitment.v1.MerklePath',
+  'ibc.applications.transfer.v1.DenomTrace',
+  'ibc.applications.transfer.v1.QueryDenomTraceRequest',
+  'ibc.applications.transfer.v1.QueryDenomTraceResponse',
+  'ibc.applications.transfer.v1.QueryDenomTracesRequest',
+  'ibc.applications.transfer.v1.QueryDenomTracesResponse',
+  'ibc.applications.transfer.v1.GenesisState',
+  'ibc.applications.transfer.v2.FungibleTokenPacketData',
+]);
 
 /**
  * Messages cosmjs-types gets wrong (left out of the comparison), with what it does wrong.
