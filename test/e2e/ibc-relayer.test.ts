@@ -6,6 +6,7 @@
  * them (clients, connection handshake, proofs read with abci_query, updates with headers, commits and
  * validator sets from the RPC); both ends must be OPEN by the CLI and by REST.
  */
+import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { cliOk as ok, tempHome } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
@@ -17,6 +18,8 @@ const VALIDATOR_MNEMONIC = 'test test test test test test test test test test te
 const RELAYER_MNEMONIC = 'enlist hip relief stomach skate base shallow young switch frequent cry park';
 const DENOM = 'attotoken';
 const GAS_PRICE = `20000000000${DENOM}`;
+/** ibc.core.channel.v1.Order.ORDER_UNORDERED */
+const ORDER_UNORDERED = 1;
 
 interface Chain {
   chainId: string;
@@ -63,6 +66,7 @@ describe('two tokend chains connected by @confio/relayer', () => {
   /** Every node started, stopped at the end even when the other chain failed to come up. */
   const nodes: Chain[] = [];
   let relayer: { link: any; clientA: any; clientB: any } | undefined;
+  let transfer: { channelA: string; channelB: string } | undefined;
   const logs: string[] = [];
   const logger = {
     error: (m: string) => logs.push(`error ${m}`),
@@ -142,5 +146,78 @@ describe('two tokend chains connected by @confio/relayer', () => {
     // write_acknowledgement by connection) find nothing to relay.
     const info = await guard('relayAll', () => link.relayAll());
     expect(info).toEqual({ packetsFromA: 0, packetsFromB: 0, acksFromA: [], acksFromB: [] });
+  });
+
+  test('an ICS-20 channel: attotoken A → B arrives as ibc/<hash> with its trace, and goes back with exact balances', async () => {
+    expect(relayer).toBeDefined();
+    const { link, clientA, clientB } = relayer!;
+    const [a, b] = chains as [Chain, Chain];
+    const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (err) {
+        throw new Error(`${what}: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
+      }
+    };
+    const channels = await guard<any>('createChannel', () => link.createChannel('A', 'transfer', 'transfer', ORDER_UNORDERED, 'ics20-1'));
+    const [channelA, channelB] = [channels.src.channelId as string, channels.dest.channelId as string];
+    transfer = { channelA, channelB };
+    for (const [chain, channel, counterparty] of [[a, channelA, channelB], [b, channelB, channelA]] as const) {
+      const end = JSON.parse(await ok(['q', 'ibc', 'channel', 'end', 'transfer', channel, '--node', chain.bg!.node, '-o', 'json']));
+      expect(end.channel).toMatchObject({ state: 'STATE_OPEN', ordering: 'ORDER_UNORDERED', version: 'ics20-1', counterparty: { port_id: 'transfer', channel_id: counterparty } });
+    }
+
+    // A → B: the relayer's key sends 1000 attotoken to its own address on B.
+    const sent = await guard<any>('transfer A→B', () => clientA.transferTokens('transfer', channelA, { denom: DENOM, amount: '1000' }, clientB.senderAddress, undefined, Math.floor(Date.now() / 1000) + 600));
+    expect(sent.transactionHash).toMatch(/^[0-9A-F]{64}$/);
+    const relayed = await guard<any>('relayAll A→B', () => link.relayAll());
+    expect([relayed.packetsFromA, relayed.packetsFromB]).toEqual([1, 0]);
+    const voucher = `ibc/${createHash('sha256').update(`transfer/${channelB}/${DENOM}`).digest('hex').toUpperCase()}`;
+    const balance = async (chain: Chain, address: string, denom: string): Promise<string> =>
+      JSON.parse(await ok(['q', 'bank', 'balances', address, '--denom', denom, '--node', chain.bg!.node, '-o', 'json'])).balance.amount;
+    expect(await balance(b, clientB.senderAddress, voucher)).toBe('1000');
+    const trace = JSON.parse(await ok(['q', 'ibc-transfer', 'denom-trace', voucher, '--node', b.bg!.node, '-o', 'json']));
+    expect(trace.denom_trace).toEqual({ path: `transfer/${channelB}`, base_denom: DENOM });
+    const escrow = JSON.parse(await ok(['q', 'ibc-transfer', 'escrow-address', 'transfer', channelA, '--node', a.bg!.node, '-o', 'json'])).escrow_address;
+    expect(await balance(a, escrow, DENOM)).toBe('1000');
+
+    // B → A: 400 of the voucher back to a fresh address on A, which receives exactly 400 attotoken.
+    const receiver = await relayerAddress(RELAYER_MNEMONIC, 'token', "m/44'/60'/0'/0/1");
+    await guard('transfer B→A', () => clientB.transferTokens('transfer', channelB, { denom: voucher, amount: '400' }, receiver, undefined, Math.floor(Date.now() / 1000) + 600));
+    const back = await guard<any>('relayAll B→A', () => link.relayAll());
+    expect([back.packetsFromA, back.packetsFromB]).toEqual([0, 1]);
+    expect(await balance(a, receiver, DENOM)).toBe('400');
+    expect(await balance(a, escrow, DENOM)).toBe('600');
+    expect(await balance(b, clientB.senderAddress, voucher)).toBe('600');
+  });
+
+  test('a packet that times out on B is refunded on A (MsgTimeout with the absence proof of its receipt)', async () => {
+    expect(relayer && transfer).toBeDefined();
+    const { link, clientA, clientB } = relayer!;
+    const { channelA } = transfer!;
+    const [a, b] = chains as [Chain, Chain];
+    const balance = async (chain: Chain, address: string, denom: string): Promise<string> =>
+      JSON.parse(await ok(['q', 'bank', 'balances', address, '--denom', denom, '--node', chain.bg!.node, '-o', 'json'])).balance.amount;
+    const escrow = JSON.parse(await ok(['q', 'ibc-transfer', 'escrow-address', 'transfer', channelA, '--node', a.bg!.node, '-o', 'json'])).escrow_address;
+    const escrowed = BigInt(await balance(a, escrow, DENOM));
+    const timeoutHeight = await clientB.timeoutHeight(3);
+    try {
+      await clientA.transferTokens('transfer', channelA, { denom: DENOM, amount: '50' }, clientB.senderAddress, timeoutHeight);
+    } catch (err) {
+      throw new Error(`transfer: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
+    }
+    expect(BigInt(await balance(a, escrow, DENOM))).toBe(escrowed + 50n);
+    await waitForRpcHeight(b.rpc, Number(timeoutHeight.revisionHeight) + 1);
+    let info;
+    try {
+      info = await link.relayAll();
+    } catch (err) {
+      throw new Error(`relayAll: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
+    }
+    // Pending packets count the timed-out one (relayed as a timeout, not to B).
+    expect([info.packetsFromA, info.packetsFromB]).toEqual([1, 0]);
+    expect(BigInt(await balance(a, escrow, DENOM))).toBe(escrowed);
+    const commitments = JSON.parse(await ok(['q', 'ibc', 'channel', 'packet-commitments', 'transfer', channelA, '--node', a.bg!.node, '-o', 'json']));
+    expect(commitments.commitments).toEqual([]);
   });
 });
