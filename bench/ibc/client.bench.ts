@@ -4,7 +4,9 @@
  * headers signed by 4 and by 100 validators, adjacent (one +2/3 commit check) and non-adjacent
  * (the trust-level pass over the trusted set, then the +2/3 pass — the second finds the
  * signatures already verified in the engine's signature cache); then a whole MsgUpdateClient in a
- * block (decode, ante, verification, store writes, FinalizeBlock + Commit) against an empty block.
+ * block (decode, ante, verification, store writes, FinalizeBlock + Commit) against an empty block,
+ * with the gas it uses and the gas a simulation of the first one reports (what a relayer's fee
+ * "auto" starts from).
  * Every header is distinct (fresh signatures), so nothing is served from a cache across headers.
  * CPU time (process.cpuUsage), one pass per row.
  *
@@ -57,7 +59,7 @@ function verifyCost(blocks: SignedBlock[], stride: number): number {
 }
 
 /** CPU µs per block carrying one MsgUpdateClient (adjacent headers in sequence), and per empty block. */
-async function inBlockCost(blocks: SignedBlock[]): Promise<{ update: number; empty: number }> {
+async function inBlockCost(blocks: SignedBlock[]): Promise<{ update: number; empty: number; gas: number; simulatedGas: number }> {
   const relayer = testKey('relayer');
   const validator = testKey('validator');
   const chain = await startChain(buildAppState({ accounts: [[relayer, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }));
@@ -78,16 +80,22 @@ async function inBlockCost(blocks: SignedBlock[]): Promise<{ update: number; emp
       header: anyPack(HeaderSchema, ibcHeader(block, height(1n, BigInt(blocks[i]!.header.height)), blocks[i]!.validators)),
       signer: relayer.bech32,
     }))));
+    // The gas a relayer's fee "auto" sees: the first update simulated (on the CheckTx state), as
+    // CosmJS does before multiplying by its gas multiplier.
+    const simulated = await chain.app.simulate(txs[0]!);
+    if (!simulated.ok) throw new Error(`simulate failed: ${simulated.log}`);
+    let gas = 0n;
     let started = cpuMicros();
     for (const t of txs) {
       const result = await chain.block([t]);
       if (result.txResults[0]!.code !== 0) throw new Error(`update failed: ${result.txResults[0]!.log}`);
+      gas += result.txResults[0]!.gasUsed;
     }
     const update = (cpuMicros() - started) / txs.length;
     started = cpuMicros();
     for (let i = 0; i < txs.length; i++) await chain.block([]);
     const empty = (cpuMicros() - started) / txs.length;
-    return { update, empty };
+    return { update, empty, gas: Number(gas) / txs.length, simulatedGas: Number(simulated.gasUsed) };
   } finally {
     await chain.close();
   }
@@ -118,8 +126,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   verifyRow('verify non-adjacent (+10), 4 vals', 4, 'v4b', 10);
   verifyRow('verify non-adjacent (+10), 100 vals', 100, 'v100b', 10);
   for (const size of [4, 100]) {
-    const { update, empty } = await inBlockCost(chainOf(size, headers, `v${size}c`));
+    const { update, empty, gas, simulatedGas } = await inBlockCost(chainOf(size, headers, `v${size}c`));
     rows.push({ name: `block with MsgUpdateClient, ${size} vals`, value: update, unit: 'µs CPU/block' });
+    rows.push({ name: `MsgUpdateClient gas used, ${size} vals`, value: gas, unit: 'gas/tx' });
+    rows.push({ name: `MsgUpdateClient simulated, ${size} vals`, value: simulatedGas, unit: 'gas (1st)' });
     rows.push({ name: `empty block, same chain (${size} vals run)`, value: empty, unit: 'µs CPU/block' });
   }
   const raw = rawVerifyCost();

@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { txHash } from '../../../src/node/consensus/types/block.js';
+import { blockRoutes } from '../../../src/node/rpc/core/blocks.js';
+import type { RpcEnvironment } from '../../../src/node/rpc/environment.js';
+import type { RouteContext } from '../../../src/node/rpc/route.js';
 import { toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { b64, call, get, post, startFakeServer, startNode, utf8, waitFor, type TestNode } from './helpers.js';
 
@@ -185,6 +188,19 @@ describe('block methods', () => {
     expect(c.signed_header.header.height).toBe(String(sendHeight));
     const latest = await call(url, 'commit');
     expect(latest.canonical).toBe(false);
+  });
+
+  it('commit of the latest height while the next block is being saved: the canonical one (the seen commit is gone)', () => {
+    // The block store's height moves after its batch lands; a request in between sees the old
+    // height, whose seen commit that batch deleted and whose canonical commit it wrote.
+    const real = node.consensus.blockStore;
+    const top = real.height();
+    const stale = Object.create(real, { height: { value: () => top - 1 } }) as typeof real;
+    expect(stale.loadSeenCommit(top - 1)).toBeUndefined();
+    const route = blockRoutes.find((r) => r.name === 'commit')!;
+    const result = route.handler({ blockStore: stale } as unknown as RpcEnvironment, {}, {} as RouteContext) as { canonical: boolean; signed_header: { commit: { height: string } } };
+    expect(result.canonical).toBe(true);
+    expect(result.signed_header.commit.height).toBe(String(top - 1));
   });
 
   it('blockchain: newest first, at most 20, bounded by min/max', async () => {

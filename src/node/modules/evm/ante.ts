@@ -186,7 +186,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
 /**
  * What the EVM adds to the Cosmos ante chain (Ethermint's app/ante for SDK txs): the fee
  * market's global minimum gas price — fee ≥ ceil(min_gas_price × gas) in the EVM denom, in
- * CheckTx and DeliverTx alike (skipped in simulate, for gentxs and when it is 0) — before the memo check, and
+ * CheckTx and DeliverTx alike (its params read in simulate too; the check skipped in simulate, for gentxs and when it is 0) — before the memo check, and
  * the tx's gas limit counted into the block's gas wanted at the end.
  */
 export function evmCosmosDecorators(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKeeper | undefined): AnteInsertion[] {
@@ -194,10 +194,12 @@ export function evmCosmosDecorators(keeper: EvmKeeper, feeMarket: () => EvmFeeMa
     name: 'MinGasPrice',
     handle(state) {
       const market = feeMarket();
-      // Gentxs (height 0) are signed without fees before the chain exists: not held to it.
-      if (market === undefined || state.simulate || state.ctx.blockHeight === 0) return;
+      if (market === undefined) return;
+      // The params are read (and their gas charged) before the simulate short-circuit, as
+      // Ethermint does, so a simulation costs what the tx will.
       const { num, den } = market.getMinGasPrice(state.ctx);
-      if (num === 0n) return;
+      // Gentxs (height 0) are signed without fees before the chain exists: not held to it.
+      if (num === 0n || state.simulate || state.ctx.blockHeight === 0) return;
       const denom = keeper.getParams(state.ctx).evmDenom;
       const required = (num * state.tx.gasLimit + den - 1n) / den;
       if (required <= 0n) return;
@@ -207,11 +209,14 @@ export function evmCosmosDecorators(keeper: EvmKeeper, feeMarket: () => EvmFeeMa
       }
     },
   };
+  // In every mode, as Ethermint's GasWantedDecorator: CheckTx and simulate add to their own
+  // (discarded) branch, and pay the same gas for it as the delivered tx — else fee "auto"
+  // (simulated gas × multiplier) under-estimates.
   const gasWanted: AnteDecorator = {
     name: 'GasWanted',
     handle(state) {
       const market = feeMarket();
-      if (market === undefined || state.ctx.mode !== 'finalize') return;
+      if (market === undefined) return;
       market.addGasWanted(state.ctx, state.tx.gasLimit);
     },
   };

@@ -118,11 +118,13 @@ export const blockRoutes: Route[] = [
       const h = heightArg(env, args.height);
       const meta = store.loadBlockMeta(h);
       if (!meta) return null;
-      // The latest height has only the commit this node saw; it becomes canonical with the next block.
-      const latest = h === store.height();
-      const commit = latest ? store.loadSeenCommit(h) : store.loadBlockCommit(h);
+      // The latest height has only the commit this node saw; it becomes canonical with the next
+      // block. Saving that block moves the commit from seen to canonical in one batch, which is
+      // readable before the store's height moves: then the canonical one is already there.
+      const seen = h === store.height() ? store.loadSeenCommit(h) : undefined;
+      const commit = seen ?? store.loadBlockCommit(h);
       if (!commit) throw new RpcHandlerError(`commit for height ${h} not found`, 'NOT_FOUND');
-      return renderCommitResult(meta.header, commit, !latest);
+      return renderCommitResult(meta.header, commit, seen === undefined);
     },
   }),
 
