@@ -40,7 +40,7 @@ export class ControllerIbcModule implements IbcModule {
 
   onChanCloseConfirm(): void {}
 
-  onRecvPacket(ctx: Context, packet: Packet): Acknowledgement {
+  onRecvPacket(ctx: Context, packet: Packet, _relayer: string): Acknowledgement {
     const err = IcaErrors.InvalidChannelFlow.wrap('cannot receive packet on controller chain');
     emitAcknowledgementEvent(ctx, packet, 'controller_channel_id', false, err);
     return errorAcknowledgement(err);

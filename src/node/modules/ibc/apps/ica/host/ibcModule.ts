@@ -39,7 +39,7 @@ export class HostIbcModule implements IbcModule {
 
   onChanCloseConfirm(): void {}
 
-  async onRecvPacket(ctx: Context, packet: Packet): Promise<Acknowledgement> {
+  async onRecvPacket(ctx: Context, packet: Packet, _relayer: string): Promise<Acknowledgement> {
     if (!this.keeper.isHostEnabled(ctx)) return errorAcknowledgement(IcaErrors.HostSubModuleDisabled.error());
     try {
       const result = await this.keeper.onRecvPacket(ctx, packet);
