@@ -257,7 +257,7 @@ describe('ICA params and genesis', () => {
     expect(state.host_genesis_state.port).toBe('icahost');
 
     const fresh = blockContext();
-    initIcaGenesis(fresh, controller, host, false, exported);
+    initIcaGenesis(fresh, controller, host, exported);
     expect(await exportIcaGenesis(fresh, controller, host)).toEqual(exported);
   });
 

@@ -43,16 +43,16 @@ export interface IcaIbcCore {
   scoped(module: string): ScopedKeeper;
 }
 
-/**
- * What the ibc module's keeper offers applications: 03-connection always; 04-channel, 05-port,
- * x/capability scopes and the port router once IBC core has them (core.ts says which is missing).
- */
+/** What the ibc module's keeper offers applications (03-connection, 04-channel, 05-port and its router). */
 export interface IcaIbcKeeper {
   readonly connectionKeeper: IcaConnectionKeeper;
-  readonly channelKeeper?: IcaChannelKeeper & Ics4Wrapper;
-  readonly portKeeper?: IcaPortKeeper;
-  /** A module's scoped capability keeper (x/capability ScopeToModule). */
-  scopeToModule?(module: string): ScopedKeeper;
-  /** Routes channels whose port capability `module` owns to `callbacks` (05-port Router.AddRoute). */
-  addRoute?(module: string, callbacks: IbcModule): void;
+  readonly channelKeeper: IcaChannelKeeper & Ics4Wrapper;
+  readonly portKeeper: IcaPortKeeper;
+  /** Routes channels whose port capability a module owns to its callbacks (05-port Router.AddRoute). */
+  readonly router: { addRoute(module: string, callbacks: IbcModule): unknown };
+}
+
+/** x/capability: one scoped keeper per submodule (ScopeToModule, called once, at creation). */
+export interface IcaCapabilityKeeper {
+  scopeToModule(module: string): ScopedKeeper;
 }

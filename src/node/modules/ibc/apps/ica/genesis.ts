@@ -62,18 +62,14 @@ export function validateIcaGenesis(json: JsonValue | undefined): string[] {
   return problems;
 }
 
-/**
- * InitGenesis: binds the ports (when IBC core offers 05-port; otherwise they are recorded only),
- * then the active channels, accounts and params of both submodules.
- */
-export function initIcaGenesis(ctx: Context, controller: ControllerKeeper, host: HostKeeper, canBindPorts: boolean, json: JsonValue | undefined): void {
+/** InitGenesis: binds the ports not bound yet, then the active channels, accounts and params of both submodules. */
+export function initIcaGenesis(ctx: Context, controller: ControllerKeeper, host: HostKeeper, json: JsonValue | undefined): void {
   const state = parseIcaGenesis(json);
   const controllerState = state.controllerGenesisState ?? create(ControllerGenesisStateSchema);
   const hostState = state.hostGenesisState ?? create(HostGenesisStateSchema);
 
   for (const port of controllerState.ports) {
-    if (!canBindPorts) controller.recordPort(ctx, port);
-    else if (!controller.isBound(ctx, port)) controller.bindPort(ctx, port);
+    if (!controller.isBound(ctx, port)) controller.bindPort(ctx, port);
   }
   for (const channel of controllerState.activeChannels) {
     controller.setActiveChannelId(ctx, channel.connectionId, channel.portId, channel.channelId);
@@ -82,8 +78,7 @@ export function initIcaGenesis(ctx: Context, controller: ControllerKeeper, host:
   for (const account of controllerState.interchainAccounts) controller.setInterchainAccountAddress(ctx, account.connectionId, account.portId, account.accountAddress);
   controller.setParams(ctx, controllerState.params ?? defaultControllerParams());
 
-  if (!canBindPorts) host.recordPort(ctx, hostState.port);
-  else if (!host.isBound(ctx, hostState.port)) host.bindPort(ctx, hostState.port);
+  if (!host.isBound(ctx, hostState.port)) host.bindPort(ctx, hostState.port);
   for (const channel of hostState.activeChannels) host.setActiveChannelId(ctx, channel.connectionId, channel.portId, channel.channelId);
   for (const account of hostState.interchainAccounts) host.setInterchainAccountAddress(ctx, account.connectionId, account.portId, account.accountAddress);
   host.setParams(ctx, hostState.params ?? defaultHostParams());

@@ -4,9 +4,9 @@
  * capability scope: the controller ("icacontroller": owners' ports, registration, SendTx) and
  * the host ("icahost": interchain accounts, execution of controllers' transactions).
  *
- * Both reach IBC core through the ibc module's keeper (core.ts): their IBC callbacks
- * (`ControllerIbcModule`, `HostIbcModule`) are added to core's port router under the submodule
- * names, as ibc-go's app.go adds them. Interchain accounts are x/auth accounts of type
+ * Both reach IBC core through the ibc module's keeper and x/capability scopes (core.ts); their
+ * IBC callbacks (`ControllerIbcModule`, `HostIbcModule`) are added to core's port router under
+ * the submodule names, as ibc-go's app.go adds them. Interchain accounts are x/auth accounts of type
  * ibc.applications.interchain_accounts.v1.InterchainAccount.
  */
 import { ParamsSchema as ControllerParamsSchema } from '../../../../../gen/ibc/applications/interchain_accounts/controller/v1/controller_pb.js';
@@ -21,9 +21,9 @@ import { moduleAddress } from '../../../shared/address.js';
 import { icaCli } from './cli.js';
 import { ControllerIbcModule } from './controller/ibcModule.js';
 import { ControllerKeeper } from './controller/keeper.js';
-import { addIbcRoutes, ibcCore } from './core.js';
+import { ibcCore } from './core.js';
 import { IcaErrors } from './errors.js';
-import type { IcaAccountKeeper, IcaIbcKeeper } from './expectedKeepers.js';
+import type { IcaAccountKeeper, IcaCapabilityKeeper, IcaIbcKeeper } from './expectedKeepers.js';
 import { defaultIcaGenesis, exportIcaGenesis, initIcaGenesis, validateIcaGenesis } from './genesis.js';
 import { HostIbcModule } from './host/ibcModule.js';
 import { HostKeeper, hostParamsProblems } from './host/keeper.js';
@@ -54,14 +54,15 @@ export const icaModule = defineModule<IcaKeeper>({
   errors: IcaErrors,
   cli: icaCli,
   consensusVersion: 2,
-  requires: ['auth', 'ibc'],
+  requires: ['auth', 'capability', 'ibc'],
   create(deps) {
     const ibc = deps.keeper<IcaIbcKeeper>('ibc');
-    const core = ibcCore(ibc);
+    const core = ibcCore(ibc, deps.keeper<IcaCapabilityKeeper>('capability'), [ICA_CONTROLLER_NAME, ICA_HOST_NAME]);
     const controller = new ControllerKeeper(core, deps.router, moduleAddress(ICA_MODULE_NAME));
     const host = new HostKeeper(core, deps.keeper<IcaAccountKeeper>('auth'), deps.router);
     const ibcModules = { [ICA_CONTROLLER_NAME]: new ControllerIbcModule(controller), [ICA_HOST_NAME]: new HostIbcModule(host) } as const;
-    addIbcRoutes(ibc, ibcModules);
+    ibc.router.addRoute(ICA_CONTROLLER_NAME, ibcModules.icacontroller);
+    ibc.router.addRoute(ICA_HOST_NAME, ibcModules.icahost);
     return {
       keeper: { controller, host, ibcModules },
       msgRoutes: icaControllerMsgRoutes(controller),
@@ -69,7 +70,7 @@ export const icaModule = defineModule<IcaKeeper>({
       genesis: {
         default: () => defaultIcaGenesis(),
         validate: (json) => validateIcaGenesis(json),
-        init: async (ctx, json) => initIcaGenesis(ctx, controller, host, ibc.portKeeper !== undefined && ibc.scopeToModule !== undefined, json),
+        init: async (ctx, json) => initIcaGenesis(ctx, controller, host, json),
         export: (ctx) => exportIcaGenesis(ctx, controller, host),
       },
       // ibc-go v6's x/params subspaces "icacontroller" (ControllerEnabled) and "icahost" (HostEnabled, AllowMessages).
