@@ -14,6 +14,8 @@ import { TxMsgDataSchema } from '../../../../src/gen/cosmos/base/abci/v1beta1/ab
 import { MsgSendResponseSchema } from '../../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { QueryParamsRequestSchema as ControllerParamsRequestSchema, QueryParamsResponseSchema as ControllerParamsResponseSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/query_pb.js';
 import { QueryParamsRequestSchema as HostParamsRequestSchema, QueryParamsResponseSchema as HostParamsResponseSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/host/v1/query_pb.js';
+import { MsgRegisterInterchainAccountSchema, MsgSendTxSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
+import { MsgSubmitTxSchema } from '../../../../src/gen/aioz/icamauth/v1beta1/tx_pb.js';
 import { CosmosTxSchema, InterchainAccountPacketDataSchema, Type } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
 import { CounterpartySchema, Order, PacketSchema, type Packet } from '../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
 import type { Any } from '@bufbuild/protobuf/wkt';
@@ -32,7 +34,7 @@ import { defaultIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
 import type { IbcKeeper } from '../../../../src/node/modules/ibc/module.js';
 import { moduleAddress, parseAccAddress } from '../../../../src/node/modules/shared/address.js';
 import { Context, emptyHeader } from '../../../../src/node/modules/shared/context.js';
-import { GENESIS_TIME, TOKEN, abciQuery, buildAppState, msgSend, startChain, testKey, type Chain } from '../../app/helpers.js';
+import { GENESIS_TIME, TOKEN, abciQuery, buildAppState, msgSend, pack, startChain, testKey, type Chain } from '../../app/helpers.js';
 
 const alice = testKey('ica-alice');
 const bob = testKey('ica-bob');
@@ -271,5 +273,23 @@ describe('ICA params and genesis', () => {
       expect.stringContaining('host interchain account 0: address must contain strictly alphanumeric characters'),
       'host params: parameter must not contain empty strings: [  ]',
     ]);
+  });
+});
+
+describe('ICA controller Msgs refuse bad input with ibc-go’s errors', () => {
+  test('MsgSendTx: invalid connection id, empty packet data, zero timeout, no active channel; MsgRegisterInterchainAccount: bad connection id', async () => {
+    const ctx = blockContext();
+    const router = chain.app.manager.router;
+    const data = create(InterchainAccountPacketDataSchema, { type: Type.EXECUTE_TX, data: toBinary(CosmosTxSchema, create(CosmosTxSchema, { messages: [msgSend(alice.bech32, bob.bech32, 1n)] })) });
+    const sendTx = (init: Partial<{ connectionId: string; packetData: typeof data; relativeTimeout: bigint }>) =>
+      router.dispatch(ctx, pack(MsgSendTxSchema, { owner: alice.bech32, connectionId: 'connection-0', packetData: data, relativeTimeout: 60_000_000_000n, ...init }), [alice.address]);
+    await expect(sendTx({ connectionId: 'c0' })).rejects.toThrow('invalid connection ID: identifier c0 has invalid length: 2, must be between 10-64 characters: invalid identifier');
+    await expect(sendTx({ packetData: create(InterchainAccountPacketDataSchema, { type: Type.EXECUTE_TX }) })).rejects.toThrow('invalid interchain account packet data: packet data cannot be empty: invalid outgoing data');
+    await expect(sendTx({ relativeTimeout: 0n })).rejects.toThrow('relative timeout cannot be zero: invalid request');
+    await expect(sendTx({})).rejects.toThrow(`failed to retrieve active channel on connection connection-0 for port icacontroller-${alice.bech32}: no active channel for this owner`);
+    await expect(router.dispatch(ctx, pack(MsgRegisterInterchainAccountSchema, { owner: alice.bech32, connectionId: 'conn', version: '' }), [alice.address])).rejects.toThrow('invalid connection ID');
+    await expect(router.dispatch(ctx, pack(MsgSubmitTxSchema, { owner: alice.bech32, connectionId: 'connection-0', msg: msgSend(alice.bech32, bob.bech32, 1n) }), [alice.address])).rejects.toThrow(
+      `failed to retrieve active channel for port icacontroller-${alice.bech32}: no active channel for this owner`,
+    );
   });
 });
