@@ -46,7 +46,7 @@ describe('interchain accounts and icamauth on the command line', () => {
       [['tx', 'icamauth', 'submit', notJson, '--connection-id', 'connection-0', ...tx], /^Error: .*neither JSON input nor path to \.json file for sdk msg were provided|^Error: .*error unmarshalling sdk msg file/],
       [['tx', 'interchain-accounts', 'controller', 'send-tx', 'connection-0', notJson, ...tx], /^Error: .*packet data file .* is not JSON/],
       [['q', 'icamauth', 'interchainaccounts', 'connection-0', '--home', home], /^Error: missing argument <owner>/],
-      [['q', 'interchain-accounts', 'controller', 'interchain-account', '--home', home], /^Error: missing argument <owner>/],
+      [['q', 'interchain-accounts', 'controller', 'interchain-account', '--home', home], /^Error: missing arguments <owner> .*, <connection_id> /],
     ];
     for (const [args, expected] of cases) {
       const result = await runCli(args);
