@@ -6,7 +6,8 @@
  * with real proofs (B creates the InterchainAccount in OpenTry and puts its address into the
  * version; A records it in OpenAck), and a MsgSubmitTx on A carrying a bank send from the
  * interchain account is relayed to B, executed there with exact balances, and its result
- * acknowledgement relayed back to A.
+ * acknowledgement relayed back to A. A MsgSendTx that times out closes the ORDERED channel; after
+ * the host end is closed too, registering again opens a new channel to the same account.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
@@ -21,7 +22,9 @@ import { CommitmentProofSchema } from '../../../../src/gen/cosmos/ics23/v1/proof
 import { QueryInterchainAccountRequestSchema, QueryInterchainAccountResponseSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/query_pb.js';
 import { InterchainAccountSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/account_pb.js';
 import { ChannelSchema, CounterpartySchema as ChannelCounterpartySchema, Order, PacketSchema, State as ChannelState } from '../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
-import { MsgAcknowledgementSchema, MsgChannelOpenAckSchema, MsgChannelOpenConfirmSchema, MsgChannelOpenTrySchema, MsgRecvPacketSchema } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
+import { MsgAcknowledgementSchema, MsgChannelCloseConfirmSchema, MsgChannelOpenAckSchema, MsgChannelOpenConfirmSchema, MsgChannelOpenTrySchema, MsgRecvPacketSchema, MsgTimeoutSchema } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
+import { MsgSendTxSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
+import { CosmosTxSchema, InterchainAccountPacketDataSchema, Type } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
 import { MsgCreateClientSchema, MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
 import { MerklePrefixSchema, MerkleProofSchema, MerkleRootSchema } from '../../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
 import { ConnectionEndSchema, CounterpartySchema } from '../../../../src/gen/ibc/core/connection/v1/connection_pb.js';
@@ -310,5 +313,71 @@ describe('an interchain account registered from A executes a bank send on B', ()
     const ackProof = await prove(B, `acks/ports/${HOST_PORT}/channels/${hostChannel}/sequences/1`, hB - 1);
     const acknowledged = await ok(A, anyPack(MsgAcknowledgementSchema, create(MsgAcknowledgementSchema, { packet, acknowledgement: utf8.encode(ack), proofAcked: ackProof.proof, proofHeight: proofHeight(hB), signer: alice.bech32 })));
     expect(attributes(acknowledged.events, 'acknowledge_packet')['packet_sequence']).toBe('1');
+  }, 240_000);
+
+  test('a MsgSendTx that times out closes the ORDERED channel; after the host end is closed, icamauth registers again on a new channel with the same account', async () => {
+    const data = create(InterchainAccountPacketDataSchema, { type: Type.EXECUTE_TX, data: toBinary(CosmosTxSchema, create(CosmosTxSchema, { messages: [msgSend(ica, bob.bech32, 1n)] })) });
+    const sentTx = await ok(A, anyPack(MsgSendTxSchema, create(MsgSendTxSchema, { owner: alice.bech32, connectionId: CONNECTION, packetData: data, relativeTimeout: 2_000_000_000n })));
+    const sendEvent = attributes(sentTx.events, 'send_packet');
+    expect(sendEvent['packet_sequence']).toBe('2');
+    const deadline = BigInt(sendEvent['packet_timeout_timestamp']!);
+    const packet = create(PacketSchema, { sequence: 2n, sourcePort: CONTROLLER_PORT, sourceChannel: controllerChannel, destinationPort: HOST_PORT, destinationChannel: hostChannel, data: utf8.encode(sendEvent['packet_data']!), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
+    const timeOf = (h: number) => {
+      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
+      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+    };
+    let past = 0;
+    await waitFor(() => {
+      const h = B.node.consensus.blockStore.height();
+      if (h > 0 && timeOf(h) >= deadline) past = h;
+      return past > 0;
+    }, 30_000, 'B’s block time past the deadline');
+    const hB = await updateClient(A, B, past - 1);
+    const nextRecv = await prove(B, `nextSequenceRecv/ports/${HOST_PORT}/channels/${hostChannel}`, hB - 1);
+    const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: nextRecv.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 })));
+    expect(timedOut.events.some((e) => e.type === 'channel_close')).toBe(true);
+
+    // The channel is closed: nothing more goes out on it.
+    const refused = await deliver(A, [anyPack(MsgSubmitTxSchema, create(MsgSubmitTxSchema, { owner: alice.bech32, connectionId: CONNECTION, msg: msgSend(ica, bob.bech32, 1n) }))]);
+    expect([refused.codespace, refused.code]).toEqual(['interchainaccounts', 11]);
+
+    // The relayer closes the host end (CloseConfirm with the proof of A's CLOSED end).
+    const hA = await updateClient(B, A, timedOut.height);
+    const closedProof = await prove(A, `channelEnds/ports/${CONTROLLER_PORT}/channels/${controllerChannel}`, hA - 1);
+    expect(fromBinary(ChannelSchema, closedProof.value).state).toBe(ChannelState.CLOSED);
+    await ok(B, anyPack(MsgChannelCloseConfirmSchema, create(MsgChannelCloseConfirmSchema, { portId: HOST_PORT, channelId: hostChannel, proofInit: closedProof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
+
+    // Registering again: a new channel; B finds the existing account and reports the same address.
+    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' })));
+    const init = attributes(registered.events, 'channel_open_init');
+    const newControllerChannel = init['channel_id']!;
+    expect(newControllerChannel).not.toBe(controllerChannel);
+    const path = (port: string, channel: string) => `channelEnds/ports/${port}/channels/${channel}`;
+    const hA2 = await updateClient(B, A, registered.height);
+    const initProof = await prove(A, path(CONTROLLER_PORT, newControllerChannel), hA2 - 1);
+    const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, create(MsgChannelOpenTrySchema, {
+      portId: HOST_PORT,
+      channel: create(ChannelSchema, { state: ChannelState.TRYOPEN, ordering: Order.ORDERED, counterparty: create(ChannelCounterpartySchema, { portId: CONTROLLER_PORT, channelId: newControllerChannel }), connectionHops: [CONNECTION], version: '' }),
+      counterpartyVersion: init['version']!,
+      proofInit: initProof.proof,
+      proofHeight: proofHeight(hA2),
+      signer: alice.bech32,
+    })));
+    const tryEvent = attributes(tried.events, 'channel_open_try');
+    const newHostChannel = tryEvent['channel_id']!;
+    expect(metadataFromVersion(tryEvent['version']!).address).toBe(ica);
+    const hB2 = await updateClient(A, B, tried.height);
+    const tryProof = await prove(B, path(HOST_PORT, newHostChannel), hB2 - 1);
+    await ok(A, anyPack(MsgChannelOpenAckSchema, create(MsgChannelOpenAckSchema, {
+      portId: CONTROLLER_PORT,
+      channelId: newControllerChannel,
+      counterpartyChannelId: newHostChannel,
+      counterpartyVersion: tryEvent['version']!,
+      proofTry: tryProof.proof,
+      proofHeight: proofHeight(hB2),
+      signer: alice.bech32,
+    })));
+    const resubmitted = await ok(A, anyPack(MsgSubmitTxSchema, create(MsgSubmitTxSchema, { owner: alice.bech32, connectionId: CONNECTION, msg: msgSend(ica, bob.bech32, 1n) })));
+    expect([attributes(resubmitted.events, 'send_packet')['packet_src_channel'], attributes(resubmitted.events, 'send_packet')['packet_sequence']]).toEqual([newControllerChannel, '1']);
   }, 240_000);
 });
