@@ -293,3 +293,18 @@ describe('ICA controller Msgs refuse bad input with ibc-go’s errors', () => {
     );
   });
 });
+
+describe('ICA x/params subspaces', () => {
+  test('icacontroller ControllerEnabled and icahost HostEnabled/AllowMessages read as amino JSON and change through the subspace, validated', () => {
+    const ctx = blockContext();
+    const spaces = chain.app.manager.paramSpaces;
+    expect([spaces.get('icacontroller')!.keys, spaces.get('icahost')!.keys]).toEqual([['ControllerEnabled'], ['HostEnabled', 'AllowMessages']]);
+    expect([spaces.get('icacontroller')!.get(ctx, 'ControllerEnabled'), spaces.get('icahost')!.get(ctx, 'AllowMessages')]).toEqual(['true', '["*"]']);
+    spaces.get('icahost')!.set(ctx, [{ key: 'AllowMessages', value: '["/cosmos.bank.v1beta1.MsgSend","/cosmos.staking.v1beta1.MsgDelegate"]' }]);
+    const host = chain.app.manager.keeper<{ host: HostKeeper }>('interchainaccounts').host;
+    expect(host.getParams(ctx).allowMessages).toEqual(['/cosmos.bank.v1beta1.MsgSend', '/cosmos.staking.v1beta1.MsgDelegate']);
+    expect(() => spaces.get('icahost')!.set(ctx, [{ key: 'AllowMessages', value: '[""]' }])).toThrow('parameter must not contain empty strings');
+    spaces.get('icacontroller')!.set(ctx, [{ key: 'ControllerEnabled', value: 'false' }]);
+    expect(spaces.get('icacontroller')!.get(ctx, 'ControllerEnabled')).toBe('false');
+  });
+});
