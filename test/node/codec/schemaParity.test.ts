@@ -68,6 +68,9 @@ const FILES_WITHOUT_COSMJS = new Set([
   'aioz/aiozrc20/v1/genesis.proto',
   'aioz/aiozrc20/v1/query.proto',
   'aioz/aiozrc20/v1/tx.proto',
+  // The network's icamauth (Gaia's x/icamauth under aioz.icamauth): not in cosmjs-types.
+  'aioz/icamauth/v1beta1/query.proto',
+  'aioz/icamauth/v1beta1/tx.proto',
 ]);
 
 /**
