@@ -21,6 +21,8 @@ import { feegrantModule } from '../modules/feegrant/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { ibcModule } from '../modules/ibc/module.js';
+import { icaModule } from '../modules/ibc/apps/ica/module.js';
+import { icamauthModule } from '../modules/icamauth/module.js';
 import { groupModule } from '../modules/group/module.js';
 import { govModule } from '../modules/gov/module.js';
 import { mintModule } from '../modules/mint/module.js';
@@ -58,6 +60,8 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   upgradeModule,
   ibcModule,
   transferModule,
+  icaModule,
+  icamauthModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
@@ -65,8 +69,8 @@ export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['capability', 'feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'evm', 'feemarket', 'group'],
-  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer'],
-  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer'],
+  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer', 'interchainaccounts', 'icamauth'],
+  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer', 'interchainaccounts', 'icamauth'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -16,6 +16,8 @@ import { file_aioz_bonus_v1_genesis } from '../../gen/aioz/bonus/v1/genesis_pb.j
 import { file_aioz_bonus_v1_params } from '../../gen/aioz/bonus/v1/params_pb.js';
 import { file_aioz_bonus_v1_query } from '../../gen/aioz/bonus/v1/query_pb.js';
 import { file_aioz_bonus_v1_tx } from '../../gen/aioz/bonus/v1/tx_pb.js';
+import { file_aioz_icamauth_v1beta1_query } from '../../gen/aioz/icamauth/v1beta1/query_pb.js';
+import { file_aioz_icamauth_v1beta1_tx } from '../../gen/aioz/icamauth/v1beta1/tx_pb.js';
 import { file_aioz_mint_v1_genesis } from '../../gen/aioz/mint/v1/genesis_pb.js';
 import { file_aioz_mint_v1_mint } from '../../gen/aioz/mint/v1/mint_pb.js';
 import { file_aioz_mint_v1_query } from '../../gen/aioz/mint/v1/query_pb.js';
@@ -131,6 +133,15 @@ import { file_ibc_applications_transfer_v1_query } from '../../gen/ibc/applicati
 import { file_ibc_applications_transfer_v1_transfer } from '../../gen/ibc/applications/transfer/v1/transfer_pb.js';
 import { file_ibc_applications_transfer_v1_tx } from '../../gen/ibc/applications/transfer/v1/tx_pb.js';
 import { file_ibc_applications_transfer_v2_packet } from '../../gen/ibc/applications/transfer/v2/packet_pb.js';
+import { file_ibc_applications_interchain_accounts_v1_account } from '../../gen/ibc/applications/interchain_accounts/v1/account_pb.js';
+import { file_ibc_applications_interchain_accounts_v1_metadata } from '../../gen/ibc/applications/interchain_accounts/v1/metadata_pb.js';
+import { file_ibc_applications_interchain_accounts_v1_packet } from '../../gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
+import { file_ibc_applications_interchain_accounts_controller_v1_controller } from '../../gen/ibc/applications/interchain_accounts/controller/v1/controller_pb.js';
+import { file_ibc_applications_interchain_accounts_controller_v1_query } from '../../gen/ibc/applications/interchain_accounts/controller/v1/query_pb.js';
+import { file_ibc_applications_interchain_accounts_controller_v1_tx } from '../../gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
+import { file_ibc_applications_interchain_accounts_host_v1_host } from '../../gen/ibc/applications/interchain_accounts/host/v1/host_pb.js';
+import { file_ibc_applications_interchain_accounts_host_v1_query } from '../../gen/ibc/applications/interchain_accounts/host/v1/query_pb.js';
+import { file_ibc_applications_interchain_accounts_genesis_v1_genesis } from '../../gen/ibc/applications/interchain_accounts/genesis/v1/genesis_pb.js';
 import { file_tendermint_abci_types } from '../../gen/tendermint/abci/types_pb.js';
 import { file_tendermint_blocksync_types } from '../../gen/tendermint/blocksync/types_pb.js';
 import { file_tendermint_consensus_types } from '../../gen/tendermint/consensus/types_pb.js';
@@ -160,6 +171,8 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_aioz_bonus_v1_params,
   file_aioz_bonus_v1_query,
   file_aioz_bonus_v1_tx,
+  file_aioz_icamauth_v1beta1_query,
+  file_aioz_icamauth_v1beta1_tx,
   file_aioz_mint_v1_genesis,
   file_aioz_mint_v1_mint,
   file_aioz_mint_v1_query,
@@ -275,6 +288,15 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_ibc_applications_transfer_v1_query,
   file_ibc_applications_transfer_v1_tx,
   file_ibc_applications_transfer_v2_packet,
+  file_ibc_applications_interchain_accounts_v1_account,
+  file_ibc_applications_interchain_accounts_v1_metadata,
+  file_ibc_applications_interchain_accounts_v1_packet,
+  file_ibc_applications_interchain_accounts_controller_v1_controller,
+  file_ibc_applications_interchain_accounts_controller_v1_query,
+  file_ibc_applications_interchain_accounts_controller_v1_tx,
+  file_ibc_applications_interchain_accounts_host_v1_host,
+  file_ibc_applications_interchain_accounts_host_v1_query,
+  file_ibc_applications_interchain_accounts_genesis_v1_genesis,
   file_tendermint_abci_types,
   file_tendermint_blocksync_types,
   file_tendermint_consensus_types,

@@ -91,6 +91,7 @@ export class ModuleManager {
       this.router.register(instance.msgRoutes ?? [], declaration.name);
       this.contentRouter.register(instance.legacyContent ?? [], declaration.name);
       if (instance.paramSpace !== undefined) this.paramSpaces.register(declaration.name, instance.paramSpace);
+      for (const [subspace, space] of Object.entries(instance.paramSubspaces ?? {})) this.paramSpaces.register(subspace, space);
       for (const [target, hooks] of Object.entries(instance.hooks ?? {})) {
         if (!created.has(target)) throw new Error(`module ${declaration.name} registers hooks on unknown module ${target}`);
         this.hooks.register(target, declaration.name, hooks);

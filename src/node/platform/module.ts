@@ -101,6 +101,11 @@ export interface ModuleInstance<K = unknown> {
   readonly legacyContent?: readonly ContentRoute[];
   /** The module's x/params subspace (named after the module): its keys, read and changed by proposals. */
   readonly paramSpace?: ParamSpace;
+  /**
+   * x/params subspaces named otherwise than the module, for a module of submodules with one
+   * subspace each (ibc-go's interchain accounts: "icacontroller" and "icahost").
+   */
+  readonly paramSubspaces?: Readonly<Record<string, ParamSpace>>;
   readonly queryServices?: readonly QueryServiceImpl[];
   readonly genesis?: ModuleGenesis;
   /** Runs before BeginBlock (the upgrade module's place). Returns true when consensus params changed. */

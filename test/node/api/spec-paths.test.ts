@@ -219,6 +219,16 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/params'],
     ],
   },
+  'Inter-chain communication (interchain accounts host)': {
+    sdk: '/ibc/apps/interchain_accounts/host/v1',
+    cosmos: '/ibc/apps/interchain_accounts/host/v1',
+    rows: [['GET', '/params']],
+  },
+  'Inter-chain communication (interchain accounts controller)': {
+    sdk: '/ibc/apps/interchain_accounts/controller/v1',
+    cosmos: '/ibc/apps/interchain_accounts/controller/v1',
+    rows: [['GET', '/params']],
+  },
   Upgrade: {
     sdk: '/sdk/upgrade/v1beta1',
     cosmos: '/cosmos/upgrade/v1beta1',
@@ -398,6 +408,19 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     expect(validator.check(endpoint.sdk, endpoint.verb, spec.body)).toEqual([]);
     expect(validator.check(endpoint.cosmos, endpoint.verb, upstream.body)).toEqual([]);
     if (!DYNAMIC.test(endpoint.sdk)) expect(upstream.body).toEqual(spec.body);
+  });
+
+  test('an owner without an interchain account: NotFound (404) from the controller and from icamauth (/net/ and /aioz/)', async () => {
+    const paths = [
+      `/ibc/apps/interchain_accounts/controller/v1/owners/${alice.bech32}/connections/connection-0`,
+      `/net/icamauth/v1beta1/interchain_account/owner/${alice.bech32}/connection/connection-0`,
+      `/aioz/icamauth/v1beta1/interchain_account/owner/${alice.bech32}/connection/connection-0`,
+    ];
+    const answers = await Promise.all(paths.map((path) => request(`${url}${path}`)));
+    expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404]);
+    expect(answers[0]!.body.message).toContain(`failed to retrieve account address for icacontroller-${alice.bech32} on connection connection-0`);
+    expect(answers[1]!.body.message).toContain(`no account found for portID icacontroller-${alice.bech32}`);
+    expect(answers[2]!.body).toEqual(answers[1]!.body);
   });
 
   test('the IBC upgrade queries answer NotFound (404) without a scheduled upgrade, as ibc-go', async () => {

@@ -35,6 +35,9 @@ const AIOZRC20 = 'aioz.aiozrc20.v1.Query';
 const IBC_CONNECTION = 'ibc.core.connection.v1.Query';
 const IBC_CHANNEL = 'ibc.core.channel.v1.Query';
 const IBC_TRANSFER = 'ibc.applications.transfer.v1.Query';
+const ICA_CONTROLLER = 'ibc.applications.interchain_accounts.controller.v1.Query';
+const ICA_HOST = 'ibc.applications.interchain_accounts.host.v1.Query';
+const ICAMAUTH = 'aioz.icamauth.v1beta1.Query';
 
 /** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/ (aiozrc20 → netrc20), /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
@@ -170,11 +173,16 @@ const SPEC_PATHS: SpecRow[] = [
   ['GET', '/ibc/apps/transfer/v1/denom_traces', `${IBC_TRANSFER}/DenomTraces`],
   ['GET', '/ibc/apps/transfer/v1/denom_traces/{hash=**}', `${IBC_TRANSFER}/DenomTrace`],
   ['GET', '/ibc/apps/transfer/v1/params', `${IBC_TRANSFER}/Params`],
+  ['GET', '/ibc/apps/interchain_accounts/host/v1/params', `${ICA_HOST}/Params`],
+  ['GET', '/ibc/apps/interchain_accounts/controller/v1/owners/{owner}/connections/{connection_id}', `${ICA_CONTROLLER}/InterchainAccount`],
+  ['GET', '/ibc/apps/interchain_accounts/controller/v1/params', `${ICA_CONTROLLER}/Params`],
+  ['GET', '/net/icamauth/v1beta1/interchain_account/owner/{owner}/connection/{connection_id}', `${ICAMAUTH}/InterchainAccount`],
 ];
 
 /** The upstream path the SDK serves for the same method. */
 function upstreamPath(specPath: string): string {
   if (specPath.startsWith('/ibc/')) return specPath;
+  if (specPath.startsWith('/net/icamauth/')) return specPath.replace(/^\/net\//, '/aioz/');
   return specPath.replace(/^\/sdk\/base\/consensus\//, '/cosmos/base/tendermint/').replace(/^\/sdk\//, '/cosmos/');
 }
 
@@ -214,9 +222,9 @@ describe('httpRoutes', () => {
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, IBC_CONNECTION, IBC_CHANNEL, IBC_TRANSFER, AIOZRC20];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, IBC_CONNECTION, IBC_CHANNEL, IBC_TRANSFER, AIOZRC20, ICA_CONTROLLER, ICA_HOST, ICAMAUTH];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 6 + 13 + 5 + 4);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 6 + 13 + 5 + 4 + 2 + 1 + 1);
   });
 
   it('names the fields bound by path variables', () => {

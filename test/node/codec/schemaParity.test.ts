@@ -71,6 +71,9 @@ const FILES_WITHOUT_COSMJS = new Set([
   // x/capability (cosmjs-types 0.11 follows an SDK whose capability module moved to ibc-go).
   'cosmos/capability/v1beta1/capability.proto',
   'cosmos/capability/v1beta1/genesis.proto',
+  // The network's icamauth (Gaia's x/icamauth under aioz.icamauth): not in cosmjs-types.
+  'aioz/icamauth/v1beta1/query.proto',
+  'aioz/icamauth/v1beta1/tx.proto',
 ]);
 
 /**

@@ -2,6 +2,7 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AnySchema } from '@bufbuild/protobuf/wkt';
 import { EthAccountSchema } from '../../../src/gen/ethermint/types/v1/account_pb.js';
+import { InterchainAccountSchema } from '../../../src/gen/ibc/applications/interchain_accounts/v1/account_pb.js';
 import { PubKeySchema as EvmPubKeySchema } from '../../../src/gen/cosmos/evm/crypto/v1/ethsecp256k1/keys_pb.js';
 import { anyPack } from '../../../src/node/codec/index.js';
 import {
@@ -11,6 +12,7 @@ import {
   decodePubKey,
   encodeAccount,
   newEthAccount,
+  newInterchainAccount,
   newModuleAccount,
   pubKeyAddress,
   type Account,
@@ -28,6 +30,7 @@ const cases: [string, Account][] = [
   ['BaseAccount with a Cosmos key', { ...newEthAccount(cosmos.address, 7n), kind: 'base', codeHash: '', pubKey: { algo: 'secp256k1', key: cosmos.pubKey, typeUrl: '/cosmos.crypto.secp256k1.PubKey' } }],
   ['ModuleAccount', newModuleAccount('bonded_tokens_pool', moduleAddress('bonded_tokens_pool'), 3n, ['burner', 'staking'])],
   ['ModuleAccount without permissions', newModuleAccount('fee_collector', moduleAddress('fee_collector'), 0n, [])],
+  ['InterchainAccount (32-byte address)', newInterchainAccount(sha256(new TextEncoder().encode('ica')), 9n, 'icacontroller-token1owner')],
 ];
 
 describe('account codec', () => {
@@ -36,6 +39,13 @@ describe('account codec', () => {
     expect(Buffer.from(fast)).toEqual(Buffer.from(toBinary(AnySchema, accountToAny(account))));
     const decoded = decodeAccount(Uint8Array.from(fast)); // a fresh object: no memo
     expect(decoded).toEqual(account);
+  });
+
+  test('an InterchainAccount is /ibc.applications.interchain_accounts.v1.InterchainAccount with base_account and account_owner', () => {
+    const any = accountToAny(newInterchainAccount(sha256(new TextEncoder().encode('ica')), 9n, 'icacontroller-token1owner'));
+    expect(any.typeUrl).toBe('/ibc.applications.interchain_accounts.v1.InterchainAccount');
+    const ica = fromBinary(InterchainAccountSchema, any.value);
+    expect([ica.accountOwner, ica.baseAccount?.accountNumber, ica.baseAccount?.pubKey]).toEqual(['icacontroller-token1owner', 9n, undefined]);
   });
 
   test('an EthAccount without code hash reads as keccak256("")', () => {

@@ -311,7 +311,7 @@ describe('x/gov and x/params', () => {
     const unknown = await abciQuery(pos.chain.app, '/cosmos.params.v1beta1.Query/Params', toBinary(paramsQuery.QueryParamsRequestSchema, create(paramsQuery.QueryParamsRequestSchema, { subspace: 'nope', key: 'x' })), paramsQuery.QueryParamsResponseSchema);
     expect(unknown.response.log).toContain('unknown subspace: nope');
     const subspaces = await query('/cosmos.params.v1beta1.Query/Subspaces', paramsQuery.QuerySubspacesRequestSchema, {}, paramsQuery.QuerySubspacesResponseSchema);
-    expect(subspaces.subspaces.map((s) => s.subspace)).toEqual(['aiozrc20', 'auth', 'bank', 'bonus', 'distribution', 'evm', 'feemarket', 'gov', 'ibc', 'mint', 'slashing', 'staking', 'transfer']);
+    expect(subspaces.subspaces.map((s) => s.subspace)).toEqual(['aiozrc20', 'auth', 'bank', 'bonus', 'distribution', 'evm', 'feemarket', 'gov', 'ibc', 'icacontroller', 'icahost', 'mint', 'slashing', 'staking', 'transfer']);
     expect(subspaces.subspaces.find((s) => s.subspace === 'ibc')!.keys).toEqual(['AllowedClients', 'MaxExpectedTimePerBlock']);
     expect(await value('ibc', 'MaxExpectedTimePerBlock')).toBe('"30000000000"');
     expect(subspaces.subspaces.find((s) => s.subspace === 'bank')!.keys).toEqual(['SendEnabled', 'DefaultSendEnabled']);

@@ -6,6 +6,8 @@
  *                                    code_hash = keccak256("") until the EVM gives it code
  *   /cosmos.auth.v1beta1.BaseAccount accepted from genesis files and kept as given
  *   /cosmos.auth.v1beta1.ModuleAccount module accounts (fee_collector, bonded_tokens_pool, …)
+ *   /ibc.applications.interchain_accounts.v1.InterchainAccount accounts an IBC controller chain
+ *                                    acts through (created by the ICA host; no key)
  *
  * Public keys: /ethermint.crypto.v1.ethsecp256k1.PubKey and its Cosmos-EVM twin
  * /cosmos.evm.crypto.v1.ethsecp256k1.PubKey (same bytes; stored as the Ethermint one),
@@ -27,6 +29,7 @@ import { PubKeySchema as Secp256k1PubKeySchema } from '../../../gen/cosmos/crypt
 import { PubKeySchema as EvmEthPubKeySchema } from '../../../gen/cosmos/evm/crypto/v1/ethsecp256k1/keys_pb.js';
 import { PubKeySchema as EthPubKeySchema } from '../../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { EthAccountSchema } from '../../../gen/ethermint/types/v1/account_pb.js';
+import { InterchainAccountSchema } from '../../../gen/ibc/applications/interchain_accounts/v1/account_pb.js';
 import { keccak256, sha256 } from '../../../keyring/hash.js';
 import { aminoKeyAddress } from '../../../keyring/amino.js';
 import { addressFromPublicKey } from '../../../keyring/keys.js';
@@ -58,11 +61,12 @@ export const MULTISIG_PUBKEY_TYPE_URL = `/${LegacyAminoPubKeySchema.typeName}`;
 export const ETH_ACCOUNT_TYPE_URL = `/${EthAccountSchema.typeName}`;
 export const BASE_ACCOUNT_TYPE_URL = `/${BaseAccountSchema.typeName}`;
 export const MODULE_ACCOUNT_TYPE_URL = `/${ModuleAccountSchema.typeName}`;
+export const INTERCHAIN_ACCOUNT_TYPE_URL = `/${InterchainAccountSchema.typeName}`;
 
 /** keccak256("") as Ethermint prints it: the code hash of an account without code. */
 export const EMPTY_CODE_HASH = `0x${toHexString(keccak256(new Uint8Array(0)))}`;
 
-export type AccountKind = 'eth' | 'base' | 'module';
+export type AccountKind = 'eth' | 'base' | 'module' | 'interchain';
 
 export interface Account {
   readonly kind: AccountKind;
@@ -75,10 +79,17 @@ export interface Account {
   /** ModuleAccount only. */
   readonly name: string;
   readonly permissions: readonly string[];
+  /** InterchainAccount only: the owner's controller port ("icacontroller-<owner>"). */
+  readonly accountOwner?: string;
 }
 
 export function newEthAccount(address: Uint8Array, accountNumber: bigint): Account {
   return { kind: 'eth', address, pubKey: undefined, accountNumber, sequence: 0n, codeHash: EMPTY_CODE_HASH, name: '', permissions: [] };
+}
+
+/** An interchain account (ibc-go's NewInterchainAccount over a new base account); not stored. */
+export function newInterchainAccount(address: Uint8Array, accountNumber: bigint, accountOwner: string): Account {
+  return { kind: 'interchain', address, pubKey: undefined, accountNumber, sequence: 0n, codeHash: '', name: '', permissions: [], accountOwner };
 }
 
 export function newModuleAccount(name: string, address: Uint8Array, accountNumber: bigint, permissions: readonly string[]): Account {
@@ -186,6 +197,11 @@ export function accountToAny(account: Account): Any {
         typeUrl: MODULE_ACCOUNT_TYPE_URL,
         value: toBinary(ModuleAccountSchema, create(ModuleAccountSchema, { baseAccount, name: account.name, permissions: [...account.permissions] })),
       });
+    case 'interchain':
+      return create(AnySchema, {
+        typeUrl: INTERCHAIN_ACCOUNT_TYPE_URL,
+        value: toBinary(InterchainAccountSchema, create(InterchainAccountSchema, { baseAccount, accountOwner: account.accountOwner ?? '' })),
+      });
   }
 }
 
@@ -216,6 +232,11 @@ export function encodeAccount(account: Account): Uint8Array {
       for (const permission of account.permissions) writer.bytesField(3, textEncoder.encode(permission));
       const value = writer.finish();
       bytes = new ProtoWriter(value.length + 48).stringField(1, MODULE_ACCOUNT_TYPE_URL).bytesField(2, value).finish();
+      break;
+    }
+    case 'interchain': {
+      const value = new ProtoWriter(baseBytes.length + 80).messageField(1, baseBytes).stringField(2, account.accountOwner ?? '').finish();
+      bytes = new ProtoWriter(value.length + 64).stringField(1, INTERCHAIN_ACCOUNT_TYPE_URL).bytesField(2, value).finish();
       break;
     }
   }
@@ -264,6 +285,7 @@ function fastDecodeAccount(bytes: Uint8Array): Account {
   let baseBytes: Uint8Array | undefined;
   let codeHash = '';
   let name = '';
+  let accountOwner: string | undefined;
   const permissions: string[] = [];
   switch (typeUrl) {
     case ETH_ACCOUNT_TYPE_URL: {
@@ -287,6 +309,16 @@ function fastDecodeAccount(bytes: Uint8Array): Account {
         if (reader.field === 1 && reader.wireType === 2) baseBytes = reader.bytes;
         else if (reader.field === 2 && reader.wireType === 2) name = utf8Decode(reader.bytes);
         else if (reader.field === 3 && reader.wireType === 2) permissions.push(utf8Decode(reader.bytes));
+      }
+      break;
+    }
+    case INTERCHAIN_ACCOUNT_TYPE_URL: {
+      kind = 'interchain';
+      accountOwner = '';
+      const reader = new ProtoReader(value);
+      while (reader.next()) {
+        if (reader.field === 1 && reader.wireType === 2) baseBytes = reader.bytes;
+        else if (reader.field === 2 && reader.wireType === 2) accountOwner = utf8Decode(reader.bytes);
       }
       break;
     }
@@ -317,7 +349,9 @@ function fastDecodeAccount(bytes: Uint8Array): Account {
   }
   const parsed = parseAccAddress(address);
   if (!parsed.ok) throw new Error(`invalid account address "${address}": ${parsed.error}`);
-  return { kind, address: parsed.bytes, pubKey, accountNumber, sequence, codeHash, name, permissions };
+  return accountOwner === undefined
+    ? { kind, address: parsed.bytes, pubKey, accountNumber, sequence, codeHash, name, permissions }
+    : { kind, address: parsed.bytes, pubKey, accountNumber, sequence, codeHash, name, permissions, accountOwner };
 }
 
 function decodePubKeyAnyBytes(bytes: Uint8Array): PubKey | undefined {
@@ -347,6 +381,10 @@ export function accountFromAny(any: Any): Account {
     case MODULE_ACCOUNT_TYPE_URL: {
       const module = fromBinary(ModuleAccountSchema, any.value);
       return fromBase('module', module.baseAccount, { name: module.name, permissions: module.permissions });
+    }
+    case INTERCHAIN_ACCOUNT_TYPE_URL: {
+      const ica = fromBinary(InterchainAccountSchema, any.value);
+      return { ...fromBase('interchain', ica.baseAccount, {}), accountOwner: ica.accountOwner };
     }
     default:
       throw new Error(`unsupported account type ${any.typeUrl}`);

@@ -59,6 +59,9 @@ export function validateAuthGenesis(json: JsonValue | undefined): string[] {
         problems.push(`address ${bech32Of(account)} cannot be derived from the module name '${account.name}'`);
       }
     }
+    if (account.kind === 'interchain' && (account.accountOwner ?? '').trim() === '') {
+      problems.push(`account ${bech32Of(account)}: AccountOwner cannot be empty: invalid account address`);
+    }
     if (account.kind === 'eth' && !/^0x[0-9a-fA-F]{64}$/.test(account.codeHash)) {
       problems.push(`account ${bech32Of(account)}: invalid code_hash "${account.codeHash}"`);
     }

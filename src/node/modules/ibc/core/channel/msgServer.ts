@@ -107,6 +107,27 @@ function branched<T>(ctx: Context, fn: (branch: Context) => T, keep: (result: T)
   return result;
 }
 
+/**
+ * The application's onRecvPacket on a branch, awaited (an application that executes messages, as
+ * the ICA host, settles asynchronously): its writes are kept when `keep` says so; its events are
+ * emitted either way (ibc-go v6.1 RecvPacket: "events should still be emitted from failed acks").
+ */
+async function recvOnBranch<T>(ctx: Context, fn: (branch: Context) => T | Promise<T>, keep: (result: T) => boolean): Promise<T> {
+  const store = ctx.multiStore.branch();
+  const branch = ctx.with({ multiStore: store, events: new EventManager() });
+  let result: T;
+  try {
+    result = await fn(branch);
+  } catch (err) {
+    store.discard();
+    throw err;
+  }
+  if (keep(result)) store.write();
+  else store.discard();
+  ctx.events.emitAll(branch.events.events);
+  return result;
+}
+
 export function channelMsgRoutes(keeper: ChannelKeeper, ports: PortKeeper, router: IbcRouter): MsgRoute[] {
   function route(module: string): IbcModule {
     const callbacks = router.getRoute(module);
@@ -260,7 +281,7 @@ export function channelMsgRoutes(keeper: ChannelKeeper, ports: PortKeeper, route
       }
       return create(MsgChannelCloseConfirmResponseSchema);
     }),
-    msgRoute(Msg.method.recvPacket, (ctx, msg) => {
+    msgRoute(Msg.method.recvPacket, async (ctx, msg) => {
       checkProof(msg.proofCommitment, 'cannot submit an empty proof');
       checkProofHeight(msg.proofHeight);
       checkSigner(msg.signer);
@@ -274,7 +295,7 @@ export function channelMsgRoutes(keeper: ChannelKeeper, ports: PortKeeper, route
       }
       if (!received) return create(MsgRecvPacketResponseSchema, { result: ResponseResultType.NOOP });
       // The application's writes stay only with a successful (or asynchronous) acknowledgement.
-      const ack = branched(ctx, (branch) => callbacks.onRecvPacket(branch, packet, msg.signer), (result) => result === undefined || result.success);
+      const ack = await recvOnBranch(ctx, (branch) => callbacks.onRecvPacket(branch, packet, msg.signer), (result) => result === undefined || result.success);
       if (ack !== undefined) keeper.writeAcknowledgement(ctx, capability, packet, ack);
       return create(MsgRecvPacketResponseSchema, { result: ResponseResultType.SUCCESS });
     }),

@@ -53,7 +53,12 @@ export interface IbcModule {
   onChanOpenConfirm(ctx: Context, portId: string, channelId: string): void;
   onChanCloseInit(ctx: Context, portId: string, channelId: string): void;
   onChanCloseConfirm(ctx: Context, portId: string, channelId: string): void;
-  onRecvPacket(ctx: Context, packet: Packet, relayer: string): Acknowledgement | undefined;
+  /**
+   * May settle asynchronously: an application that executes messages (the ICA host runs a
+   * controller's transaction through the app's message router, whose handlers are async)
+   * returns a promise, which core awaits before writing the acknowledgement.
+   */
+  onRecvPacket(ctx: Context, packet: Packet, relayer: string): Acknowledgement | undefined | Promise<Acknowledgement | undefined>;
   onAcknowledgementPacket(ctx: Context, packet: Packet, acknowledgement: Uint8Array, relayer: string): void;
   onTimeoutPacket(ctx: Context, packet: Packet, relayer: string): void;
 }

@@ -1,0 +1,91 @@
+/**
+ * ICS-27 interchain accounts (ibc-go v6 modules/apps/27-interchain-accounts), module
+ * "interchainaccounts" with two submodules, each with its own store, x/params subspace and
+ * capability scope: the controller ("icacontroller": owners' ports, registration, SendTx) and
+ * the host ("icahost": interchain accounts, execution of controllers' transactions).
+ *
+ * Both reach IBC core through the ibc module's keeper and x/capability scopes (core.ts); their
+ * IBC callbacks (`ControllerIbcModule`, `HostIbcModule`) are added to core's port router under
+ * the submodule names, as ibc-go's app.go adds them. Interchain accounts are x/auth accounts of type
+ * ibc.applications.interchain_accounts.v1.InterchainAccount.
+ */
+import { ParamsSchema as ControllerParamsSchema } from '../../../../../gen/ibc/applications/interchain_accounts/controller/v1/controller_pb.js';
+import { Query as ControllerQuery } from '../../../../../gen/ibc/applications/interchain_accounts/controller/v1/query_pb.js';
+import { Msg as ControllerMsg } from '../../../../../gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
+import { ParamsSchema as HostParamsSchema } from '../../../../../gen/ibc/applications/interchain_accounts/host/v1/host_pb.js';
+import { Query as HostQuery } from '../../../../../gen/ibc/applications/interchain_accounts/host/v1/query_pb.js';
+import { InterchainAccountSchema } from '../../../../../gen/ibc/applications/interchain_accounts/v1/account_pb.js';
+import { defineModule } from '../../../../platform/module.js';
+import { protoParamSpace } from '../../../../platform/params.js';
+import { moduleAddress } from '../../../shared/address.js';
+import { icaCli } from './cli.js';
+import { ControllerIbcModule } from './controller/ibcModule.js';
+import { ControllerKeeper } from './controller/keeper.js';
+import { ibcCore } from './core.js';
+import { IcaErrors } from './errors.js';
+import type { IcaAccountKeeper, IcaCapabilityKeeper, IcaIbcKeeper } from './expectedKeepers.js';
+import { defaultIcaGenesis, exportIcaGenesis, initIcaGenesis, validateIcaGenesis } from './genesis.js';
+import { HostIbcModule } from './host/ibcModule.js';
+import { HostKeeper, hostParamsProblems } from './host/keeper.js';
+import { icaControllerStoreKey, icaHostStoreKey } from './keys.js';
+import { icaControllerMsgRoutes } from './msgServer.js';
+import { icaControllerQueryService, icaHostQueryService } from './queryServer.js';
+import { ICA_CONTROLLER_NAME, ICA_HOST_NAME, ICA_MODULE_NAME } from './types.js';
+
+/** What other modules (icamauth) receive as the interchainaccounts keeper. */
+export interface IcaKeeper {
+  readonly controller: ControllerKeeper;
+  readonly host: HostKeeper;
+  /** The IBC callbacks by submodule (what core's port router routes to). */
+  readonly ibcModules: { readonly icacontroller: ControllerIbcModule; readonly icahost: HostIbcModule };
+}
+
+export const icaModule = defineModule<IcaKeeper>({
+  name: ICA_MODULE_NAME,
+  storeKeys: [icaControllerStoreKey, icaHostStoreKey],
+  msgService: ControllerMsg,
+  queryServices: [ControllerQuery, HostQuery],
+  interfaces: [InterchainAccountSchema],
+  aminoNames: {
+    'ibc.applications.interchain_accounts.controller.v1.MsgRegisterInterchainAccount': 'cosmos-sdk/MsgRegisterInterchainAccount',
+    'ibc.applications.interchain_accounts.controller.v1.MsgSendTx': 'cosmos-sdk/MsgSendTx',
+  },
+  moduleAccounts: { [ICA_MODULE_NAME]: [] },
+  errors: IcaErrors,
+  cli: icaCli,
+  consensusVersion: 2,
+  requires: ['auth', 'capability', 'ibc'],
+  create(deps) {
+    const ibc = deps.keeper<IcaIbcKeeper>('ibc');
+    const core = ibcCore(ibc, deps.keeper<IcaCapabilityKeeper>('capability'), [ICA_CONTROLLER_NAME, ICA_HOST_NAME]);
+    const controller = new ControllerKeeper(core, deps.router, moduleAddress(ICA_MODULE_NAME));
+    const host = new HostKeeper(core, deps.keeper<IcaAccountKeeper>('auth'), deps.router);
+    const ibcModules = { [ICA_CONTROLLER_NAME]: new ControllerIbcModule(controller), [ICA_HOST_NAME]: new HostIbcModule(host) } as const;
+    ibc.router.addRoute(ICA_CONTROLLER_NAME, ibcModules.icacontroller);
+    ibc.router.addRoute(ICA_HOST_NAME, ibcModules.icahost);
+    return {
+      keeper: { controller, host, ibcModules },
+      msgRoutes: icaControllerMsgRoutes(controller),
+      queryServices: [icaControllerQueryService(controller), icaHostQueryService(host)],
+      genesis: {
+        default: () => defaultIcaGenesis(),
+        validate: (json) => validateIcaGenesis(json),
+        init: async (ctx, json) => initIcaGenesis(ctx, controller, host, json),
+        export: (ctx) => exportIcaGenesis(ctx, controller, host),
+      },
+      // ibc-go v6's x/params subspaces "icacontroller" (ControllerEnabled) and "icahost" (HostEnabled, AllowMessages).
+      paramSubspaces: {
+        [ICA_CONTROLLER_NAME]: protoParamSpace(ControllerParamsSchema, {
+          get: (ctx) => controller.getParams(ctx),
+          set: (ctx, params) => controller.setParams(ctx, params),
+          validate: () => [],
+        }),
+        [ICA_HOST_NAME]: protoParamSpace(HostParamsSchema, {
+          get: (ctx) => host.getParams(ctx),
+          set: (ctx, params) => host.setParams(ctx, params),
+          validate: hostParamsProblems,
+        }),
+      },
+    };
+  },
+});

@@ -1,0 +1,383 @@
+/**
+ * ICS-27 between two real tokend chains run in-process (app + BFT engine, one validator each),
+ * with the app's own module set: clients and connection-0 as in channel-packets.test.ts, then the
+ * network's icamauth registers alice's interchain account from A (the controller routes
+ * MsgChannelOpenInit on port icacontroller-<alice>, ORDERED, to icahost), the handshake is relayed
+ * with real proofs (B creates the InterchainAccount in OpenTry and puts its address into the
+ * version; A records it in OpenAck), and a MsgSubmitTx on A carrying a bank send from the
+ * interchain account is relayed to B, executed there with exact balances, and its result
+ * acknowledgement relayed back to A. A MsgSendTx that times out closes the ORDERED channel; after
+ * the host end is closed too, registering again opens a new channel to the same account.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
+import { MsgRegisterAccountSchema, MsgSubmitTxSchema } from '../../../../src/gen/aioz/icamauth/v1beta1/tx_pb.js';
+import { QueryInterchainAccountRequestSchema as IcamauthRequestSchema, QueryInterchainAccountResponseSchema as IcamauthResponseSchema } from '../../../../src/gen/aioz/icamauth/v1beta1/query_pb.js';
+import { QueryAccountRequestSchema, QueryAccountResponseSchema } from '../../../../src/gen/cosmos/auth/v1beta1/query_pb.js';
+import { TxMsgDataSchema } from '../../../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
+import { QueryBalanceRequestSchema, QueryBalanceResponseSchema } from '../../../../src/gen/cosmos/bank/v1beta1/query_pb.js';
+import { MsgSendResponseSchema } from '../../../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
+import { CommitmentProofSchema } from '../../../../src/gen/cosmos/ics23/v1/proofs_pb.js';
+import { QueryInterchainAccountRequestSchema, QueryInterchainAccountResponseSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/query_pb.js';
+import { InterchainAccountSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/account_pb.js';
+import { ChannelSchema, CounterpartySchema as ChannelCounterpartySchema, Order, PacketSchema, State as ChannelState } from '../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
+import { MsgAcknowledgementSchema, MsgChannelCloseConfirmSchema, MsgChannelOpenAckSchema, MsgChannelOpenConfirmSchema, MsgChannelOpenTrySchema, MsgRecvPacketSchema, MsgTimeoutSchema } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
+import { MsgSendTxSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
+import { CosmosTxSchema, InterchainAccountPacketDataSchema, Type } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
+import { MsgCreateClientSchema, MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
+import { MerklePrefixSchema, MerkleProofSchema, MerkleRootSchema } from '../../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
+import { ConnectionEndSchema, CounterpartySchema } from '../../../../src/gen/ibc/core/connection/v1/connection_pb.js';
+import { MsgConnectionOpenAckSchema, MsgConnectionOpenConfirmSchema, MsgConnectionOpenInitSchema, MsgConnectionOpenTrySchema } from '../../../../src/gen/ibc/core/connection/v1/tx_pb.js';
+import { ClientStateSchema, ConsensusStateSchema, HeaderSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
+import { CommitSchema, HeaderSchema as TmHeaderSchema, SignedHeaderSchema } from '../../../../src/gen/tendermint/types/types_pb.js';
+import type { AbciEvent, ExecTxResult } from '../../../../src/node/abci/types.js';
+import { anyPack } from '../../../../src/node/codec/index.js';
+import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
+import { metadataFromVersion } from '../../../../src/node/modules/ibc/apps/ica/types.js';
+import { parseAccAddress } from '../../../../src/node/modules/shared/address.js';
+import { TOKEN, abciQuery, msgSend, signTx } from '../../app/helpers.js';
+import { alice, bob, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
+import { height, protoValidatorSet, testClientState } from '../../../helpers/ibcHeaders.js';
+
+const CHAIN_A = 'icaa-1';
+const CHAIN_B = 'icab-1';
+const CLIENT = '07-tendermint-0';
+const CONNECTION = 'connection-0';
+const CONTROLLER_PORT = `icacontroller-${alice.bech32}`;
+const HOST_PORT = 'icahost';
+const utf8 = new TextEncoder();
+
+interface Side {
+  id: string;
+  node: FullNode;
+  sequence: bigint;
+  clientHeight: number;
+}
+
+let A: Side;
+let B: Side;
+
+// ------------------------------------------------------------------ relaying (as channel-packets.test.ts)
+
+function headerOf(side: Side, h: number, trusted: number) {
+  const block = side.node.consensus.blockStore.loadBlock(h)!;
+  const commit = side.node.consensus.blockStore.loadBlockCommit(h)!;
+  const validators = (at: number) => protoValidatorSet(side.node.consensus.stateStore.loadValidators(at)!);
+  return create(HeaderSchema, {
+    signedHeader: create(SignedHeaderSchema, { header: fromBinary(TmHeaderSchema, encodeHeader(block.header)), commit: fromBinary(CommitSchema, encodeCommit(commit)) }),
+    validatorSet: validators(h),
+    trustedHeight: height(1n, BigInt(trusted)),
+    trustedValidators: validators(trusted + 1),
+  });
+}
+
+function consensusStateOf(side: Side, h: number) {
+  const header = side.node.consensus.blockStore.loadBlock(h)!.header;
+  return create(ConsensusStateSchema, {
+    timestamp: create(TimestampSchema, { seconds: BigInt(header.time.seconds), nanos: header.time.nanos }),
+    root: create(MerkleRootSchema, { hash: header.appHash }),
+    nextValidatorsHash: header.nextValidatorsHash,
+  });
+}
+
+type Delivered = ExecTxResult & { height: number };
+
+async function deliver(side: Side, msgs: Any[]): Promise<Delivered> {
+  const tx = signTx({ signer: alice, msgs, sequence: side.sequence, accountNumber: 0n, fee: 20_000n, gas: 4_000_000n, chainId: side.id });
+  const from = side.node.consensus.blockStore.height();
+  const checked = await side.node.consensus.mempool.checkTx(tx);
+  if (checked.code !== 0) throw new Error(`checkTx: ${checked.log}`);
+  side.sequence++;
+  const hash = Buffer.from(txHash(tx)).toString('hex');
+  let found: { height: number; index: number } | undefined;
+  await waitFor(
+    () => {
+      const store = side.node.consensus.blockStore;
+      for (let h = from + 1; h <= store.height() && found === undefined; h++) {
+        const index = store.loadBlock(h)!.data.txs.findIndex((t) => Buffer.from(txHash(t)).toString('hex') === hash);
+        if (index >= 0) found = { height: h, index };
+      }
+      return found !== undefined;
+    },
+    30_000,
+    'the tx in a block',
+  );
+  await side.node.waitForHeight(found!.height);
+  const result = side.node.consensus.stateStore.loadFinalizeBlockResponse(found!.height)!.txResults[found!.index]!;
+  return { ...result, height: found!.height };
+}
+
+async function ok(side: Side, msg: Any): Promise<Delivered> {
+  const result = await deliver(side, [msg]);
+  expect([result.code, result.log]).toEqual([0, '']);
+  return result;
+}
+
+function attributes(events: readonly AbciEvent[], type: string): Record<string, string> {
+  const event = events.find((e) => e.type === type);
+  if (event === undefined) throw new Error(`no ${type} event in ${events.map((e) => e.type).join(', ')}`);
+  return Object.fromEntries(event.attributes.filter((a) => a.key !== 'msg_index').map((a) => [a.key, a.value]));
+}
+
+async function updateClient(side: Side, other: Side, above: number): Promise<number> {
+  const target = above + 1;
+  await other.node.waitForHeight(target + 1);
+  const update = anyPack(MsgUpdateClientSchema, create(MsgUpdateClientSchema, { clientId: CLIENT, header: anyPack(HeaderSchema, headerOf(other, target, side.clientHeight)), signer: alice.bech32 }));
+  await ok(side, update);
+  side.clientHeight = target;
+  return target;
+}
+
+async function prove(side: Side, key: string, h: number): Promise<{ value: Uint8Array; proof: Uint8Array }> {
+  const answer = await side.node.app.query({ path: '/store/ibc/key', data: utf8.encode(key), height: h, prove: true });
+  expect(answer.code).toBe(0);
+  const ops = answer.proofOps!.ops;
+  return { value: answer.value, proof: toBinary(MerkleProofSchema, create(MerkleProofSchema, { proofs: ops.map((op) => fromBinary(CommitmentProofSchema, op.data)) })) };
+}
+
+async function query<Res extends DescMessage>(side: Side, method: string, req: DescMessage, init: Record<string, unknown>, res: Res): Promise<MessageShape<Res>> {
+  const { value, response: answer } = await abciQuery(side.node.app, method, toBinary(req, create(req, init)), res);
+  if (answer.code !== 0) throw new Error(answer.log);
+  return value!;
+}
+
+async function balance(side: Side, address: string): Promise<bigint> {
+  const answer = await query(side, '/cosmos.bank.v1beta1.Query/Balance', QueryBalanceRequestSchema, { address, denom: 'attotoken' }, QueryBalanceResponseSchema);
+  return BigInt(answer.balance?.amount ?? '0');
+}
+
+const ibcPrefix = () => create(MerklePrefixSchema, { keyPrefix: utf8.encode('ibc') });
+const proofHeight = (h: number) => height(1n, BigInt(h));
+
+async function openConnection(): Promise<void> {
+  for (const [side, other] of [[A, B], [B, A]] as const) {
+    await ok(side, anyPack(MsgCreateClientSchema, create(MsgCreateClientSchema, {
+      clientState: anyPack(ClientStateSchema, testClientState(other.id, height(1n, 2n))),
+      consensusState: anyPack(ConsensusStateSchema, consensusStateOf(other, 2)),
+      signer: alice.bech32,
+    })));
+    side.clientHeight = 2;
+  }
+  const init = await ok(A, anyPack(MsgConnectionOpenInitSchema, create(MsgConnectionOpenInitSchema, {
+    clientId: CLIENT,
+    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: '', prefix: ibcPrefix() }),
+    signer: alice.bech32,
+  })));
+  const hA = await updateClient(B, A, init.height);
+  const initProof = await prove(A, `connections/${CONNECTION}`, hA - 1);
+  const clientOfB = await prove(A, `clients/${CLIENT}/clientState`, hA - 1);
+  const consensusB = await prove(A, `clients/${CLIENT}/consensusStates/1-${A.clientHeight}`, hA - 1);
+  const tried = await ok(B, anyPack(MsgConnectionOpenTrySchema, create(MsgConnectionOpenTrySchema, {
+    clientId: CLIENT,
+    clientState: fromBinary(AnySchema, clientOfB.value),
+    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: CONNECTION, prefix: ibcPrefix() }),
+    counterpartyVersions: fromBinary(ConnectionEndSchema, initProof.value).versions,
+    proofHeight: proofHeight(hA),
+    proofInit: initProof.proof,
+    proofClient: clientOfB.proof,
+    proofConsensus: consensusB.proof,
+    consensusHeight: proofHeight(A.clientHeight),
+    signer: alice.bech32,
+  })));
+  const hB = await updateClient(A, B, tried.height);
+  const tryProof = await prove(B, `connections/${CONNECTION}`, hB - 1);
+  const clientOfA = await prove(B, `clients/${CLIENT}/clientState`, hB - 1);
+  const consensusA = await prove(B, `clients/${CLIENT}/consensusStates/1-${B.clientHeight}`, hB - 1);
+  const acked = await ok(A, anyPack(MsgConnectionOpenAckSchema, create(MsgConnectionOpenAckSchema, {
+    connectionId: CONNECTION,
+    counterpartyConnectionId: CONNECTION,
+    version: fromBinary(ConnectionEndSchema, tryProof.value).versions[0]!,
+    clientState: fromBinary(AnySchema, clientOfA.value),
+    proofHeight: proofHeight(hB),
+    proofTry: tryProof.proof,
+    proofClient: clientOfA.proof,
+    proofConsensus: consensusA.proof,
+    consensusHeight: proofHeight(B.clientHeight),
+    signer: alice.bech32,
+  })));
+  const hA2 = await updateClient(B, A, acked.height);
+  const ackProof = await prove(A, `connections/${CONNECTION}`, hA2 - 1);
+  await ok(B, anyPack(MsgConnectionOpenConfirmSchema, create(MsgConnectionOpenConfirmSchema, { connectionId: CONNECTION, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+}
+
+beforeAll(async () => {
+  const [nodeA, nodeB] = await Promise.all([startFullNode({ chainId: CHAIN_A, indexer: 'null' }), startFullNode({ chainId: CHAIN_B, indexer: 'null' })]);
+  A = { id: CHAIN_A, node: nodeA, sequence: 0n, clientHeight: 0 };
+  B = { id: CHAIN_B, node: nodeB, sequence: 0n, clientHeight: 0 };
+  await Promise.all([nodeA.waitForHeight(3), nodeB.waitForHeight(3)]);
+  await openConnection();
+}, 120_000);
+
+afterAll(async () => {
+  await A?.node.stop();
+  await B?.node.stop();
+});
+
+// ------------------------------------------------------------------ the tests
+
+describe('an interchain account registered from A executes a bank send on B', () => {
+  let controllerChannel = '';
+  let hostChannel = '';
+  let ica = '';
+
+  test('icamauth register on A, the handshake relayed: B creates the InterchainAccount, A records its address', async () => {
+    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' })));
+    const init = attributes(registered.events, 'channel_open_init');
+    expect([init['port_id'], init['counterparty_port_id'], init['connection_id']]).toEqual([CONTROLLER_PORT, HOST_PORT, CONNECTION]);
+    controllerChannel = init['channel_id']!;
+    const initVersion = init['version']!;
+    expect(JSON.parse(initVersion)).toEqual({ version: 'ics27-1', controller_connection_id: CONNECTION, host_connection_id: CONNECTION, address: '', encoding: 'proto3', tx_type: 'sdk_multi_msg' });
+
+    const path = (port: string, channel: string) => `channelEnds/ports/${port}/channels/${channel}`;
+    const hA = await updateClient(B, A, registered.height);
+    const initProof = await prove(A, path(CONTROLLER_PORT, controllerChannel), hA - 1);
+    expect(fromBinary(ChannelSchema, initProof.value)).toMatchObject({ state: ChannelState.INIT, ordering: Order.ORDERED });
+    const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, create(MsgChannelOpenTrySchema, {
+      portId: HOST_PORT,
+      channel: create(ChannelSchema, { state: ChannelState.TRYOPEN, ordering: Order.ORDERED, counterparty: create(ChannelCounterpartySchema, { portId: CONTROLLER_PORT, channelId: controllerChannel }), connectionHops: [CONNECTION], version: '' }),
+      counterpartyVersion: initVersion,
+      proofInit: initProof.proof,
+      proofHeight: proofHeight(hA),
+      signer: alice.bech32,
+    })));
+    const tryEvent = attributes(tried.events, 'channel_open_try');
+    hostChannel = tryEvent['channel_id']!;
+    const hostVersion = metadataFromVersion(tryEvent['version']!);
+    ica = hostVersion.address;
+    expect(ica).toMatch(/^token1/);
+    const account = await query(B, '/cosmos.auth.v1beta1.Query/Account', QueryAccountRequestSchema, { address: ica }, QueryAccountResponseSchema);
+    expect(account.account!.typeUrl).toBe('/ibc.applications.interchain_accounts.v1.InterchainAccount');
+    expect(fromBinary(InterchainAccountSchema, account.account!.value).accountOwner).toBe(CONTROLLER_PORT);
+
+    const hB = await updateClient(A, B, tried.height);
+    const tryProof = await prove(B, path(HOST_PORT, hostChannel), hB - 1);
+    const acked = await ok(A, anyPack(MsgChannelOpenAckSchema, create(MsgChannelOpenAckSchema, {
+      portId: CONTROLLER_PORT,
+      channelId: controllerChannel,
+      counterpartyChannelId: hostChannel,
+      counterpartyVersion: tryEvent['version']!,
+      proofTry: tryProof.proof,
+      proofHeight: proofHeight(hB),
+      signer: alice.bech32,
+    })));
+    const hA2 = await updateClient(B, A, acked.height);
+    const ackProof = await prove(A, path(CONTROLLER_PORT, controllerChannel), hA2 - 1);
+    await ok(B, anyPack(MsgChannelOpenConfirmSchema, create(MsgChannelOpenConfirmSchema, { portId: HOST_PORT, channelId: hostChannel, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+
+    const fromIcamauth = await query(A, '/aioz.icamauth.v1beta1.Query/InterchainAccount', IcamauthRequestSchema, { owner: alice.bech32, connectionId: CONNECTION }, IcamauthResponseSchema);
+    const fromController = await query(A, '/ibc.applications.interchain_accounts.controller.v1.Query/InterchainAccount', QueryInterchainAccountRequestSchema, { owner: alice.bech32, connectionId: CONNECTION }, QueryInterchainAccountResponseSchema);
+    expect([fromIcamauth.interchainAccountAddress, fromController.address]).toEqual([ica, ica]);
+
+    const again = await deliver(A, [anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' }))]);
+    expect([again.codespace, again.code]).toEqual(['interchainaccounts', 10]);
+  }, 240_000);
+
+  test('icamauth submit on A: B executes the send from the interchain account; the result ack goes back to A', async () => {
+    const parsed = parseAccAddress(ica);
+    expect(parsed.ok).toBe(true);
+    await ok(B, msgSend(alice.bech32, ica, 100n * TOKEN));
+    expect(await balance(B, ica)).toBe(100n * TOKEN);
+
+    const submitted = await ok(A, anyPack(MsgSubmitTxSchema, create(MsgSubmitTxSchema, { owner: alice.bech32, connectionId: CONNECTION, msg: msgSend(ica, bob.bech32, 40n * TOKEN) })));
+    const sendEvent = attributes(submitted.events, 'send_packet');
+    expect([sendEvent['packet_src_port'], sendEvent['packet_src_channel'], sendEvent['packet_dst_port'], sendEvent['packet_dst_channel'], sendEvent['packet_sequence'], sendEvent['packet_timeout_height']]).toEqual([CONTROLLER_PORT, controllerChannel, HOST_PORT, hostChannel, '1', '0-0']);
+    const blockTime = A.node.consensus.blockStore.loadBlock(submitted.height)!.header.time;
+    const blockNanos = BigInt(blockTime.seconds) * 1_000_000_000n + BigInt(blockTime.nanos);
+    expect(BigInt(sendEvent['packet_timeout_timestamp']!) - blockNanos).toBeLessThanOrEqual(60_000_000_000n);
+    expect(BigInt(sendEvent['packet_timeout_timestamp']!) - blockNanos).toBeGreaterThan(59_000_000_000n);
+    const packetData = JSON.parse(sendEvent['packet_data']!) as Record<string, string>;
+    expect(Object.keys(packetData)).toEqual(['data', 'memo', 'type']);
+    expect(packetData['type']).toBe('TYPE_EXECUTE_TX');
+
+    const packet = create(PacketSchema, {
+      sequence: 1n,
+      sourcePort: CONTROLLER_PORT,
+      sourceChannel: controllerChannel,
+      destinationPort: HOST_PORT,
+      destinationChannel: hostChannel,
+      data: utf8.encode(sendEvent['packet_data']!),
+      timeoutHeight: height(0n, 0n),
+      timeoutTimestamp: BigInt(sendEvent['packet_timeout_timestamp']!),
+    });
+    const hA = await updateClient(B, A, submitted.height);
+    const commitment = await prove(A, `commitments/ports/${CONTROLLER_PORT}/channels/${controllerChannel}/sequences/1`, hA - 1);
+    const received = await ok(B, anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet, proofCommitment: commitment.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
+    expect(attributes(received.events, 'ics27_packet')).toEqual({ module: 'interchainaccounts', host_channel_id: hostChannel, success: 'true' });
+    const ack = attributes(received.events, 'write_acknowledgement')['packet_ack']!;
+    const result = fromBinary(TxMsgDataSchema, Buffer.from((JSON.parse(ack) as { result: string }).result, 'base64'));
+    expect(result.msgResponses.map((any) => any.typeUrl)).toEqual([`/${MsgSendResponseSchema.typeName}`]);
+    expect([await balance(B, ica), await balance(B, bob.bech32)]).toEqual([60n * TOKEN, 40n * TOKEN]);
+
+    const hB = await updateClient(A, B, received.height);
+    const ackProof = await prove(B, `acks/ports/${HOST_PORT}/channels/${hostChannel}/sequences/1`, hB - 1);
+    const acknowledged = await ok(A, anyPack(MsgAcknowledgementSchema, create(MsgAcknowledgementSchema, { packet, acknowledgement: utf8.encode(ack), proofAcked: ackProof.proof, proofHeight: proofHeight(hB), signer: alice.bech32 })));
+    expect(attributes(acknowledged.events, 'acknowledge_packet')['packet_sequence']).toBe('1');
+  }, 240_000);
+
+  test('a MsgSendTx that times out closes the ORDERED channel; after the host end is closed, icamauth registers again on a new channel with the same account', async () => {
+    const data = create(InterchainAccountPacketDataSchema, { type: Type.EXECUTE_TX, data: toBinary(CosmosTxSchema, create(CosmosTxSchema, { messages: [msgSend(ica, bob.bech32, 1n)] })) });
+    const sentTx = await ok(A, anyPack(MsgSendTxSchema, create(MsgSendTxSchema, { owner: alice.bech32, connectionId: CONNECTION, packetData: data, relativeTimeout: 2_000_000_000n })));
+    const sendEvent = attributes(sentTx.events, 'send_packet');
+    expect(sendEvent['packet_sequence']).toBe('2');
+    const deadline = BigInt(sendEvent['packet_timeout_timestamp']!);
+    const packet = create(PacketSchema, { sequence: 2n, sourcePort: CONTROLLER_PORT, sourceChannel: controllerChannel, destinationPort: HOST_PORT, destinationChannel: hostChannel, data: utf8.encode(sendEvent['packet_data']!), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
+    const timeOf = (h: number) => {
+      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
+      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+    };
+    let past = 0;
+    await waitFor(() => {
+      const h = B.node.consensus.blockStore.height();
+      if (h > 0 && timeOf(h) >= deadline) past = h;
+      return past > 0;
+    }, 30_000, 'B’s block time past the deadline');
+    const hB = await updateClient(A, B, past - 1);
+    const nextRecv = await prove(B, `nextSequenceRecv/ports/${HOST_PORT}/channels/${hostChannel}`, hB - 1);
+    const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: nextRecv.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 })));
+    expect(timedOut.events.some((e) => e.type === 'channel_close')).toBe(true);
+
+    // The channel is closed: nothing more goes out on it.
+    const refused = await deliver(A, [anyPack(MsgSubmitTxSchema, create(MsgSubmitTxSchema, { owner: alice.bech32, connectionId: CONNECTION, msg: msgSend(ica, bob.bech32, 1n) }))]);
+    expect([refused.codespace, refused.code]).toEqual(['interchainaccounts', 11]);
+
+    // The relayer closes the host end (CloseConfirm with the proof of A's CLOSED end).
+    const hA = await updateClient(B, A, timedOut.height);
+    const closedProof = await prove(A, `channelEnds/ports/${CONTROLLER_PORT}/channels/${controllerChannel}`, hA - 1);
+    expect(fromBinary(ChannelSchema, closedProof.value).state).toBe(ChannelState.CLOSED);
+    await ok(B, anyPack(MsgChannelCloseConfirmSchema, create(MsgChannelCloseConfirmSchema, { portId: HOST_PORT, channelId: hostChannel, proofInit: closedProof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
+
+    // Registering again: a new channel; B finds the existing account and reports the same address.
+    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' })));
+    const init = attributes(registered.events, 'channel_open_init');
+    const newControllerChannel = init['channel_id']!;
+    expect(newControllerChannel).not.toBe(controllerChannel);
+    const path = (port: string, channel: string) => `channelEnds/ports/${port}/channels/${channel}`;
+    const hA2 = await updateClient(B, A, registered.height);
+    const initProof = await prove(A, path(CONTROLLER_PORT, newControllerChannel), hA2 - 1);
+    const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, create(MsgChannelOpenTrySchema, {
+      portId: HOST_PORT,
+      channel: create(ChannelSchema, { state: ChannelState.TRYOPEN, ordering: Order.ORDERED, counterparty: create(ChannelCounterpartySchema, { portId: CONTROLLER_PORT, channelId: newControllerChannel }), connectionHops: [CONNECTION], version: '' }),
+      counterpartyVersion: init['version']!,
+      proofInit: initProof.proof,
+      proofHeight: proofHeight(hA2),
+      signer: alice.bech32,
+    })));
+    const tryEvent = attributes(tried.events, 'channel_open_try');
+    const newHostChannel = tryEvent['channel_id']!;
+    expect(metadataFromVersion(tryEvent['version']!).address).toBe(ica);
+    const hB2 = await updateClient(A, B, tried.height);
+    const tryProof = await prove(B, path(HOST_PORT, newHostChannel), hB2 - 1);
+    await ok(A, anyPack(MsgChannelOpenAckSchema, create(MsgChannelOpenAckSchema, {
+      portId: CONTROLLER_PORT,
+      channelId: newControllerChannel,
+      counterpartyChannelId: newHostChannel,
+      counterpartyVersion: tryEvent['version']!,
+      proofTry: tryProof.proof,
+      proofHeight: proofHeight(hB2),
+      signer: alice.bech32,
+    })));
+    const resubmitted = await ok(A, anyPack(MsgSubmitTxSchema, create(MsgSubmitTxSchema, { owner: alice.bech32, connectionId: CONNECTION, msg: msgSend(ica, bob.bech32, 1n) })));
+    expect([attributes(resubmitted.events, 'send_packet')['packet_src_channel'], attributes(resubmitted.events, 'send_packet')['packet_sequence']]).toEqual([newControllerChannel, '1']);
+  }, 240_000);
+});
