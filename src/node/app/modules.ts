@@ -11,6 +11,7 @@ import { registerTypes, registry } from '../codec/registry.js';
 import { aiozrc20Module } from '../modules/netrc20/module.js';
 import { authModule } from '../modules/auth/module.js';
 import { authzModule } from '../modules/authz/module.js';
+import { bech32ibcModule } from '../modules/bech32ibc/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
@@ -54,6 +55,7 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   genutilModule,
   upgradeModule,
   ibcModule,
+  bech32ibcModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
@@ -61,8 +63,8 @@ export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'bech32ibc'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'bech32ibc'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -210,6 +210,15 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/params'],
     ],
   },
+  'Fee routing (bech32ibc)': {
+    // hrp_source_channel/{hrp}: below (no record exists in this chain's genesis).
+    sdk: '/feex/txfees/v1beta1',
+    cosmos: '/osmosis/txfees/v1beta1',
+    rows: [
+      ['GET', '/hrp_ibc_records'],
+      ['GET', '/native_hrp'],
+    ],
+  },
   Upgrade: {
     sdk: '/sdk/upgrade/v1beta1',
     cosmos: '/cosmos/upgrade/v1beta1',
@@ -387,6 +396,16 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     expect(validator.check(endpoint.sdk, endpoint.verb, spec.body)).toEqual([]);
     expect(validator.check(endpoint.cosmos, endpoint.verb, upstream.body)).toEqual([]);
     if (!DYNAMIC.test(endpoint.sdk)) expect(upstream.body).toEqual(spec.body);
+  });
+
+  test('the fee-routing record of an unknown prefix answers bech32ibc\'s record-not-found on /feex and /osmosis alike', async () => {
+    for (const prefix of ['/feex', '/osmosis']) {
+      const res = await request(`${url}${prefix}/txfees/v1beta1/hrp_source_channel/cosmos`);
+      expect(res.status).not.toBe(200);
+      expect(res.body.message).toContain('hrp record not found for cosmos');
+    }
+    const native = await request(`${url}/feex/txfees/v1beta1/native_hrp`);
+    expect(native.body).toEqual({ native_hrp: 'token' });
   });
 
   test('the IBC upgrade queries answer NotFound (404) without a scheduled upgrade, as ibc-go', async () => {

@@ -27,6 +27,7 @@ import { ConnectionErrors } from './core/connection/errors.js';
 import { Query as ChannelQuery } from '../../../gen/ibc/core/channel/v1/query_pb.js';
 import { ChannelErrors } from './core/channel/errors.js';
 import { channelQueryService } from './core/channel/queryServer.js';
+import { ChannelStateReader } from './core/channel/state.js';
 import { ConnectionKeeper } from './core/connection/keeper.js';
 import { connectionMsgRoutes } from './core/connection/msgServer.js';
 import { connectionQueryService } from './core/connection/queryServer.js';
@@ -41,6 +42,8 @@ import { IBC_MODULE_NAME } from './store.js';
 export interface IbcKeeper {
   readonly clientKeeper: ClientKeeper;
   readonly connectionKeeper: ConnectionKeeper;
+  /** 04-channel's state, read only (channel ends, next send sequences, packet commitments). */
+  readonly channelState: ChannelStateReader;
 }
 
 export const ibcModule = defineModule<IbcKeeper>({
@@ -67,7 +70,7 @@ export const ibcModule = defineModule<IbcKeeper>({
     const clientKeeper = new ClientKeeper(deps.keeper<IbcStakingKeeper>('staking'), deps.keeper<IbcUpgradeKeeper>('upgrade'));
     const connectionKeeper = new ConnectionKeeper(clientKeeper);
     return {
-      keeper: { clientKeeper, connectionKeeper },
+      keeper: { clientKeeper, connectionKeeper, channelState: new ChannelStateReader() },
       msgRoutes: [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper)],
       queryServices: [clientQueryService(clientKeeper), connectionQueryService(connectionKeeper), channelQueryService(connectionKeeper)],
       beginBlock: async (ctx) => clientKeeper.beginBlock(ctx),
