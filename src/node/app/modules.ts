@@ -21,6 +21,7 @@ import { feegrantModule } from '../modules/feegrant/module.js';
 import { feemarketModule } from '../modules/feemarket/module.js';
 import { genutilModule } from '../modules/genutil/module.js';
 import { ibcModule } from '../modules/ibc/module.js';
+import { feeModule } from '../modules/ibc/apps/fee/module.js';
 import { groupModule } from '../modules/group/module.js';
 import { govModule } from '../modules/gov/module.js';
 import { mintModule } from '../modules/mint/module.js';
@@ -55,6 +56,7 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   genutilModule,
   upgradeModule,
   ibcModule,
+  feeModule,
   bech32ibcModule,
 ];
 
@@ -63,8 +65,8 @@ export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'bech32ibc'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'bech32ibc'],
+  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'feeibc', 'bech32ibc'],
+  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'feeibc', 'bech32ibc'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -210,6 +210,17 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
       ['GET', '/params'],
     ],
   },
+  'Inter-chain communication (fee)': {
+    // The per-packet, per-relayer rows answer NotFound without escrowed fees: tested below.
+    sdk: '/ibc/apps/fee/v1',
+    cosmos: '/ibc/apps/fee/v1',
+    rows: [
+      ['GET', '/channels/{channel_id}/ports/{port_id}/fee_enabled'],
+      ['GET', '/channels/{channel_id}/ports/{port_id}/incentivized_packets'],
+      ['GET', '/fee_enabled'],
+      ['GET', '/incentivized_packets'],
+    ],
+  },
   'Fee routing (bech32ibc)': {
     // hrp_source_channel/{hrp}: below (no record exists in this chain's genesis).
     sdk: '/feex/txfees/v1beta1',
@@ -356,6 +367,8 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
       .replace('{params_type}', 'tallying')
       .replace('{client_id}', '07-tendermint-0')
       .replace('{connection_id}', 'connection-0')
+      .replace('{channel_id}', 'channel-0')
+      .replace('{port_id}', 'transfer')
       .replace('{revision_number}', '1')
       .replace('{revision_height}', '10')
       .replace('{token}', 'paircoin');
@@ -396,6 +409,20 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     expect(validator.check(endpoint.sdk, endpoint.verb, spec.body)).toEqual([]);
     expect(validator.check(endpoint.cosmos, endpoint.verb, upstream.body)).toEqual([]);
     if (!DYNAMIC.test(endpoint.sdk)) expect(upstream.body).toEqual(spec.body);
+  });
+
+  test('the fee queries of a packet or relayer without fees answer ibc-go\'s NotFound (404)', async () => {
+    const packet = '/ibc/apps/fee/v1/channels/channel-0/ports/transfer/sequences/1';
+    for (const path of [`${packet}/incentivized_packet`, `${packet}/total_recv_fees`, `${packet}/total_ack_fees`, `${packet}/total_timeout_fees`]) {
+      const res = await request(`${url}${path}`);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(res.body.message).toContain('there is no fee escrowed for the given packetID');
+    }
+    for (const kind of ['payee', 'counterparty_payee']) {
+      const res = await request(`${url}/ibc/apps/fee/v1/channels/channel-0/relayers/${alice.bech32}/${kind}`);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toContain(`not found for address: ${alice.bech32} on channel: channel-0`);
+    }
   });
 
   test('the fee-routing record of an unknown prefix answers bech32ibc\'s record-not-found on /feex and /osmosis alike', async () => {
