@@ -25,6 +25,7 @@ const SUITES: Suite[] = [
   { name: 'mint', load: () => import('./mint/mint.bench.js') },
   { name: 'upgrade', load: () => import('./upgrade/upgrade.bench.js') },
   { name: 'ibc', load: () => import('./ibc/client.bench.js') },
+  { name: 'ibc-packets', load: () => import('./ibc/packet.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
   { name: 'authz', load: () => import('./authz/authz.bench.js') },
   { name: 'gov', load: () => import('./gov/gov.bench.js') },

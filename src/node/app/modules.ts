@@ -14,6 +14,7 @@ import { authzModule } from '../modules/authz/module.js';
 import { bech32ibcModule } from '../modules/bech32ibc/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
+import { capabilityModule } from '../modules/capability/module.js';
 import { distributionModule } from '../modules/distribution/module.js';
 import { evidenceModule } from '../modules/evidence/module.js';
 import { evmModule } from '../modules/evm/module.js';
@@ -39,6 +40,7 @@ import { messageSigners } from './tx.js';
 export const APP_MODULES: readonly ModuleDeclaration[] = [
   authModule,
   bankModule,
+  capabilityModule,
   stakingModule,
   distributionModule,
   slashingModule,
@@ -63,10 +65,10 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
 export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
-  beginBlock: ['feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
+  beginBlock: ['capability', 'feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'feemarket', 'group'],
-  initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'feeibc', 'bech32ibc'],
-  exportGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'feeibc', 'bech32ibc'],
+  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'feeibc', 'bech32ibc'],
+  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'feeibc', 'bech32ibc'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

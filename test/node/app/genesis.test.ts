@@ -34,8 +34,9 @@ function funded(): AppStateJson {
 describe('defaultAppState', () => {
   test('every module with SDK snake_case JSON and this chain’s defaults', () => {
     const state = defaultAppState({ denom: 'attotoken' }) as Json;
-    expect(Object.keys(state).sort()).toEqual(['aiozrc20', 'auth', 'authz', 'bank', 'bech32ibc', 'bonus', 'distribution', 'evidence', 'evm', 'feegrant', 'feeibc', 'feemarket', 'genutil', 'gov', 'group', 'ibc', 'mint', 'slashing', 'staking', 'upgrade']);
+    expect(Object.keys(state).sort()).toEqual(['aiozrc20', 'auth', 'authz', 'bank', 'bech32ibc', 'bonus', 'capability', 'distribution', 'evidence', 'evm', 'feegrant', 'feeibc', 'feemarket', 'genutil', 'gov', 'group', 'ibc', 'mint', 'slashing', 'staking', 'upgrade']);
     expect(state.authz).toEqual({ authorization: [] });
+    expect(state.capability).toEqual({ index: '1', owners: [] });
     expect(state.feegrant).toEqual({ allowances: [] });
     expect(state.auth.params).toEqual({ max_memo_characters: '256', tx_sig_limit: '7', tx_size_cost_per_byte: '10', sig_verify_cost_ed25519: '590', sig_verify_cost_secp256k1: '1000' });
     expect(state.auth.accounts).toEqual([]);

@@ -8,6 +8,7 @@
  * FinalizeBlock → Commit driven by the test), for height-pinned queries.
  */
 import { addGenesisAccount, collectGentxs, defaultAppState, openApp, type App, type AppStateJson } from '../../../src/node/app/index.js';
+import type { AppOptions } from '../../../src/node/app/options.js';
 import { createConsensus, type Consensus } from '../../../src/node/consensus/index.js';
 import { FilePV, generateNodeKey } from '../../../src/node/consensus/privval.js';
 import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
@@ -51,7 +52,9 @@ export async function waitFor(check: () => boolean, timeoutMs = 15_000, what = '
   }
 }
 
-export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; chainId?: string; editAppState?: (state: AppStateJson) => AppStateJson } = {}): Promise<FullNode> {
+export async function startFullNode(
+  options: { indexer?: 'kv' | 'null'; broadcastTimeoutMs?: number; chainId?: string; editAppState?: (state: AppStateJson) => AppStateJson; appOptions?: Partial<AppOptions> } = {},
+): Promise<FullNode> {
   const chainId = options.chainId ?? CHAIN_ID;
   const pv = FilePV.generate();
   const nodeKey = generateNodeKey();
@@ -61,7 +64,7 @@ export async function startFullNode(options: { indexer?: 'kv' | 'null'; broadcas
   appState = collectGentxs(appState, [makeGentx(validatorKey, pv.pubKey.bytes, 100n * TOKEN, { chainId })], chainId);
   if (options.editAppState) appState = options.editAppState(appState);
   const db = memoryDatabase();
-  const opened = await openApp(db, { chainId, sigVerifyWorkers: 0 }, { syncCommits: false });
+  const opened = await openApp(db, { chainId, sigVerifyWorkers: 0, ...options.appOptions }, { syncCommits: false });
   const genesis: GenesisDoc = {
     genesisTime: timestampNow(),
     chainId,

@@ -3,9 +3,9 @@
  * consensus-state|consensus-state-heights|params|upgraded-client-state|upgraded-consensus-state`
  * and `tokend query ibc connection connections|end|path|params|client-state|consensus-state`
  * (ibc-go's `q ibc client …` / `q ibc connection …` names and argument order), one service per
- * submodule under the same `ibc` topic. Client and handshake messages are sent by relayers, which
- * build headers and proofs from a counterparty's RPC; `tx ibc client|connection …` take their
- * message fields as JSON.
+ * submodule under the same `ibc` topic. Client, handshake and packet messages are sent by relayers,
+ * which build headers and proofs from a counterparty's RPC; `tx ibc client|connection|channel …`
+ * take their message fields as JSON.
  */
 import { comments as clientComments } from '../../../gen/ibc/core/client/v1/comments.js';
 import { Query } from '../../../gen/ibc/core/client/v1/query_pb.js';
@@ -15,13 +15,14 @@ import { Query as ConnectionQuery } from '../../../gen/ibc/core/connection/v1/qu
 import { Msg as ConnectionMsg } from '../../../gen/ibc/core/connection/v1/tx_pb.js';
 import { comments as channelComments } from '../../../gen/ibc/core/channel/v1/comments.js';
 import { Query as ChannelQuery } from '../../../gen/ibc/core/channel/v1/query_pb.js';
+import { Msg as ChannelMsg } from '../../../gen/ibc/core/channel/v1/tx_pb.js';
 import type { ModuleCli } from '../../platform/cli.js';
 
 export const ibcCli: ModuleCli = {
   module: 'ibc',
   comments: { ...clientComments, ...connectionComments, ...channelComments },
   querySummary: 'Querying commands for the IBC module (light clients, connections, channels)',
-  txSummary: 'IBC transaction subcommands (light clients, connection handshake)',
+  txSummary: 'IBC transaction subcommands (light clients, connection and channel handshakes, packets)',
   query: [
     {
       service: Query,
@@ -87,6 +88,21 @@ export const ibcCli: ModuleCli = {
         ConnectionOpenTry: { use: 'connection:open-try' },
         ConnectionOpenAck: { use: 'connection:open-ack' },
         ConnectionOpenConfirm: { use: 'connection:open-confirm' },
+      },
+    },
+    {
+      service: ChannelMsg,
+      overrides: {
+        ChannelOpenInit: { use: 'channel:open-init' },
+        ChannelOpenTry: { use: 'channel:open-try' },
+        ChannelOpenAck: { use: 'channel:open-ack' },
+        ChannelOpenConfirm: { use: 'channel:open-confirm' },
+        ChannelCloseInit: { use: 'channel:close-init' },
+        ChannelCloseConfirm: { use: 'channel:close-confirm' },
+        RecvPacket: { use: 'channel:recv-packet' },
+        Timeout: { use: 'channel:timeout' },
+        TimeoutOnClose: { use: 'channel:timeout-on-close' },
+        Acknowledgement: { use: 'channel:acknowledgement' },
       },
     },
   ],

@@ -2,8 +2,9 @@
  * IBC core (ibc-go v6), module "ibc" with its store "ibc": 02-client with the 07-tendermint light
  * client — clients of other chains, updated by relayers with signed headers, frozen by
  * misbehaviour, upgraded along the counterparty's upgrade path — and 03-connection, the
- * handshake over those clients. 04-channel, 05-port and the applications slot in beside them (their keys on the same
- * store builder, their genesis sections in genesis.ts, their services in this declaration).
+ * handshake over those clients; 05-port (port capabilities, the router of applications) and
+ * 04-channel (channel handshake, packets, acknowledgements, timeouts) over the connections. The
+ * applications are other modules that add their IbcModule to the router (see IbcKeeper).
  */
 import { ClientUpdateProposalSchema, ParamsSchema, UpgradeProposalSchema } from '../../../gen/ibc/core/client/v1/client_pb.js';
 import { contentRoute } from '../../platform/content.js';
@@ -25,7 +26,13 @@ import { Query as ConnectionQuery } from '../../../gen/ibc/core/connection/v1/qu
 import { Msg as ConnectionMsg } from '../../../gen/ibc/core/connection/v1/tx_pb.js';
 import { ConnectionErrors } from './core/connection/errors.js';
 import { Query as ChannelQuery } from '../../../gen/ibc/core/channel/v1/query_pb.js';
+import { Msg as ChannelMsg } from '../../../gen/ibc/core/channel/v1/tx_pb.js';
 import { ChannelErrors } from './core/channel/errors.js';
+import { ChannelKeeper } from './core/channel/keeper.js';
+import { channelMsgRoutes } from './core/channel/msgServer.js';
+import { PortErrors } from './core/port/errors.js';
+import { PortKeeper, type IbcCapabilityKeeper } from './core/port/keeper.js';
+import { IbcRouter } from './core/port/router.js';
 import { channelQueryService } from './core/channel/queryServer.js';
 import { ChannelStateReader } from './core/channel/state.js';
 import { ConnectionKeeper } from './core/connection/keeper.js';
@@ -38,10 +45,19 @@ import { ibcStoreKey } from './keys.js';
 import { TendermintErrors } from './lightclients/tendermint/errors.js';
 import { IBC_MODULE_NAME } from './store.js';
 
-/** What other modules (connection, channel, apps next) receive as the ibc keeper. */
+/**
+ * What other modules receive as the ibc keeper. An application (transfer, ICA, …) adds its
+ * IbcModule with `router.addRoute(<its module name>, stack)` in its `create`, takes its own
+ * ScopedKeeper from the capability module (`scopeToModule(<its module name>)`), binds its port in
+ * InitGenesis (`portKeeper.bindPort` then claims "ports/{port}" with its scoped keeper), and sends
+ * packets through `channelKeeper` (the Ics4Wrapper) or a middleware wrapping it.
+ */
 export interface IbcKeeper {
   readonly clientKeeper: ClientKeeper;
   readonly connectionKeeper: ConnectionKeeper;
+  readonly portKeeper: PortKeeper;
+  readonly channelKeeper: ChannelKeeper;
+  readonly router: IbcRouter;
   /** 04-channel's state, read only (channel ends, next send sequences, packet commitments). */
   readonly channelState: ChannelStateReader;
 }
@@ -49,7 +65,7 @@ export interface IbcKeeper {
 export const ibcModule = defineModule<IbcKeeper>({
   name: IBC_MODULE_NAME,
   storeKeys: [ibcStoreKey],
-  msgService: [ClientMsg, ConnectionMsg],
+  msgService: [ClientMsg, ConnectionMsg, ChannelMsg],
   queryServices: [ClientQuery, ConnectionQuery, ChannelQuery],
   interfaces: [ClientStateSchema, ConsensusStateSchema, HeaderSchema, MisbehaviourSchema, ClientUpdateProposalSchema, UpgradeProposalSchema],
   aminoNames: {
@@ -61,17 +77,31 @@ export const ibcModule = defineModule<IbcKeeper>({
     'ibc.core.connection.v1.MsgConnectionOpenTry': 'cosmos-sdk/MsgConnectionOpenTry',
     'ibc.core.connection.v1.MsgConnectionOpenAck': 'cosmos-sdk/MsgConnectionOpenAck',
     'ibc.core.connection.v1.MsgConnectionOpenConfirm': 'cosmos-sdk/MsgConnectionOpenConfirm',
+    'ibc.core.channel.v1.MsgChannelOpenInit': 'cosmos-sdk/MsgChannelOpenInit',
+    'ibc.core.channel.v1.MsgChannelOpenTry': 'cosmos-sdk/MsgChannelOpenTry',
+    'ibc.core.channel.v1.MsgChannelOpenAck': 'cosmos-sdk/MsgChannelOpenAck',
+    'ibc.core.channel.v1.MsgChannelOpenConfirm': 'cosmos-sdk/MsgChannelOpenConfirm',
+    'ibc.core.channel.v1.MsgChannelCloseInit': 'cosmos-sdk/MsgChannelCloseInit',
+    'ibc.core.channel.v1.MsgChannelCloseConfirm': 'cosmos-sdk/MsgChannelCloseConfirm',
+    'ibc.core.channel.v1.MsgRecvPacket': 'cosmos-sdk/MsgRecvPacket',
+    'ibc.core.channel.v1.MsgTimeout': 'cosmos-sdk/MsgTimeout',
+    'ibc.core.channel.v1.MsgTimeoutOnClose': 'cosmos-sdk/MsgTimeoutOnClose',
+    'ibc.core.channel.v1.MsgAcknowledgement': 'cosmos-sdk/MsgAcknowledgement',
   },
-  errors: { ...ClientErrors, ...ConnectionErrors, ...ChannelErrors, ...HostErrors, ...CommitmentErrors, ...TendermintErrors },
+  errors: { ...ClientErrors, ...ConnectionErrors, ...ChannelErrors, ...PortErrors, ...HostErrors, ...CommitmentErrors, ...TendermintErrors },
   cli: ibcCli,
   consensusVersion: 2,
-  requires: ['staking', 'upgrade'],
+  requires: ['staking', 'upgrade', 'capability'],
   create(deps) {
     const clientKeeper = new ClientKeeper(deps.keeper<IbcStakingKeeper>('staking'), deps.keeper<IbcUpgradeKeeper>('upgrade'));
     const connectionKeeper = new ConnectionKeeper(clientKeeper);
+    const scopedKeeper = deps.keeper<IbcCapabilityKeeper>('capability').scopeToModule(IBC_MODULE_NAME);
+    const portKeeper = new PortKeeper(scopedKeeper);
+    const channelKeeper = new ChannelKeeper(connectionKeeper, portKeeper, scopedKeeper);
+    const router = new IbcRouter();
     return {
-      keeper: { clientKeeper, connectionKeeper, channelState: new ChannelStateReader() },
-      msgRoutes: [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper)],
+      keeper: { clientKeeper, connectionKeeper, portKeeper, channelKeeper, router, channelState: new ChannelStateReader() },
+      msgRoutes: [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper), ...channelMsgRoutes(channelKeeper, portKeeper, router)],
       queryServices: [clientQueryService(clientKeeper), connectionQueryService(connectionKeeper), channelQueryService(connectionKeeper)],
       beginBlock: async (ctx) => clientKeeper.beginBlock(ctx),
       legacyContent: [

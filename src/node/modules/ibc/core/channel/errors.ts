@@ -24,4 +24,9 @@ export const ChannelErrors = {
   PacketReceived: registerError(CHANNEL_CODESPACE, 19, 'packet already received'),
   PacketCommitmentNotFound: registerError(CHANNEL_CODESPACE, 20, 'packet commitment not found'),
   PacketSequenceOutOfOrder: registerError(CHANNEL_CODESPACE, 21, 'packet sequence is out of order'),
+  RedundantTx: registerError(CHANNEL_CODESPACE, 22, 'packet messages are redundant'),
+  NoOpMsg: registerError(CHANNEL_CODESPACE, 23, 'message is redundant, no-op will be performed'),
+  InvalidChannelVersion: registerError(CHANNEL_CODESPACE, 24, 'invalid channel version'),
+  PacketNotSent: registerError(CHANNEL_CODESPACE, 25, 'packet has not been sent'),
+  InvalidTimeout: registerError(CHANNEL_CODESPACE, 26, 'invalid packet timeout'),
 } as const;

@@ -6,7 +6,7 @@
  * checked against its spec (leaf and inner-node shapes, depth) before its root is computed.
  */
 import { createHash } from 'node:crypto';
-import { HashOp, LengthOp, type CommitmentProof, type ExistenceProof, type InnerOp, type LeafOp, type ProofSpec } from '../../../../../gen/cosmos/ics23/v1/proofs_pb.js';
+import { HashOp, LengthOp, type CommitmentProof, type ExistenceProof, type InnerOp, type InnerSpec, type LeafOp, type NonExistenceProof, type ProofSpec } from '../../../../../gen/cosmos/ics23/v1/proofs_pb.js';
 import { toHexUpper } from '../../../../consensus/types/bytes.js';
 import { CommitmentErrors } from './errors.js';
 
@@ -116,6 +116,141 @@ function checkAgainstSpec(proof: ExistenceProof, spec: ProofSpec): void {
     if (inner.prefix.length > innerSpec.maxPrefixLength + maxLeftChildBytes) throw new Error(`inner prefix too long: ${inner.prefix.length}`);
     if (innerSpec.childSize <= 0 || inner.suffix.length % innerSpec.childSize !== 0) throw new Error(`inner suffix length ${inner.suffix.length} is not a multiple of the child size ${innerSpec.childSize}`);
   }
+}
+
+// ------------------------------------------------------------------ non-existence (cosmos/ics23)
+
+/** getPadding: the prefix and suffix lengths an inner op has when its child is at `branch`. */
+function padding(spec: InnerSpec, branch: number): { minPrefix: number; maxPrefix: number; suffix: number } {
+  const idx = spec.childOrder.indexOf(branch);
+  if (idx < 0) throw new Error(`branch ${branch} not found in child order`);
+  const prefix = idx * spec.childSize;
+  return { minPrefix: prefix + spec.minPrefixLength, maxPrefix: prefix + spec.maxPrefixLength, suffix: (spec.childOrder.length - 1 - idx) * spec.childSize };
+}
+
+function hasPadding(op: InnerOp, pad: { minPrefix: number; maxPrefix: number; suffix: number }): boolean {
+  return op.prefix.length >= pad.minPrefix && op.prefix.length <= pad.maxPrefix && op.suffix.length === pad.suffix;
+}
+
+/** orderFromPadding: which branch an inner op's child is on (undefined: none fits). */
+function branchOf(spec: InnerSpec, op: InnerOp): number | undefined {
+  for (let branch = 0; branch < spec.childOrder.length; branch++) if (hasPadding(op, padding(spec, branch))) return branch;
+  return undefined;
+}
+
+/** leftBranchesAreEmpty: every child left of the op's own is the spec's empty child. */
+function leftBranchesAreEmpty(spec: InnerSpec, op: InnerOp): boolean {
+  const idx = branchOf(spec, op);
+  if (idx === undefined || idx === 0 || spec.emptyChild.length === 0) return false;
+  const actualPrefix = op.prefix.length - idx * spec.childSize;
+  if (actualPrefix < 0) return false;
+  for (let i = 0; i < idx; i++) {
+    const from = actualPrefix + spec.childOrder.indexOf(i) * spec.childSize;
+    if (!equal(spec.emptyChild, op.prefix.subarray(from, from + spec.childSize))) return false;
+  }
+  return true;
+}
+
+/** rightBranchesAreEmpty: every child right of the op's own is the spec's empty child. */
+function rightBranchesAreEmpty(spec: InnerSpec, op: InnerOp): boolean {
+  const idx = branchOf(spec, op);
+  const last = spec.childOrder.length - 1;
+  if (idx === undefined || idx === last || spec.emptyChild.length === 0) return false;
+  const rightBranches = last - idx;
+  if (op.suffix.length !== spec.childSize * rightBranches) return false;
+  for (let i = 0; i < rightBranches; i++) {
+    const from = i * spec.childSize;
+    if (!equal(spec.emptyChild, op.suffix.subarray(from, from + spec.childSize))) return false;
+  }
+  return true;
+}
+
+function isLeftMost(spec: InnerSpec, path: readonly InnerOp[]): boolean {
+  const pad = padding(spec, 0);
+  return path.every((op) => hasPadding(op, pad) || rightBranchesAreEmpty(spec, op));
+}
+
+function isRightMost(spec: InnerSpec, path: readonly InnerOp[]): boolean {
+  const pad = padding(spec, spec.childOrder.length - 1);
+  return path.every((op) => hasPadding(op, pad) || leftBranchesAreEmpty(spec, op));
+}
+
+/** IsLeftNeighbor: the two paths split at one node, left going right-most below it, right left-most. */
+function isLeftNeighbor(spec: InnerSpec, left: readonly InnerOp[], right: readonly InnerOp[]): boolean {
+  let l = left.length - 1;
+  let r = right.length - 1;
+  while (l >= 0 && r >= 0 && equal(left[l]!.prefix, right[r]!.prefix) && equal(left[l]!.suffix, right[r]!.suffix)) {
+    l--;
+    r--;
+  }
+  if (l < 0 || r < 0) return false;
+  const leftBranch = branchOf(spec, left[l]!);
+  const rightBranch = branchOf(spec, right[r]!);
+  if (leftBranch === undefined || rightBranch === undefined || rightBranch !== leftBranch + 1) return false;
+  return isRightMost(spec, left.slice(0, l)) && isLeftMost(spec, right.slice(0, r));
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/** ExistenceProof.Verify against a spec and root (the neighbours of a non-existence proof). */
+function verifyExistence(proof: ExistenceProof, spec: ProofSpec, root: Uint8Array): void {
+  checkAgainstSpec(proof, spec);
+  if (!equal(calculateExistenceRoot(proof), root)) throw new Error('calculated root does not match the given root');
+}
+
+/** NonExistenceProof.Verify: `key` lies strictly between two adjacent leaves (or beyond the last / before the first). */
+function verifyNonExistence(proof: NonExistenceProof, spec: ProofSpec, root: Uint8Array, key: Uint8Array): void {
+  const innerSpec = spec.innerSpec;
+  if (innerSpec === undefined) throw new Error('proof spec has no inner spec');
+  if (proof.left === undefined && proof.right === undefined) throw new Error('both left and right proofs are missing');
+  if (proof.left !== undefined) {
+    verifyExistence(proof.left, spec, root);
+    if (compareBytes(key, proof.left.key) <= 0) throw new Error('key is not right of the left proof');
+  }
+  if (proof.right !== undefined) {
+    verifyExistence(proof.right, spec, root);
+    if (compareBytes(key, proof.right.key) >= 0) throw new Error('key is not left of the right proof');
+  }
+  if (proof.left === undefined) {
+    if (!isLeftMost(innerSpec, proof.right!.path)) throw new Error('left proof missing, right proof must be left-most');
+  } else if (proof.right === undefined) {
+    if (!isRightMost(innerSpec, proof.left.path)) throw new Error('right proof missing, left proof must be right-most');
+  } else if (!isLeftNeighbor(innerSpec, proof.left.path, proof.right.path)) {
+    throw new Error('right proof is not the left neighbor of the left proof');
+  }
+}
+
+/**
+ * VerifyNonMembership of a chained proof (ibc-go MerkleProof.VerifyNonMembership): the first proof
+ * shows the key absent from the module store, the rest prove that store's root up to `root`.
+ */
+export function verifyChainedNonMembership(specs: readonly ProofSpec[], root: Uint8Array, path: readonly string[], proofs: readonly CommitmentProof[]): void {
+  if (proofs.length === 0) throw CommitmentErrors.InvalidMerkleProof.wrap('proof cannot be empty');
+  if (root.length === 0) throw CommitmentErrors.InvalidProof.wrap('root cannot be empty');
+  if (specs.length !== proofs.length) throw CommitmentErrors.InvalidMerkleProof.wrap(`length of specs: ${specs.length} not equal to length of proof: ${proofs.length}`);
+  if (path.length !== proofs.length) throw CommitmentErrors.InvalidProof.wrap(`path length ${path.length} not same as proof ${proofs.length}`);
+  const first = proofs[0]!.proof;
+  if (first.case !== 'nonexist') throw CommitmentErrors.InvalidProof.wrap(`expected proof type: *ics23.CommitmentProof_Nonexist, got: ${first.case ?? 'nil'}`);
+  const nonexist = first.value;
+  const neighbour = nonexist.left ?? nonexist.right;
+  let subroot: Uint8Array;
+  try {
+    if (neighbour === undefined) throw new Error('nonexistence proof has empty Left and Right proof');
+    subroot = calculateExistenceRoot(neighbour);
+  } catch (err) {
+    throw CommitmentErrors.InvalidProof.wrap(`could not calculate root for proof index 0, merkle tree is likely empty. ${(err as Error).message}`);
+  }
+  const keyText = decodeURIComponent(path[path.length - 1]!);
+  try {
+    verifyNonExistence(nonexist, specs[0]!, subroot, new TextEncoder().encode(keyText));
+  } catch {
+    throw CommitmentErrors.InvalidProof.wrap(`could not verify absence of key ${keyText}. Please ensure that the path is correct.`);
+  }
+  verifyChainedMembership(specs.slice(1), root, path.slice(0, path.length - 1), proofs.slice(1), subroot);
 }
 
 /**

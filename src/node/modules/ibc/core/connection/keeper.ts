@@ -23,7 +23,10 @@ import { MerklePrefixSchema } from '../../../../../gen/ibc/core/commitment/v1/co
 import type { Context } from '../../../shared/context.js';
 import { SdkErrors, wrapError } from '../../../shared/errors.js';
 import { blockTimeNs, clientStatus, packConsensusState, type ConsensusState } from '../../lightclients/tendermint/client.js';
-import { verifyMembership } from '../../lightclients/tendermint/membership.js';
+import { verifyMembership, verifyNonMembership } from '../../lightclients/tendermint/membership.js';
+import { ChannelSchema, type Channel } from '../../../../../gen/ibc/core/channel/v1/channel_pb.js';
+import { channelPath, packetPath } from '../channel/keys.js';
+import { sha256 } from '../../../../store/hash.js';
 import { ClientStoreView } from '../client/clientStore.js';
 import { ClientErrors } from '../client/errors.js';
 import { compareHeights, formatHeight, selfHeight, type Height } from '../client/height.js';
@@ -139,15 +142,85 @@ export class ConnectionKeeper {
 
   // ------------------------------------------------------------------ verification
 
-  /** The client of a connection, Active, for a membership proof of the counterparty's store. */
-  private verify(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, path: string, value: Uint8Array): void {
+  /** The client of a connection, Active (GetClientStatus), with its store. */
+  private activeClient(ctx: Context, connection: ConnectionEnd) {
     const clientId = connection.clientId;
     const cs = this.clientKeeper.getClientState(ctx, clientId);
     if (cs === undefined) throw ClientErrors.ClientNotFound.wrap(clientId);
     const store = this.clientKeeper.store(ctx, clientId);
     const status = clientStatus(cs, store, blockTimeNs(ctx));
     if (status !== 'Active') throw ClientErrors.ClientNotActive.wrap(`client (${clientId}) status is ${status}`);
-    verifyMembership(ctx, store, cs, proofHeight, 0n, 0n, proof, prefixedPath(connection.counterparty, path), value);
+    return { cs, store };
+  }
+
+  /** A membership proof of the counterparty's store, through the connection's client. */
+  private verify(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, path: string, value: Uint8Array, delayTimeNs = 0n, delayBlocks = 0n): void {
+    const { cs, store } = this.activeClient(ctx, connection);
+    verifyMembership(ctx, store, cs, proofHeight, delayTimeNs, delayBlocks, proof, prefixedPath(connection.counterparty, path), value);
+  }
+
+  /** getBlockDelay: the connection's delay period in blocks (ceil of delay / max expected time per block). */
+  blockDelay(ctx: Context, connection: ConnectionEnd): bigint {
+    const expected = this.getParams(ctx).maxExpectedTimePerBlock;
+    if (expected === 0n) return 0n;
+    return (connection.delayPeriod + expected - 1n) / expected;
+  }
+
+  /** GetTimestampAtHeight: the counterparty's block time (ns) at `height`, from the client's consensus state. */
+  getTimestampAtHeight(ctx: Context, connection: ConnectionEnd, height: Height): bigint {
+    if (this.clientKeeper.getClientState(ctx, connection.clientId) === undefined) throw ClientErrors.ClientNotFound.wrap(`clientID (${connection.clientId})`);
+    const consensus = this.clientKeeper.store(ctx, connection.clientId).getConsensusState(height);
+    if (consensus === undefined) throw ClientErrors.ConsensusStateNotFound.wrap(`height (${formatHeight(height)})`);
+    return consensus.timestamp === undefined ? 0n : consensus.timestamp.seconds * 1_000_000_000n + BigInt(consensus.timestamp.nanos);
+  }
+
+  /** VerifyChannelState: the counterparty stored `channel` at `channelEnds/ports/{port}/channels/{channel}`. */
+  verifyChannelState(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, portId: string, channelId: string, channel: Channel): void {
+    try {
+      this.verify(ctx, connection, proofHeight, proof, `channelEnds/${channelPath(portId, channelId)}`, toBinary(ChannelSchema, channel));
+    } catch (err) {
+      throw wrapError(err, `failed channel state verification for client (${connection.clientId})`);
+    }
+  }
+
+  /** VerifyPacketCommitment: the counterparty committed to the packet (after the connection's delay). */
+  verifyPacketCommitment(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, portId: string, channelId: string, sequence: bigint, commitment: Uint8Array): void {
+    try {
+      this.verify(ctx, connection, proofHeight, proof, `commitments/${packetPath(portId, channelId, sequence)}`, commitment, connection.delayPeriod, this.blockDelay(ctx, connection));
+    } catch (err) {
+      throw wrapError(err, `failed packet commitment verification for client (${connection.clientId})`);
+    }
+  }
+
+  /** VerifyPacketAcknowledgement: the counterparty wrote this acknowledgement (its hash) for the packet. */
+  verifyPacketAcknowledgement(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, portId: string, channelId: string, sequence: bigint, acknowledgement: Uint8Array): void {
+    try {
+      this.verify(ctx, connection, proofHeight, proof, `acks/${packetPath(portId, channelId, sequence)}`, sha256(acknowledgement), connection.delayPeriod, this.blockDelay(ctx, connection));
+    } catch (err) {
+      throw wrapError(err, `failed packet acknowledgement verification for client (${connection.clientId})`);
+    }
+  }
+
+  /** VerifyPacketReceiptAbsence: the counterparty has no receipt for the packet (unordered channels). */
+  verifyPacketReceiptAbsence(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, portId: string, channelId: string, sequence: bigint): void {
+    try {
+      const { cs, store } = this.activeClient(ctx, connection);
+      const path = prefixedPath(connection.counterparty, `receipts/${packetPath(portId, channelId, sequence)}`);
+      verifyNonMembership(ctx, store, cs, proofHeight, connection.delayPeriod, this.blockDelay(ctx, connection), proof, path);
+    } catch (err) {
+      throw wrapError(err, `failed packet receipt absence verification for client (${connection.clientId})`);
+    }
+  }
+
+  /** VerifyNextSequenceRecv: the counterparty's next receive sequence (ordered channels). */
+  verifyNextSequenceRecv(ctx: Context, connection: ConnectionEnd, proofHeight: Height, proof: Uint8Array, portId: string, channelId: string, nextSequenceRecv: bigint): void {
+    const value = new Uint8Array(8);
+    new DataView(value.buffer).setBigUint64(0, nextSequenceRecv);
+    try {
+      this.verify(ctx, connection, proofHeight, proof, `nextSequenceRecv/${channelPath(portId, channelId)}`, value, connection.delayPeriod, this.blockDelay(ctx, connection));
+    } catch (err) {
+      throw wrapError(err, `failed next sequence receive verification for client (${connection.clientId})`);
+    }
   }
 
   /** VerifyConnectionState: the counterparty stored `expected` at `connections/{id}`. */

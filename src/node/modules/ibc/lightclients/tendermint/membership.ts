@@ -11,7 +11,7 @@ import { SdkErrors } from '../../../shared/errors.js';
 import { ClientErrors } from '../../core/client/errors.js';
 import { compareHeights, formatHeight, parseHeight, selfHeight, type Height } from '../../core/client/height.js';
 import { CommitmentErrors } from '../../core/commitment/errors.js';
-import { verifyChainedMembership } from '../../core/commitment/merkle.js';
+import { verifyChainedMembership, verifyChainedNonMembership } from '../../core/commitment/merkle.js';
 import { blockTimeNs, latestHeight, type ClientState, type TendermintStore } from './client.js';
 import { TendermintErrors } from './errors.js';
 
@@ -57,4 +57,21 @@ export function verifyMembership(
   const consensusState = store.getConsensusState(proofHeight);
   if (consensusState === undefined) throw ClientErrors.ConsensusStateNotFound.wrap('please ensure the proof was constructed against a height that exists on the client');
   verifyChainedMembership(cs.proofSpecs, consensusState.root?.hash ?? new Uint8Array(0), path, merkleProof.proofs, value);
+}
+
+/** VerifyNonMembership: nothing is stored at the path in the counterparty's store at the proof height. */
+export function verifyNonMembership(ctx: Context, store: TendermintStore, cs: ClientState, proofHeight: Height, delayTimeNs: bigint, delayBlocks: bigint, proof: Uint8Array, path: readonly string[]): void {
+  if (compareHeights(latestHeight(cs), proofHeight) < 0) {
+    throw SdkErrors.InvalidHeight.wrap(`client state height < proof height (${formatHeight(latestHeight(cs))} < ${formatHeight(proofHeight)}), please ensure the client has been updated`);
+  }
+  checkDelayPassed(ctx, store, proofHeight, delayTimeNs, delayBlocks);
+  let merkleProof;
+  try {
+    merkleProof = fromBinary(MerkleProofSchema, proof);
+  } catch {
+    throw CommitmentErrors.InvalidProof.wrap('failed to unmarshal proof into ICS 23 commitment merkle proof');
+  }
+  const consensusState = store.getConsensusState(proofHeight);
+  if (consensusState === undefined) throw ClientErrors.ConsensusStateNotFound.wrap('please ensure the proof was constructed against a height that exists on the client');
+  verifyChainedNonMembership(cs.proofSpecs, consensusState.root?.hash ?? new Uint8Array(0), path, merkleProof.proofs);
 }

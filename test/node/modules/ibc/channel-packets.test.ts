@@ -1,0 +1,749 @@
+/**
+ * 04-channel between two real tokend chains run in-process (app + BFT engine, one validator
+ * each), each with a small test-only application module "mock" bound to port "mock": the clients
+ * and the connection are opened as in connection-handshake.test.ts, then the channel handshake
+ * (INIT on A → TRY on B → ACK on A → CONFIRM on B) and the packet lifecycle run with real proofs of
+ * the other chain's `ibc` store (`abci_query /store/ibc/key prove=true` at height H−1 of the header
+ * H a client was just updated to): a packet sent on A is received on B (receipt, acknowledgement,
+ * the application's callback), its acknowledgement is relayed back to A (commitment deleted), a
+ * second packet times out by height (receipt absence proven), a third gets a failed
+ * acknowledgement. Refused messages answer ibc-go's errors and change nothing; redundant ones NOOP.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
+import { TxMsgDataSchema } from '../../../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
+import { CommitmentProofSchema } from '../../../../src/gen/cosmos/ics23/v1/proofs_pb.js';
+import { ChannelSchema, CounterpartySchema as ChannelCounterpartySchema, Order, PacketSchema, State as ChannelState, type Packet } from '../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
+import {
+  QueryNextSequenceReceiveRequestSchema,
+  QueryNextSequenceReceiveResponseSchema,
+  QueryPacketCommitmentsRequestSchema,
+  QueryPacketCommitmentsResponseSchema,
+  QueryUnreceivedAcksRequestSchema,
+  QueryUnreceivedAcksResponseSchema,
+  QueryUnreceivedPacketsRequestSchema,
+  QueryUnreceivedPacketsResponseSchema,
+} from '../../../../src/gen/ibc/core/channel/v1/query_pb.js';
+import {
+  MsgAcknowledgementResponseSchema,
+  MsgAcknowledgementSchema,
+  MsgChannelCloseConfirmSchema,
+  MsgChannelCloseInitSchema,
+  MsgChannelOpenAckSchema,
+  MsgChannelOpenConfirmSchema,
+  MsgChannelOpenInitResponseSchema,
+  MsgChannelOpenInitSchema,
+  MsgChannelOpenTrySchema,
+  MsgRecvPacketResponseSchema,
+  MsgRecvPacketSchema,
+  MsgTimeoutOnCloseResponseSchema,
+  MsgTimeoutOnCloseSchema,
+  MsgTimeoutResponseSchema,
+  MsgTimeoutSchema,
+  ResponseResultType,
+} from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
+import { MsgCreateClientSchema, MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
+import { MerklePrefixSchema, MerkleProofSchema, MerkleRootSchema } from '../../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
+import { ConnectionEndSchema, CounterpartySchema } from '../../../../src/gen/ibc/core/connection/v1/connection_pb.js';
+import { MsgConnectionOpenAckSchema, MsgConnectionOpenConfirmSchema, MsgConnectionOpenInitSchema, MsgConnectionOpenTrySchema } from '../../../../src/gen/ibc/core/connection/v1/tx_pb.js';
+import { ClientStateSchema, ConsensusStateSchema, HeaderSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
+import { CommitSchema, HeaderSchema as TmHeaderSchema, SignedHeaderSchema } from '../../../../src/gen/tendermint/types/types_pb.js';
+import type { AbciEvent, ExecTxResult } from '../../../../src/node/abci/types.js';
+import { exportAppState } from '../../../../src/node/app/genesis.js';
+import { APP_MODULES, MODULE_ORDERS } from '../../../../src/node/app/modules.js';
+import { anyPack } from '../../../../src/node/codec/index.js';
+import { validateCapabilityGenesis } from '../../../../src/node/modules/capability/genesis.js';
+import type { CapabilityKeeper } from '../../../../src/node/modules/capability/keeper.js';
+import { commitPacket } from '../../../../src/node/modules/ibc/core/channel/keeper.js';
+import { channelCapabilityPath, portPath } from '../../../../src/node/modules/ibc/core/port/keeper.js';
+import type { Capability, IbcModule } from '../../../../src/node/modules/ibc/core/port/types.js';
+import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
+import type { IbcKeeper } from '../../../../src/node/modules/ibc/module.js';
+import { newEvent } from '../../../../src/node/modules/shared/events.js';
+import type { Height } from '../../../../src/node/modules/ibc/core/client/height.js';
+import { defineModule, type ModuleDeclaration } from '../../../../src/node/platform/module.js';
+import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
+import { TOKEN, abciQuery, buildAppState, signTx, startChain } from '../../app/helpers.js';
+import { alice, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
+import { height, protoValidatorSet, testClientState } from '../../../helpers/ibcHeaders.js';
+
+const CHAIN_A = 'chaina-1';
+const CHAIN_B = 'chainb-1';
+const CLIENT = '07-tendermint-0';
+const CONNECTION = 'connection-0';
+const PORT = 'mock';
+const CHANNEL = 'channel-0';
+const VERSION = 'mock-1';
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+// ------------------------------------------------------------------ the test application
+
+interface SendRequest {
+  data: Uint8Array;
+  timeoutHeight: Height;
+  timeoutTimestamp: bigint;
+  /** Send with a capability object the keeper never issued (same index). */
+  forged?: boolean;
+  /** The channel on port mock (channel-0 unless given). */
+  channel?: string;
+  done: (result: { sequence: bigint; height: number } | { error: Error }) => void;
+}
+
+/** A test-only IBC application: claims what core hands it, acks packets, sends what the test queues in its EndBlock. */
+function mockModule(queue: SendRequest[]): ModuleDeclaration {
+  return defineModule<object>({
+    name: PORT,
+    consensusVersion: 1,
+    requires: ['capability', 'ibc'],
+    create(deps) {
+      const ibc = deps.keeper<IbcKeeper>('ibc');
+      const scoped = deps.keeper<CapabilityKeeper>('capability').scopeToModule(PORT);
+      const callbacks: IbcModule = {
+        onChanOpenInit(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, version) {
+          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
+          return version === '' ? VERSION : version;
+        },
+        onChanOpenTry(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, counterpartyVersion) {
+          if (counterpartyVersion !== VERSION) throw new Error(`invalid counterparty version: expected ${VERSION}, got ${counterpartyVersion}`);
+          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
+          return VERSION;
+        },
+        onChanOpenAck() {},
+        onChanOpenConfirm() {},
+        onChanCloseInit(_ctx, _portId, channelId) {
+          if (channelId === CHANNEL) throw new Error('user cannot close channel');
+        },
+        onChanCloseConfirm() {},
+        onRecvPacket(ctx, packet) {
+          const data = text.decode(packet.data);
+          ctx.events.emit(newEvent('mock_recv', ['data', data]));
+          if (data === 'fail') return { success: false, bytes: utf8.encode('{"error":"mock refused the packet"}') };
+          return { success: true, bytes: utf8.encode(`{"result":"${Buffer.from(`got ${data}`).toString('base64')}"}`) };
+        },
+        onAcknowledgementPacket(ctx, packet, acknowledgement) {
+          ctx.events.emit(newEvent('mock_ack', ['sequence', packet.sequence.toString()], ['ack', text.decode(acknowledgement)]));
+        },
+        onTimeoutPacket(ctx, packet) {
+          ctx.events.emit(newEvent('mock_timeout', ['sequence', packet.sequence.toString()]));
+        },
+      };
+      ibc.router.addRoute(PORT, callbacks);
+      return {
+        keeper: {},
+        genesis: {
+          default: () => ({}),
+          validate: () => [],
+          init: async (ctx) => {
+            if (!ibc.portKeeper.isBound(ctx, PORT)) scoped.claimCapability(ctx, ibc.portKeeper.bindPort(ctx, PORT), portPath(PORT));
+          },
+          export: async () => ({}),
+        },
+        endBlock: async (ctx) => {
+          for (const request of queue.splice(0)) {
+            try {
+              const channel = request.channel ?? CHANNEL;
+              const cap = scoped.getCapability(ctx, channelCapabilityPath(PORT, channel))!;
+              const used: Capability = request.forged ? { index: cap.index } : cap;
+              const sequence = ibc.channelKeeper.sendPacket(ctx, used, PORT, channel, request.timeoutHeight, request.timeoutTimestamp, request.data);
+              request.done({ sequence, height: ctx.blockHeight });
+            } catch (err) {
+              request.done({ error: err as Error });
+            }
+          }
+        },
+      };
+    },
+  });
+}
+
+function moduleSet(queue: SendRequest[]) {
+  const withMock = (order: readonly string[]) => [...order, PORT];
+  return {
+    modules: [...APP_MODULES, mockModule(queue)],
+    orders: { ...MODULE_ORDERS, initGenesis: withMock(MODULE_ORDERS.initGenesis), exportGenesis: withMock(MODULE_ORDERS.exportGenesis), endBlock: withMock(MODULE_ORDERS.endBlock) },
+  };
+}
+
+// ------------------------------------------------------------------ two chains
+
+interface Side {
+  id: string;
+  node: FullNode;
+  sequence: bigint;
+  clientHeight: number;
+  queue: SendRequest[];
+}
+
+let A: Side;
+let B: Side;
+
+function headerOf(side: Side, h: number, trusted: number) {
+  const block = side.node.consensus.blockStore.loadBlock(h)!;
+  const commit = side.node.consensus.blockStore.loadBlockCommit(h)!;
+  const validators = (at: number) => protoValidatorSet(side.node.consensus.stateStore.loadValidators(at)!);
+  return create(HeaderSchema, {
+    signedHeader: create(SignedHeaderSchema, { header: fromBinary(TmHeaderSchema, encodeHeader(block.header)), commit: fromBinary(CommitSchema, encodeCommit(commit)) }),
+    validatorSet: validators(h),
+    trustedHeight: height(1n, BigInt(trusted)),
+    trustedValidators: validators(trusted + 1),
+  });
+}
+
+function consensusStateOf(side: Side, h: number) {
+  const header = side.node.consensus.blockStore.loadBlock(h)!.header;
+  return create(ConsensusStateSchema, {
+    timestamp: create(TimestampSchema, { seconds: BigInt(header.time.seconds), nanos: header.time.nanos }),
+    root: create(MerkleRootSchema, { hash: header.appHash }),
+    nextValidatorsHash: header.nextValidatorsHash,
+  });
+}
+
+type Delivered = ExecTxResult & { height: number };
+
+async function deliver(side: Side, msgs: Any[]): Promise<Delivered> {
+  const tx = signTx({ signer: alice, msgs, sequence: side.sequence, accountNumber: 0n, fee: 20_000n, gas: 4_000_000n, chainId: side.id });
+  const from = side.node.consensus.blockStore.height();
+  const checked = await side.node.consensus.mempool.checkTx(tx);
+  if (checked.code !== 0) throw new Error(`checkTx: ${checked.log}`);
+  side.sequence++;
+  const hash = Buffer.from(txHash(tx)).toString('hex');
+  let found: { height: number; index: number } | undefined;
+  await waitFor(
+    () => {
+      const store = side.node.consensus.blockStore;
+      for (let h = from + 1; h <= store.height() && found === undefined; h++) {
+        const index = store.loadBlock(h)!.data.txs.findIndex((t) => Buffer.from(txHash(t)).toString('hex') === hash);
+        if (index >= 0) found = { height: h, index };
+      }
+      return found !== undefined;
+    },
+    30_000,
+    'the tx in a block',
+  );
+  await side.node.waitForHeight(found!.height);
+  const result = side.node.consensus.stateStore.loadFinalizeBlockResponse(found!.height)!.txResults[found!.index]!;
+  return { ...result, height: found!.height };
+}
+
+async function ok(side: Side, msg: Any): Promise<Delivered> {
+  const result = await deliver(side, [msg]);
+  expect([result.code, result.log]).toEqual([0, '']);
+  return result;
+}
+
+/** The first message response of a tx, decoded. */
+function response<Desc extends DescMessage>(result: Delivered, schema: Desc): MessageShape<Desc> {
+  const data = fromBinary(TxMsgDataSchema, result.data);
+  return fromBinary(schema, data.msgResponses[0]!.value);
+}
+
+function attributes(events: readonly AbciEvent[], type: string): [string, string][] {
+  const event = events.find((e) => e.type === type);
+  if (event === undefined) throw new Error(`no ${type} event in ${events.map((e) => e.type).join(', ')}`);
+  return event.attributes.filter((a) => a.key !== 'msg_index').map((a) => [a.key, a.value]);
+}
+
+async function updateClient(side: Side, other: Side, above: number): Promise<number> {
+  const target = above + 1;
+  await other.node.waitForHeight(target + 1);
+  const update = anyPack(MsgUpdateClientSchema, create(MsgUpdateClientSchema, { clientId: CLIENT, header: anyPack(HeaderSchema, headerOf(other, target, side.clientHeight)), signer: alice.bech32 }));
+  await ok(side, update);
+  side.clientHeight = target;
+  return target;
+}
+
+async function prove(side: Side, key: string, h: number): Promise<{ value: Uint8Array; proof: Uint8Array }> {
+  const answer = await side.node.app.query({ path: '/store/ibc/key', data: utf8.encode(key), height: h, prove: true });
+  expect(answer.code).toBe(0);
+  const ops = answer.proofOps!.ops;
+  return { value: answer.value, proof: toBinary(MerkleProofSchema, create(MerkleProofSchema, { proofs: ops.map((op) => fromBinary(CommitmentProofSchema, op.data)) })) };
+}
+
+async function query<Res extends DescMessage>(side: Side, method: string, req: DescMessage, init: Record<string, unknown>, res: Res): Promise<MessageShape<Res>> {
+  const { value, response: answer } = await abciQuery(side.node.app, method, toBinary(req, create(req, init)), res);
+  if (answer.code !== 0) throw new Error(answer.log);
+  return value!;
+}
+
+/** Queues a packet on `side`'s mock application; it is sent in the next EndBlock. */
+function send(side: Side, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number } | { error: Error }> {
+  return new Promise((resolve) => side.queue.push({ ...request, done: resolve }));
+}
+
+async function sent(side: Side, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number }> {
+  const result = await send(side, request);
+  if ('error' in result) throw result.error;
+  await side.node.waitForHeight(result.height);
+  return result;
+}
+
+const ibcPrefix = () => create(MerklePrefixSchema, { keyPrefix: utf8.encode('ibc') });
+const proofHeight = (h: number) => height(1n, BigInt(h));
+
+/** Clients of each other and connection-0 OPEN on both (as connection-handshake.test.ts). */
+async function openConnection(): Promise<void> {
+  for (const [side, other] of [[A, B], [B, A]] as const) {
+    await ok(side, anyPack(MsgCreateClientSchema, create(MsgCreateClientSchema, {
+      clientState: anyPack(ClientStateSchema, testClientState(other.id, height(1n, 2n))),
+      consensusState: anyPack(ConsensusStateSchema, consensusStateOf(other, 2)),
+      signer: alice.bech32,
+    })));
+    side.clientHeight = 2;
+  }
+  const init = await ok(A, anyPack(MsgConnectionOpenInitSchema, create(MsgConnectionOpenInitSchema, {
+    clientId: CLIENT,
+    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: '', prefix: ibcPrefix() }),
+    signer: alice.bech32,
+  })));
+  const hA = await updateClient(B, A, init.height);
+  const initProof = await prove(A, `connections/${CONNECTION}`, hA - 1);
+  const clientOfB = await prove(A, `clients/${CLIENT}/clientState`, hA - 1);
+  const consensusB = await prove(A, `clients/${CLIENT}/consensusStates/1-${A.clientHeight}`, hA - 1);
+  const tried = await ok(B, anyPack(MsgConnectionOpenTrySchema, create(MsgConnectionOpenTrySchema, {
+    clientId: CLIENT,
+    clientState: fromBinary(AnySchema, clientOfB.value),
+    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: CONNECTION, prefix: ibcPrefix() }),
+    counterpartyVersions: fromBinary(ConnectionEndSchema, initProof.value).versions,
+    proofHeight: proofHeight(hA),
+    proofInit: initProof.proof,
+    proofClient: clientOfB.proof,
+    proofConsensus: consensusB.proof,
+    consensusHeight: proofHeight(A.clientHeight),
+    signer: alice.bech32,
+  })));
+  const hB = await updateClient(A, B, tried.height);
+  const tryProof = await prove(B, `connections/${CONNECTION}`, hB - 1);
+  const clientOfA = await prove(B, `clients/${CLIENT}/clientState`, hB - 1);
+  const consensusA = await prove(B, `clients/${CLIENT}/consensusStates/1-${B.clientHeight}`, hB - 1);
+  const acked = await ok(A, anyPack(MsgConnectionOpenAckSchema, create(MsgConnectionOpenAckSchema, {
+    connectionId: CONNECTION,
+    counterpartyConnectionId: CONNECTION,
+    version: fromBinary(ConnectionEndSchema, tryProof.value).versions[0]!,
+    clientState: fromBinary(AnySchema, clientOfA.value),
+    proofHeight: proofHeight(hB),
+    proofTry: tryProof.proof,
+    proofClient: clientOfA.proof,
+    proofConsensus: consensusA.proof,
+    consensusHeight: proofHeight(B.clientHeight),
+    signer: alice.bech32,
+  })));
+  const hA2 = await updateClient(B, A, acked.height);
+  const ackProof = await prove(A, `connections/${CONNECTION}`, hA2 - 1);
+  await ok(B, anyPack(MsgConnectionOpenConfirmSchema, create(MsgConnectionOpenConfirmSchema, { connectionId: CONNECTION, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+}
+
+beforeAll(async () => {
+  const queueA: SendRequest[] = [];
+  const queueB: SendRequest[] = [];
+  const [nodeA, nodeB] = await Promise.all([
+    startFullNode({ chainId: CHAIN_A, indexer: 'null', appOptions: { moduleSet: moduleSet(queueA) } }),
+    startFullNode({ chainId: CHAIN_B, indexer: 'null', appOptions: { moduleSet: moduleSet(queueB) } }),
+  ]);
+  A = { id: CHAIN_A, node: nodeA, sequence: 0n, clientHeight: 0, queue: queueA };
+  B = { id: CHAIN_B, node: nodeB, sequence: 0n, clientHeight: 0, queue: queueB };
+  await Promise.all([nodeA.waitForHeight(3), nodeB.waitForHeight(3)]);
+  await openConnection();
+}, 120_000);
+
+afterAll(async () => {
+  await A?.node.stop();
+  await B?.node.stop();
+});
+
+// ------------------------------------------------------------------ the tests
+
+const channelEnd = (state: ChannelState, counterpartyChannel: string, ordering = Order.UNORDERED) =>
+  create(ChannelSchema, { state, ordering, counterparty: create(ChannelCounterpartySchema, { portId: PORT, channelId: counterpartyChannel }), connectionHops: [CONNECTION], version: VERSION });
+
+/** The four handshake steps for a channel on port mock; its id (the same on both chains here). */
+async function openChannel(ordering: Order): Promise<string> {
+  const init = await ok(A, anyPack(MsgChannelOpenInitSchema, create(MsgChannelOpenInitSchema, { portId: PORT, channel: channelEnd(ChannelState.INIT, '', ordering), signer: alice.bech32 })));
+  const channelId = response(init, MsgChannelOpenInitResponseSchema).channelId;
+  const path = `channelEnds/ports/${PORT}/channels/${channelId}`;
+  const hA = await updateClient(B, A, init.height);
+  const initProof = await prove(A, path, hA - 1);
+  const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, create(MsgChannelOpenTrySchema, {
+    portId: PORT,
+    channel: channelEnd(ChannelState.TRYOPEN, channelId, ordering),
+    counterpartyVersion: VERSION,
+    proofInit: initProof.proof,
+    proofHeight: proofHeight(hA),
+    signer: alice.bech32,
+  })));
+  const hB = await updateClient(A, B, tried.height);
+  const tryProof = await prove(B, path, hB - 1);
+  const acked = await ok(A, anyPack(MsgChannelOpenAckSchema, create(MsgChannelOpenAckSchema, {
+    portId: PORT,
+    channelId,
+    counterpartyChannelId: channelId,
+    counterpartyVersion: VERSION,
+    proofTry: tryProof.proof,
+    proofHeight: proofHeight(hB),
+    signer: alice.bech32,
+  })));
+  const hA2 = await updateClient(B, A, acked.height);
+  const ackProof = await prove(A, path, hA2 - 1);
+  await ok(B, anyPack(MsgChannelOpenConfirmSchema, create(MsgChannelOpenConfirmSchema, { portId: PORT, channelId, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+  return channelId;
+}
+
+describe('a channel and its packets between two tokend chains', () => {
+  const packets: Packet[] = [];
+  let recvHeight = 0;
+  let ackBytes = new Uint8Array(0);
+
+  test('the channel handshake: INIT on A, TRY on B (a bad proof refused first), ACK on A, CONFIRM on B', async () => {
+    const init = await ok(A, anyPack(MsgChannelOpenInitSchema, create(MsgChannelOpenInitSchema, { portId: PORT, channel: channelEnd(ChannelState.INIT, ''), signer: alice.bech32 })));
+    expect(response(init, MsgChannelOpenInitResponseSchema)).toMatchObject({ channelId: CHANNEL, version: VERSION });
+    expect(attributes(init.events, 'channel_open_init')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', CHANNEL],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', ''],
+      ['connection_id', CONNECTION],
+      ['version', VERSION],
+    ]);
+    expect(init.events.some((e) => e.type === 'message' && e.attributes.some((a) => a.key === 'module' && a.value === 'ibc_channel'))).toBe(true);
+
+    const hA = await updateClient(B, A, init.height);
+    const initProof = await prove(A, `channelEnds/ports/${PORT}/channels/${CHANNEL}`, hA - 1);
+    expect(fromBinary(ChannelSchema, initProof.value).state).toBe(ChannelState.INIT);
+    const tryMsg = create(MsgChannelOpenTrySchema, {
+      portId: PORT,
+      channel: channelEnd(ChannelState.TRYOPEN, CHANNEL),
+      counterpartyVersion: VERSION,
+      proofInit: initProof.proof,
+      proofHeight: proofHeight(hA),
+      signer: alice.bech32,
+    });
+    // A proof of another key does not verify: ibc-go's error, no channel on B.
+    const wrongProof = await prove(A, `connections/${CONNECTION}`, hA - 1);
+    const bad = await deliver(B, [anyPack(MsgChannelOpenTrySchema, { ...tryMsg, proofInit: wrongProof.proof })]);
+    expect([bad.codespace, bad.code]).toEqual(['commitment', 2]);
+    expect(bad.log).toContain('channel handshake open try failed');
+    expect(bad.log).toContain(`failed channel state verification for client (${CLIENT})`);
+    const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, tryMsg));
+    expect(attributes(tried.events, 'channel_open_try')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', CHANNEL],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', CHANNEL],
+      ['connection_id', CONNECTION],
+      ['version', VERSION],
+    ]);
+
+    const hB = await updateClient(A, B, tried.height);
+    const tryProof = await prove(B, `channelEnds/ports/${PORT}/channels/${CHANNEL}`, hB - 1);
+    const acked = await ok(A, anyPack(MsgChannelOpenAckSchema, create(MsgChannelOpenAckSchema, {
+      portId: PORT,
+      channelId: CHANNEL,
+      counterpartyChannelId: CHANNEL,
+      counterpartyVersion: VERSION,
+      proofTry: tryProof.proof,
+      proofHeight: proofHeight(hB),
+      signer: alice.bech32,
+    })));
+    expect(attributes(acked.events, 'channel_open_ack')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', CHANNEL],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', CHANNEL],
+      ['connection_id', CONNECTION],
+    ]);
+
+    const hA2 = await updateClient(B, A, acked.height);
+    const ackProof = await prove(A, `channelEnds/ports/${PORT}/channels/${CHANNEL}`, hA2 - 1);
+    expect(fromBinary(ChannelSchema, ackProof.value).state).toBe(ChannelState.OPEN);
+    const confirmed = await ok(B, anyPack(MsgChannelOpenConfirmSchema, create(MsgChannelOpenConfirmSchema, { portId: PORT, channelId: CHANNEL, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+    expect(confirmed.events.some((e) => e.type === 'channel_open_confirm')).toBe(true);
+  }, 120_000);
+
+  test('send on A (a forged capability refused), receive on B with events as ibc-go; received twice is a NOOP', async () => {
+    const forged = await send(A, { data: utf8.encode('x'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n, forged: true });
+    expect('error' in forged && forged.error.message).toContain('caller does not own capability for channel, port ID (mock) channel ID (channel-0)');
+
+    const timeoutHeight = height(1n, 1_000_000n);
+    const first = await sent(A, { data: utf8.encode('hello'), timeoutHeight, timeoutTimestamp: 0n });
+    expect(first.sequence).toBe(1n);
+    const packet = create(PacketSchema, { sequence: 1n, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('hello'), timeoutHeight, timeoutTimestamp: 0n });
+    packets.push(packet);
+    const commitments = await query(A, '/ibc.core.channel.v1.Query/PacketCommitments', QueryPacketCommitmentsRequestSchema, { portId: PORT, channelId: CHANNEL }, QueryPacketCommitmentsResponseSchema);
+    expect(commitments.commitments.map((c) => [c.sequence, Buffer.from(c.data).toString('hex')])).toEqual([[1n, Buffer.from(commitPacket(packet)).toString('hex')]]);
+
+    const hA = await updateClient(B, A, first.height);
+    const commitment = await prove(A, `commitments/ports/${PORT}/channels/${CHANNEL}/sequences/1`, hA - 1);
+    expect(commitment.value).toEqual(commitPacket(packet));
+    const recv = create(MsgRecvPacketSchema, { packet, proofCommitment: commitment.proof, proofHeight: proofHeight(hA), signer: alice.bech32 });
+    // A packet whose data differs from what A committed to: the proof does not verify.
+    const tampered = await deliver(B, [anyPack(MsgRecvPacketSchema, { ...recv, packet: { ...packet, data: utf8.encode('hellO') } })]);
+    expect([tampered.codespace, tampered.code]).toEqual(['commitment', 2]);
+    expect(tampered.log).toContain("receive packet verification failed: couldn't verify counterparty packet commitment: failed packet commitment verification for client (07-tendermint-0)");
+
+    const received = await ok(B, anyPack(MsgRecvPacketSchema, recv));
+    recvHeight = received.height;
+    expect(response(received, MsgRecvPacketResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    const addresses: [string, string][] = [
+      ['packet_sequence', '1'],
+      ['packet_src_port', PORT],
+      ['packet_src_channel', CHANNEL],
+      ['packet_dst_port', PORT],
+      ['packet_dst_channel', CHANNEL],
+    ];
+    expect(attributes(received.events, 'recv_packet')).toEqual([
+      ['packet_data', 'hello'],
+      ['packet_data_hex', Buffer.from('hello').toString('hex')],
+      ['packet_timeout_height', '1-1000000'],
+      ['packet_timeout_timestamp', '0'],
+      ...addresses,
+      ['packet_channel_ordering', 'ORDER_UNORDERED'],
+      ['packet_connection', CONNECTION],
+    ]);
+    const ackText = `{"result":"${Buffer.from('got hello').toString('base64')}"}`;
+    expect(attributes(received.events, 'write_acknowledgement')).toEqual([
+      ['packet_data', 'hello'],
+      ['packet_data_hex', Buffer.from('hello').toString('hex')],
+      ['packet_timeout_height', '1-1000000'],
+      ['packet_timeout_timestamp', '0'],
+      ...addresses,
+      ['packet_ack', ackText],
+      ['packet_ack_hex', Buffer.from(ackText).toString('hex')],
+      ['packet_connection', CONNECTION],
+    ]);
+    expect(attributes(received.events, 'mock_recv')).toEqual([['data', 'hello']]);
+    ackBytes = utf8.encode(ackText);
+
+    // The same packet again: success with result NOOP, no events of the packet, nothing written.
+    const again = await ok(B, anyPack(MsgRecvPacketSchema, recv));
+    expect(response(again, MsgRecvPacketResponseSchema).result).toBe(ResponseResultType.NOOP);
+    expect(again.events.some((e) => e.type === 'recv_packet' || e.type === 'write_acknowledgement' || e.type === 'mock_recv')).toBe(false);
+    const unreceived = await query(B, '/ibc.core.channel.v1.Query/UnreceivedPackets', QueryUnreceivedPacketsRequestSchema, { portId: PORT, channelId: CHANNEL, packetCommitmentSequences: [1n, 2n] }, QueryUnreceivedPacketsResponseSchema);
+    expect(unreceived.sequences).toEqual([2n]);
+    const next = await query(B, '/ibc.core.channel.v1.Query/NextSequenceReceive', QueryNextSequenceReceiveRequestSchema, { portId: PORT, channelId: CHANNEL }, QueryNextSequenceReceiveResponseSchema);
+    expect(next.nextSequenceReceive).toBe(1n);
+  }, 120_000);
+
+  test('the acknowledgement relayed to A deletes the commitment; an ack for an unknown packet is a NOOP', async () => {
+    const packet = packets[0]!;
+    const hB = await updateClient(A, B, recvHeight);
+    const ackProof = await prove(B, `acks/ports/${PORT}/channels/${CHANNEL}/sequences/1`, hB - 1);
+    const ack = create(MsgAcknowledgementSchema, { packet, acknowledgement: ackBytes, proofAcked: ackProof.proof, proofHeight: proofHeight(hB), signer: alice.bech32 });
+    // Another acknowledgement than B wrote: the proof does not verify.
+    const forgedAck = await deliver(A, [anyPack(MsgAcknowledgementSchema, { ...ack, acknowledgement: utf8.encode('{"result":"AQ=="}') })]);
+    expect([forgedAck.codespace, forgedAck.code]).toEqual(['commitment', 2]);
+    expect(forgedAck.log).toContain('acknowledge packet verification failed: failed packet acknowledgement verification for client (07-tendermint-0)');
+
+    const pending = await query(A, '/ibc.core.channel.v1.Query/UnreceivedAcks', QueryUnreceivedAcksRequestSchema, { portId: PORT, channelId: CHANNEL, packetAckSequences: [1n] }, QueryUnreceivedAcksResponseSchema);
+    expect(pending.sequences).toEqual([1n]);
+    const acked = await ok(A, anyPack(MsgAcknowledgementSchema, ack));
+    expect(response(acked, MsgAcknowledgementResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(attributes(acked.events, 'acknowledge_packet')).toEqual([
+      ['packet_timeout_height', '1-1000000'],
+      ['packet_timeout_timestamp', '0'],
+      ['packet_sequence', '1'],
+      ['packet_src_port', PORT],
+      ['packet_src_channel', CHANNEL],
+      ['packet_dst_port', PORT],
+      ['packet_dst_channel', CHANNEL],
+      ['packet_channel_ordering', 'ORDER_UNORDERED'],
+      ['packet_connection', CONNECTION],
+    ]);
+    expect(attributes(acked.events, 'mock_ack')).toEqual([['sequence', '1'], ['ack', text.decode(ackBytes)]]);
+    const none = await query(A, '/ibc.core.channel.v1.Query/UnreceivedAcks', QueryUnreceivedAcksRequestSchema, { portId: PORT, channelId: CHANNEL, packetAckSequences: [1n] }, QueryUnreceivedAcksResponseSchema);
+    expect(none.sequences).toEqual([]);
+
+    // An ack for a packet A never sent (or already acknowledged): ibc-go v6 answers NOOP and changes nothing.
+    const unknown = await ok(A, anyPack(MsgAcknowledgementSchema, { ...ack, packet: { ...packet, sequence: 9n } }));
+    expect(response(unknown, MsgAcknowledgementResponseSchema).result).toBe(ResponseResultType.NOOP);
+    expect(unknown.events.some((e) => e.type === 'acknowledge_packet' || e.type === 'mock_ack')).toBe(false);
+  }, 120_000);
+
+  test('a packet times out on B by height: refused before the timeout, then the commitment goes', async () => {
+    const bHeight = B.node.consensus.blockStore.height();
+    const timeoutHeight = height(1n, BigInt(bHeight + 12));
+    const second = await sent(A, { data: utf8.encode('late'), timeoutHeight, timeoutTimestamp: 0n });
+    expect(second.sequence).toBe(2n);
+    const packet = create(PacketSchema, { sequence: 2n, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('late'), timeoutHeight, timeoutTimestamp: 0n });
+
+    // An ack for it with other data than committed: the commitment does not match.
+    const early = await updateClient(A, B, A.clientHeight);
+    expect(early).toBeLessThan(bHeight + 12);
+    const absence = await prove(B, `receipts/ports/${PORT}/channels/${CHANNEL}/sequences/2`, early - 1);
+    expect(absence.value.length).toBe(0);
+    const wrongData = await deliver(A, [anyPack(MsgAcknowledgementSchema, create(MsgAcknowledgementSchema, { packet: { ...packet, data: utf8.encode('LATE') }, acknowledgement: ackBytes, proofAcked: absence.proof, proofHeight: proofHeight(early), signer: alice.bech32 }))]);
+    expect([wrongData.codespace, wrongData.code]).toEqual(['channel', 13]);
+    expect(wrongData.log).toContain('commitment bytes are not equal');
+
+    // The timeout not reached at the proof height: ibc-go's error, the commitment stays.
+    const timeout = create(MsgTimeoutSchema, { packet, proofUnreceived: absence.proof, proofHeight: proofHeight(early), nextSequenceRecv: 1n, signer: alice.bech32 });
+    const notYet = await deliver(A, [anyPack(MsgTimeoutSchema, timeout)]);
+    expect([notYet.codespace, notYet.code]).toEqual(['channel', 14]);
+    expect(notYet.log).toContain('timeout packet verification failed: packet timeout has not been reached for height or timestamp');
+
+    // Past the timeout height on B: the receipt's absence there is proven, the packet times out.
+    const late = await updateClient(A, B, bHeight + 12);
+    const lateAbsence = await prove(B, `receipts/ports/${PORT}/channels/${CHANNEL}/sequences/2`, late - 1);
+    const timedOut = await ok(A, anyPack(MsgTimeoutSchema, { ...timeout, proofUnreceived: lateAbsence.proof, proofHeight: proofHeight(late) }));
+    expect(response(timedOut, MsgTimeoutResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(attributes(timedOut.events, 'timeout_packet')).toEqual([
+      ['packet_timeout_height', `1-${bHeight + 12}`],
+      ['packet_timeout_timestamp', '0'],
+      ['packet_sequence', '2'],
+      ['packet_src_port', PORT],
+      ['packet_src_channel', CHANNEL],
+      ['packet_dst_port', PORT],
+      ['packet_dst_channel', CHANNEL],
+      ['packet_channel_ordering', 'ORDER_UNORDERED'],
+    ]);
+    expect(attributes(timedOut.events, 'mock_timeout')).toEqual([['sequence', '2']]);
+    const commitments = await query(A, '/ibc.core.channel.v1.Query/PacketCommitments', QueryPacketCommitmentsRequestSchema, { portId: PORT, channelId: CHANNEL }, QueryPacketCommitmentsResponseSchema);
+    expect(commitments.commitments).toEqual([]);
+    // Relayed again: NOOP.
+    const again = await ok(A, anyPack(MsgTimeoutSchema, { ...timeout, proofUnreceived: lateAbsence.proof, proofHeight: proofHeight(late) }));
+    expect(response(again, MsgTimeoutResponseSchema).result).toBe(ResponseResultType.NOOP);
+  }, 120_000);
+
+  test('a timeout already passed on B is refused at send; a packet times out by B’s block time', async () => {
+    const pastHeight = await send(A, { data: utf8.encode('x'), timeoutHeight: height(1n, 1n), timeoutTimestamp: 0n });
+    expect('error' in pastHeight && pastHeight.error.message).toMatch(/^receiving chain block height >= packet timeout height \(1-\d+ >= 1-1\): packet timeout$/);
+    const pastTime = await send(A, { data: utf8.encode('x'), timeoutHeight: height(0n, 0n), timeoutTimestamp: 1n });
+    expect('error' in pastTime && pastTime.error.message).toContain('receiving chain block timestamp >= packet timeout timestamp');
+
+    const timeOf = (h: number) => {
+      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
+      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+    };
+    const deadline = timeOf(B.node.consensus.blockStore.height()) + 3_000_000_000n;
+    const packetSent = await sent(A, { data: utf8.encode('slow'), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
+    const packet = create(PacketSchema, { sequence: packetSent.sequence, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('slow'), timeoutTimestamp: deadline });
+    let past = 0;
+    await waitFor(() => {
+      const h = B.node.consensus.blockStore.height();
+      if (h > 0 && timeOf(h) >= deadline) past = h;
+      return past > 0;
+    }, 30_000, 'B’s block time past the deadline');
+    const hB = await updateClient(A, B, past - 1);
+    const absence = await prove(B, `receipts/ports/${PORT}/channels/${CHANNEL}/sequences/${packet.sequence}`, hB - 1);
+    const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: absence.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 1n, signer: alice.bech32 })));
+    expect(response(timedOut, MsgTimeoutResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(attributes(timedOut.events, 'timeout_packet')).toContainEqual(['packet_timeout_timestamp', deadline.toString()]);
+  }, 120_000);
+
+  test('a failed acknowledgement keeps the receipt and the ack but drops the application’s writes', async () => {
+    const fourth = await sent(A, { data: utf8.encode('fail'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });
+    expect(fourth.sequence).toBe(4n);
+    const packet = create(PacketSchema, { sequence: 4n, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('fail'), timeoutHeight: height(1n, 1_000_000n) });
+    const hA = await updateClient(B, A, fourth.height);
+    const commitment = await prove(A, `commitments/ports/${PORT}/channels/${CHANNEL}/sequences/4`, hA - 1);
+    const received = await ok(B, anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet, proofCommitment: commitment.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
+    expect(response(received, MsgRecvPacketResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(received.events.some((e) => e.type === 'mock_recv')).toBe(false);
+    expect(attributes(received.events, 'write_acknowledgement')).toContainEqual(['packet_ack', '{"error":"mock refused the packet"}']);
+    const unreceived = await query(B, '/ibc.core.channel.v1.Query/UnreceivedPackets', QueryUnreceivedPacketsRequestSchema, { portId: PORT, channelId: CHANNEL, packetCommitmentSequences: [1n, 2n, 3n, 4n] }, QueryUnreceivedPacketsResponseSchema);
+    expect(unreceived.sequences).toEqual([2n, 3n]);
+  }, 120_000);
+
+  test('an ordered channel: packets in order only; closed on B, close confirmed on A, the packet in flight times out on close', async () => {
+    const refused = await deliver(A, [anyPack(MsgChannelCloseInitSchema, create(MsgChannelCloseInitSchema, { portId: PORT, channelId: CHANNEL, signer: alice.bech32 }))]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.log).toContain('channel close init callback failed for port ID: mock, channel ID: channel-0: user cannot close channel');
+
+    const ordered = await openChannel(Order.ORDERED);
+    expect(ordered).toBe('channel-1');
+    const far = height(1n, 1_000_000n);
+    const first = await sent(A, { data: utf8.encode('one'), timeoutHeight: far, timeoutTimestamp: 0n, channel: ordered });
+    const second = await sent(A, { data: utf8.encode('two'), timeoutHeight: far, timeoutTimestamp: 0n, channel: ordered });
+    expect([first.sequence, second.sequence]).toEqual([1n, 2n]);
+    const packet = (sequence: bigint, data: string) => create(PacketSchema, { sequence, sourcePort: PORT, sourceChannel: ordered, destinationPort: PORT, destinationChannel: ordered, data: utf8.encode(data), timeoutHeight: far });
+    const hA = await updateClient(B, A, second.height);
+    const recv = async (p: Packet) => {
+      const proof = await prove(A, `commitments/ports/${PORT}/channels/${ordered}/sequences/${p.sequence}`, hA - 1);
+      return deliver(B, [anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet: p, proofCommitment: proof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 }))]);
+    };
+    const outOfOrder = await recv(packet(2n, 'two'));
+    expect([outOfOrder.codespace, outOfOrder.code]).toEqual(['channel', 21]);
+    expect(outOfOrder.log).toContain('packet sequence ≠ next receive sequence (2 ≠ 1)');
+    const inOrder = await recv(packet(1n, 'one'));
+    expect(inOrder.code).toBe(0);
+    expect(attributes(inOrder.events, 'recv_packet')).toContainEqual(['packet_channel_ordering', 'ORDER_ORDERED']);
+    const next = await query(B, '/ibc.core.channel.v1.Query/NextSequenceReceive', QueryNextSequenceReceiveRequestSchema, { portId: PORT, channelId: ordered }, QueryNextSequenceReceiveResponseSchema);
+    expect(next.nextSequenceReceive).toBe(2n);
+
+    const closed = await ok(B, anyPack(MsgChannelCloseInitSchema, create(MsgChannelCloseInitSchema, { portId: PORT, channelId: ordered, signer: alice.bech32 })));
+    expect(attributes(closed.events, 'channel_close_init')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', ordered],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', ordered],
+      ['connection_id', CONNECTION],
+    ]);
+    const hB = await updateClient(A, B, closed.height);
+    const closedProof = await prove(B, `channelEnds/ports/${PORT}/channels/${ordered}`, hB - 1);
+    expect(fromBinary(ChannelSchema, closedProof.value).state).toBe(ChannelState.CLOSED);
+    const confirmed = await ok(A, anyPack(MsgChannelCloseConfirmSchema, create(MsgChannelCloseConfirmSchema, { portId: PORT, channelId: ordered, proofInit: closedProof.proof, proofHeight: proofHeight(hB), signer: alice.bech32 })));
+    expect(confirmed.events.some((e) => e.type === 'channel_close_confirm')).toBe(true);
+
+    // Packet 2 never reached B: B's next receive sequence (2) and its closed end are proven.
+    const nextRecv = await prove(B, `nextSequenceRecv/ports/${PORT}/channels/${ordered}`, hB - 1);
+    const onClose = create(MsgTimeoutOnCloseSchema, { packet: packet(2n, 'two'), proofUnreceived: nextRecv.proof, proofClose: closedProof.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 });
+    const lying = await deliver(A, [anyPack(MsgTimeoutOnCloseSchema, { ...onClose, nextSequenceRecv: 1n })]);
+    expect([lying.codespace, lying.code]).toEqual(['commitment', 2]);
+    expect(lying.log).toContain('failed next sequence receive verification for client (07-tendermint-0)');
+    const timedOut = await ok(A, anyPack(MsgTimeoutOnCloseSchema, onClose));
+    expect(response(timedOut, MsgTimeoutOnCloseResponseSchema).result).toBe(ResponseResultType.SUCCESS);
+    expect(attributes(timedOut.events, 'timeout_packet')).toContainEqual(['packet_channel_ordering', 'ORDER_ORDERED']);
+    expect(attributes(timedOut.events, 'channel_close')).toEqual([
+      ['port_id', PORT],
+      ['channel_id', ordered],
+      ['counterparty_port_id', PORT],
+      ['counterparty_channel_id', ordered],
+      ['connection_id', CONNECTION],
+      ['packet_channel_ordering', 'ORDER_ORDERED'],
+    ]);
+    expect(attributes(timedOut.events, 'mock_timeout')).toEqual([['sequence', '2']]);
+  }, 120_000);
+
+  test('the genesis export carries the capabilities, the channel and its packet state, and validates', async () => {
+    for (const side of [A, B]) {
+      const exported = (await exportAppState(side.node.app.store)) as Record<string, any>;
+      expect(validateCapabilityGenesis(exported['capability'])).toEqual([]);
+      const owners = exported['capability'].owners.map((o: any) => o.index_owners.owners.map((w: any) => `${w.module}:${w.name}`));
+      expect(owners).toEqual([
+        ['ibc:ports/mock', 'mock:ports/mock'],
+        [`ibc:capabilities/ports/mock/channels/${CHANNEL}`, `mock:capabilities/ports/mock/channels/${CHANNEL}`],
+        ['ibc:capabilities/ports/mock/channels/channel-1', 'mock:capabilities/ports/mock/channels/channel-1'],
+      ]);
+      expect(exported['capability'].index).toBe('4');
+      expect(validateIbcGenesis(exported['ibc'])).toEqual([]);
+      const channels = exported['ibc'].channel_genesis;
+      expect(channels.channels.map((c: any) => [c.port_id, c.channel_id, c.ordering, c.state, c.version])).toEqual([
+        [PORT, CHANNEL, 'ORDER_UNORDERED', 'STATE_OPEN', VERSION],
+        [PORT, 'channel-1', 'ORDER_ORDERED', 'STATE_CLOSED', VERSION],
+      ]);
+      expect(channels.next_channel_sequence).toBe('2');
+      if (side === B) {
+        expect(channels.receipts.map((r: any) => [r.channel_id, r.sequence])).toEqual([[CHANNEL, '1'], [CHANNEL, '4']]);
+        continue;
+      }
+      expect(channels.send_sequences).toEqual([{ port_id: PORT, channel_id: CHANNEL, sequence: '5' }, { port_id: PORT, channel_id: 'channel-1', sequence: '3' }]);
+      // A new chain from A's capability and ibc sections: the port stays bound, the mock finds its
+      // channel capability in the rebuilt lookups and sends the next packet with it.
+      const queue: SendRequest[] = [];
+      const second = await startChain(
+        { ...buildAppState({ accounts: [[alice, 1000n * TOKEN]], validator: alice, selfDelegation: 100n * TOKEN, chainId: side.id }), capability: exported['capability'], ibc: exported['ibc'] },
+        { chainId: side.id, appOptions: { moduleSet: moduleSet(queue) } },
+      );
+      try {
+        const result = send({ ...side, queue }, { data: utf8.encode('after import'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });
+        await second.block([]);
+        const outcome = await result;
+        expect('error' in outcome ? outcome.error.message : outcome.sequence).toBe(5n);
+        const again = (await exportAppState(second.store)) as Record<string, any>;
+        expect(again['capability']).toEqual(exported['capability']);
+      } finally {
+        await second.close();
+      }
+    }
+  }, 60_000);
+});
