@@ -3,9 +3,15 @@
  * `IbcModule` over an application's and an `Ics4Wrapper` over the channel keeper's (or the next
  * middleware's). Mount it where the application's stack is built:
  *
- *   const fee = wrapWithFeeMiddleware(transferIbcModule, channelIcs4Wrapper, deps.keeper<FeeKeeper>('feeibc'));
- *   router.addRoute('transfer', fee.ibcModule);   // core calls the middleware, the middleware the app
- *   transferKeeper.setIcs4Wrapper(fee.ics4Wrapper); // the app sends and acknowledges through it
+ *   const ibc = deps.keeper<IbcKeeper>('ibc');
+ *   const fee = wrapWithFeeMiddleware(appCallbacks, ibc.channelKeeper, deps.keeper<FeeKeeper>('feeibc'));
+ *   ibc.router.addRoute('transfer', fee.ibcModule);  // core calls the middleware, the middleware the app
+ *   // … and the app sends packets / writes async acks through fee.ics4Wrapper, not the channel keeper.
+ *
+ * (A route added earlier can be wrapped in place: `ibc.router.wrapRoute('transfer', (app) =>
+ * wrapWithFeeMiddleware(app, ibc.channelKeeper, feeKeeper).ibcModule)`; the app must then still be
+ * given the returned ics4Wrapper.) The module declaring the stack requires 'feeibc'.
+ * test/node/modules/ibc/fee-two-chains.test.ts mounts it this way around a test application.
  *
  * Channels opt in by version: `{"fee_version":"ics29-1","app_version":"<the app's>"}` in
  * OnChanOpenInit/Try makes the channel fee-enabled (an empty version in OnChanOpenInit too, with
