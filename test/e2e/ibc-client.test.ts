@@ -111,5 +111,14 @@ describe('tokend tx/query ibc client against a node', () => {
     const out = JSON.parse(unknownClient.stdout || '{}');
     expect([out.codespace, out.code]).toEqual(['client', 4]);
     expect((await q(['connections'])).connections).toHaveLength(1);
+
+    // A channel on a port no application bound: x/capability's error, no channel.
+    const chan = (args: string[]): string[] => ['tx', 'ibc', 'channel', ...tx(args).slice(3)];
+    const channel = JSON.stringify({ state: 'STATE_INIT', ordering: 'ORDER_UNORDERED', counterparty: { port_id: 'transfer', channel_id: '' }, connection_hops: ['connection-0'], version: 'ics20-1' });
+    const unbound = await runCli(chan(['open-init', 'transfer', '--channel', channel]));
+    const refused = JSON.parse(unbound.stdout || '{}');
+    expect([refused.codespace, refused.code]).toEqual(['capability', 7]);
+    expect(refused.raw_log).toContain('could not retrieve module from port-id: ports/transfer: capability not found');
+    expect(JSON.parse(await ok(['q', 'ibc', 'channel', 'channels', ...n])).channels).toEqual([]);
   });
 });

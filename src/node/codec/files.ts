@@ -75,6 +75,8 @@ import { file_cosmos_base_query_v1beta1_pagination } from '../../gen/cosmos/base
 import { file_cosmos_base_tendermint_v1beta1_query } from '../../gen/cosmos/base/tendermint/v1beta1/query_pb.js';
 import { file_cosmos_base_tendermint_v1beta1_types } from '../../gen/cosmos/base/tendermint/v1beta1/types_pb.js';
 import { file_cosmos_base_v1beta1_coin } from '../../gen/cosmos/base/v1beta1/coin_pb.js';
+import { file_cosmos_capability_v1beta1_capability } from '../../gen/cosmos/capability/v1beta1/capability_pb.js';
+import { file_cosmos_capability_v1beta1_genesis } from '../../gen/cosmos/capability/v1beta1/genesis_pb.js';
 import { file_cosmos_crypto_ed25519_keys } from '../../gen/cosmos/crypto/ed25519/keys_pb.js';
 import { file_cosmos_ics23_v1_proofs } from '../../gen/cosmos/ics23/v1/proofs_pb.js';
 import { file_cosmos_crypto_multisig_keys } from '../../gen/cosmos/crypto/multisig/keys_pb.js';
@@ -217,6 +219,8 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_cosmos_base_tendermint_v1beta1_query,
   file_cosmos_base_tendermint_v1beta1_types,
   file_cosmos_base_v1beta1_coin,
+  file_cosmos_capability_v1beta1_capability,
+  file_cosmos_capability_v1beta1_genesis,
   file_cosmos_crypto_ed25519_keys,
   file_cosmos_ics23_v1_proofs,
   file_cosmos_crypto_multisig_keys,

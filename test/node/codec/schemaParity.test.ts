@@ -79,6 +79,9 @@ const FILES_WITHOUT_COSMJS = new Set([
   'bech32ibc/bech32ibc/v1beta1/gov.proto',
   'bech32ibc/bech32ibc/v1beta1/query.proto',
   'bech32ibc/bech32ibc/v1beta1/types.proto',
+  // x/capability (cosmjs-types 0.11 follows an SDK whose capability module moved to ibc-go).
+  'cosmos/capability/v1beta1/capability.proto',
+  'cosmos/capability/v1beta1/genesis.proto',
 ]);
 
 /**
