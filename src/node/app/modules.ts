@@ -11,6 +11,7 @@ import { registerTypes, registry } from '../codec/registry.js';
 import { aiozrc20Module } from '../modules/netrc20/module.js';
 import { authModule } from '../modules/auth/module.js';
 import { authzModule } from '../modules/authz/module.js';
+import { bech32ibcModule } from '../modules/bech32ibc/module.js';
 import { bankModule } from '../modules/bank/module.js';
 import { bonusModule } from '../modules/bonus/module.js';
 import { capabilityModule } from '../modules/capability/module.js';
@@ -23,6 +24,7 @@ import { genutilModule } from '../modules/genutil/module.js';
 import { ibcModule } from '../modules/ibc/module.js';
 import { icaModule } from '../modules/ibc/apps/ica/module.js';
 import { icamauthModule } from '../modules/icamauth/module.js';
+import { feeModule } from '../modules/ibc/apps/fee/module.js';
 import { groupModule } from '../modules/group/module.js';
 import { govModule } from '../modules/gov/module.js';
 import { mintModule } from '../modules/mint/module.js';
@@ -62,6 +64,8 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   transferModule,
   icaModule,
   icamauthModule,
+  feeModule,
+  bech32ibcModule,
 ];
 
 /** Hook orders (SetOrderPreBlockers / BeginBlockers / EndBlockers / InitGenesis / ExportGenesis). */
@@ -69,8 +73,8 @@ export const MODULE_ORDERS: ModuleOrders = {
   preBlock: ['upgrade'],
   beginBlock: ['capability', 'feemarket', 'mint', 'bonus', 'distribution', 'slashing', 'evidence', 'staking', 'ibc', 'authz'],
   endBlock: ['gov', 'staking', 'feegrant', 'evm', 'feemarket', 'group'],
-  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer', 'interchainaccounts', 'icamauth'],
-  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer', 'interchainaccounts', 'icamauth'],
+  initGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer', 'interchainaccounts', 'icamauth', 'feeibc', 'bech32ibc'],
+  exportGenesis: ['capability', 'auth', 'bank', 'distribution', 'staking', 'slashing', 'evidence', 'gov', 'params', 'mint', 'bonus', 'feemarket', 'evm', 'aiozrc20', 'authz', 'feegrant', 'group', 'genutil', 'upgrade', 'ibc', 'transfer', 'interchainaccounts', 'icamauth', 'feeibc', 'bech32ibc'],
 };
 
 /** The modules' CLI descriptors, in module order: `query`/`tx` commands derive from them at build time. */

@@ -114,6 +114,16 @@ import { file_google_api_annotations } from '../../gen/google/api/annotations_pb
 import { file_google_api_http } from '../../gen/google/api/http_pb.js';
 import { file_grpc_reflection_v1_reflection } from '../../gen/grpc/reflection/v1/reflection_pb.js';
 import { file_grpc_reflection_v1alpha_reflection } from '../../gen/grpc/reflection/v1alpha/reflection_pb.js';
+import { file_bech32ibc_bech32ibc_v1beta1_genesis } from '../../gen/bech32ibc/bech32ibc/v1beta1/genesis_pb.js';
+import { file_bech32ibc_bech32ibc_v1beta1_gov } from '../../gen/bech32ibc/bech32ibc/v1beta1/gov_pb.js';
+import { file_bech32ibc_bech32ibc_v1beta1_query } from '../../gen/bech32ibc/bech32ibc/v1beta1/query_pb.js';
+import { file_bech32ibc_bech32ibc_v1beta1_types } from '../../gen/bech32ibc/bech32ibc/v1beta1/types_pb.js';
+import { file_ibc_applications_fee_v1_ack } from '../../gen/ibc/applications/fee/v1/ack_pb.js';
+import { file_ibc_applications_fee_v1_fee } from '../../gen/ibc/applications/fee/v1/fee_pb.js';
+import { file_ibc_applications_fee_v1_genesis } from '../../gen/ibc/applications/fee/v1/genesis_pb.js';
+import { file_ibc_applications_fee_v1_metadata } from '../../gen/ibc/applications/fee/v1/metadata_pb.js';
+import { file_ibc_applications_fee_v1_query } from '../../gen/ibc/applications/fee/v1/query_pb.js';
+import { file_ibc_applications_fee_v1_tx } from '../../gen/ibc/applications/fee/v1/tx_pb.js';
 import { file_ibc_core_client_v1_client } from '../../gen/ibc/core/client/v1/client_pb.js';
 import { file_ibc_core_client_v1_genesis } from '../../gen/ibc/core/client/v1/genesis_pb.js';
 import { file_ibc_core_client_v1_query } from '../../gen/ibc/core/client/v1/query_pb.js';
@@ -269,6 +279,16 @@ export const PROTO_FILES: readonly DescFile[] = [
   file_google_api_http,
   file_grpc_reflection_v1_reflection,
   file_grpc_reflection_v1alpha_reflection,
+  file_bech32ibc_bech32ibc_v1beta1_genesis,
+  file_bech32ibc_bech32ibc_v1beta1_gov,
+  file_bech32ibc_bech32ibc_v1beta1_query,
+  file_bech32ibc_bech32ibc_v1beta1_types,
+  file_ibc_applications_fee_v1_ack,
+  file_ibc_applications_fee_v1_fee,
+  file_ibc_applications_fee_v1_genesis,
+  file_ibc_applications_fee_v1_metadata,
+  file_ibc_applications_fee_v1_query,
+  file_ibc_applications_fee_v1_tx,
   file_ibc_core_client_v1_client,
   file_ibc_core_client_v1_genesis,
   file_ibc_core_client_v1_query,

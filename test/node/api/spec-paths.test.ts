@@ -229,6 +229,26 @@ const SPEC_GROUPS: Record<string, { sdk: string; cosmos: string; rows: [SpecEndp
     cosmos: '/ibc/apps/interchain_accounts/controller/v1',
     rows: [['GET', '/params']],
   },
+  'Inter-chain communication (fee)': {
+    // The per-packet, per-relayer rows answer NotFound without escrowed fees: tested below.
+    sdk: '/ibc/apps/fee/v1',
+    cosmos: '/ibc/apps/fee/v1',
+    rows: [
+      ['GET', '/channels/{channel_id}/ports/{port_id}/fee_enabled'],
+      ['GET', '/channels/{channel_id}/ports/{port_id}/incentivized_packets'],
+      ['GET', '/fee_enabled'],
+      ['GET', '/incentivized_packets'],
+    ],
+  },
+  'Fee routing (bech32ibc)': {
+    // hrp_source_channel/{hrp}: below (no record exists in this chain's genesis).
+    sdk: '/feex/txfees/v1beta1',
+    cosmos: '/osmosis/txfees/v1beta1',
+    rows: [
+      ['GET', '/hrp_ibc_records'],
+      ['GET', '/native_hrp'],
+    ],
+  },
   Upgrade: {
     sdk: '/sdk/upgrade/v1beta1',
     cosmos: '/cosmos/upgrade/v1beta1',
@@ -421,6 +441,30 @@ describe('the spec endpoints of Accounts, Bank, Node and blocks, Transactions', 
     expect(answers[0]!.body.message).toContain(`failed to retrieve account address for icacontroller-${alice.bech32} on connection connection-0`);
     expect(answers[1]!.body.message).toContain(`no account found for portID icacontroller-${alice.bech32}`);
     expect(answers[2]!.body).toEqual(answers[1]!.body);
+  });
+
+  test('the fee queries of a packet or relayer without fees answer ibc-go\'s NotFound (404)', async () => {
+    const packet = '/ibc/apps/fee/v1/channels/channel-0/ports/transfer/sequences/1';
+    for (const path of [`${packet}/incentivized_packet`, `${packet}/total_recv_fees`, `${packet}/total_ack_fees`, `${packet}/total_timeout_fees`]) {
+      const res = await request(`${url}${path}`);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(res.body.message).toContain('there is no fee escrowed for the given packetID');
+    }
+    for (const kind of ['payee', 'counterparty_payee']) {
+      const res = await request(`${url}/ibc/apps/fee/v1/channels/channel-0/relayers/${alice.bech32}/${kind}`);
+      expect(res.status).toBe(404);
+      expect(res.body.message).toContain(`not found for address: ${alice.bech32} on channel: channel-0`);
+    }
+  });
+
+  test('the fee-routing record of an unknown prefix answers bech32ibc\'s record-not-found on /feex and /osmosis alike', async () => {
+    for (const prefix of ['/feex', '/osmosis']) {
+      const res = await request(`${url}${prefix}/txfees/v1beta1/hrp_source_channel/cosmos`);
+      expect(res.status).not.toBe(200);
+      expect(res.body.message).toContain('hrp record not found for cosmos');
+    }
+    const native = await request(`${url}/feex/txfees/v1beta1/native_hrp`);
+    expect(native.body).toEqual({ native_hrp: 'token' });
   });
 
   test('the IBC upgrade queries answer NotFound (404) without a scheduled upgrade, as ibc-go', async () => {

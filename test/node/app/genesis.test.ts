@@ -34,7 +34,7 @@ function funded(): AppStateJson {
 describe('defaultAppState', () => {
   test('every module with SDK snake_case JSON and this chain’s defaults', () => {
     const state = defaultAppState({ denom: 'attotoken' }) as Json;
-    expect(Object.keys(state).sort()).toEqual(['aiozrc20', 'auth', 'authz', 'bank', 'bonus', 'capability', 'distribution', 'evidence', 'evm', 'feegrant', 'feemarket', 'genutil', 'gov', 'group', 'ibc', 'interchainaccounts', 'mint', 'slashing', 'staking', 'transfer', 'upgrade']);
+    expect(Object.keys(state).sort()).toEqual(['aiozrc20', 'auth', 'authz', 'bank', 'bech32ibc', 'bonus', 'capability', 'distribution', 'evidence', 'evm', 'feegrant', 'feeibc', 'feemarket', 'genutil', 'gov', 'group', 'ibc', 'interchainaccounts', 'mint', 'slashing', 'staking', 'transfer', 'upgrade']);
     expect(state.authz).toEqual({ authorization: [] });
     expect(state.capability).toEqual({ index: '1', owners: [] });
     expect(state.feegrant).toEqual({ allowances: [] });

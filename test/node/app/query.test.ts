@@ -178,7 +178,7 @@ describe('query router', () => {
     const accounts = await ask(chain.app, '/cosmos.auth.v1beta1.Query/Accounts', authQuery.QueryAccountsRequestSchema, { pagination: page({ limit: 100n, countTotal: true }) }, authQuery.QueryAccountsResponseSchema);
     expect(accounts.value!.pagination!.total).toBe(12n); // alice, validator, bob, 9 module accounts
     const modules = await ask(chain.app, '/cosmos.auth.v1beta1.Query/ModuleAccounts', authQuery.QueryModuleAccountsRequestSchema, {}, authQuery.QueryModuleAccountsResponseSchema);
-    expect(modules.value!.accounts.map((any) => fromBinary(ModuleAccountSchema, any.value).name)).toEqual(['aiozrc20', 'bonded_tokens_pool', 'bonus', 'distribution', 'fee_collector', 'gov', 'interchainaccounts', 'mint', 'not_bonded_tokens_pool', 'transfer']);
+    expect(modules.value!.accounts.map((any) => fromBinary(ModuleAccountSchema, any.value).name)).toEqual(['aiozrc20', 'bonded_tokens_pool', 'bonus', 'distribution', 'fee_collector', 'feeibc', 'gov', 'interchainaccounts', 'mint', 'not_bonded_tokens_pool', 'transfer']);
     const byName = await ask(chain.app, '/cosmos.auth.v1beta1.Query/ModuleAccountByName', authQuery.QueryModuleAccountByNameRequestSchema, { name: 'nope' }, authQuery.QueryModuleAccountByNameResponseSchema);
     expect(byName.raw.log).toBe('rpc error: code = NotFound desc = account nope not found: key not found');
     const params = await ask(chain.app, '/cosmos.auth.v1beta1.Query/Params', authQuery.QueryParamsRequestSchema, {}, authQuery.QueryParamsResponseSchema);

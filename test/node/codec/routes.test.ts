@@ -38,11 +38,14 @@ const IBC_TRANSFER = 'ibc.applications.transfer.v1.Query';
 const ICA_CONTROLLER = 'ibc.applications.interchain_accounts.controller.v1.Query';
 const ICA_HOST = 'ibc.applications.interchain_accounts.host.v1.Query';
 const ICAMAUTH = 'aioz.icamauth.v1beta1.Query';
+const BECH32IBC = 'bech32ibc.bech32ibc.v1beta1.Query';
+const IBC_FEE = 'ibc.applications.fee.v1.Query';
 
 /** The spec alias of an upstream path: /cosmos/ → /sdk/, /aioz/ → /net/ (aiozrc20 → netrc20), /ethermint/ → /evmx/ (cosmos_account → sdk_account). */
 function specAlias(pattern: string): string {
   if (pattern.startsWith('/ethermint/')) return pattern.replace(/^\/ethermint\//, '/evmx/').replace('/cosmos_account/', '/sdk_account/');
   if (pattern.startsWith('/aioz/aiozrc20/')) return pattern.replace(/^\/aioz\/aiozrc20\//, '/net/netrc20/');
+  if (pattern.startsWith('/osmosis/txfees/')) return pattern.replace(/^\/osmosis\//, '/feex/');
   if (pattern.startsWith('/aioz/')) return pattern.replace(/^\/aioz\//, '/net/');
   return pattern.replace(/^\/cosmos\//, '/sdk/');
 }
@@ -177,12 +180,27 @@ const SPEC_PATHS: SpecRow[] = [
   ['GET', '/ibc/apps/interchain_accounts/controller/v1/owners/{owner}/connections/{connection_id}', `${ICA_CONTROLLER}/InterchainAccount`],
   ['GET', '/ibc/apps/interchain_accounts/controller/v1/params', `${ICA_CONTROLLER}/Params`],
   ['GET', '/net/icamauth/v1beta1/interchain_account/owner/{owner}/connection/{connection_id}', `${ICAMAUTH}/InterchainAccount`],
+  ['GET', '/ibc/apps/fee/v1/channels/{channel_id}/ports/{port_id}/fee_enabled', `${IBC_FEE}/FeeEnabledChannel`],
+  ['GET', '/ibc/apps/fee/v1/channels/{channel_id}/ports/{port_id}/incentivized_packets', `${IBC_FEE}/IncentivizedPacketsForChannel`],
+  ['GET', '/ibc/apps/fee/v1/channels/{channel_id}/relayers/{relayer}/counterparty_payee', `${IBC_FEE}/CounterpartyPayee`],
+  ['GET', '/ibc/apps/fee/v1/channels/{channel_id}/relayers/{relayer}/payee', `${IBC_FEE}/Payee`],
+  ['GET', '/ibc/apps/fee/v1/channels/{packet_id.channel_id}/ports/{packet_id.port_id}/sequences/{packet_id.sequence}/incentivized_packet', `${IBC_FEE}/IncentivizedPacket`],
+  ['GET', '/ibc/apps/fee/v1/channels/{packet_id.channel_id}/ports/{packet_id.port_id}/sequences/{packet_id.sequence}/total_ack_fees', `${IBC_FEE}/TotalAckFees`],
+  ['GET', '/ibc/apps/fee/v1/channels/{packet_id.channel_id}/ports/{packet_id.port_id}/sequences/{packet_id.sequence}/total_recv_fees', `${IBC_FEE}/TotalRecvFees`],
+  ['GET', '/ibc/apps/fee/v1/channels/{packet_id.channel_id}/ports/{packet_id.port_id}/sequences/{packet_id.sequence}/total_timeout_fees', `${IBC_FEE}/TotalTimeoutFees`],
+  ['GET', '/ibc/apps/fee/v1/fee_enabled', `${IBC_FEE}/FeeEnabledChannels`],
+  ['GET', '/ibc/apps/fee/v1/incentivized_packets', `${IBC_FEE}/IncentivizedPackets`],
+  // Fee routing (/feex/txfees/v1beta1 = bech32ibc, upstream /osmosis/txfees/v1beta1), all GET
+  ['GET', '/feex/txfees/v1beta1/hrp_ibc_records', `${BECH32IBC}/HrpIbcRecords`],
+  ['GET', '/feex/txfees/v1beta1/hrp_source_channel/{hrp}', `${BECH32IBC}/HrpIbcRecord`],
+  ['GET', '/feex/txfees/v1beta1/native_hrp', `${BECH32IBC}/NativeHrp`],
 ];
 
 /** The upstream path the SDK serves for the same method. */
 function upstreamPath(specPath: string): string {
   if (specPath.startsWith('/ibc/')) return specPath;
   if (specPath.startsWith('/net/icamauth/')) return specPath.replace(/^\/net\//, '/aioz/');
+  if (specPath.startsWith('/feex/')) return specPath.replace(/^\/feex\//, '/osmosis/');
   return specPath.replace(/^\/sdk\/base\/consensus\//, '/cosmos/base/tendermint/').replace(/^\/sdk\//, '/cosmos/');
 }
 
@@ -216,15 +234,15 @@ describe('httpRoutes', () => {
         expect(routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc)).toEqual([]);
         continue;
       }
-      expect(['/cosmos/', '/aioz/', '/ethermint/'].some((prefix) => route.pattern.startsWith(prefix))).toBe(true);
+      expect(['/cosmos/', '/aioz/', '/ethermint/', '/osmosis/'].some((prefix) => route.pattern.startsWith(prefix))).toBe(true);
       const aliases = routes.filter((r) => r.additional && r.service === route.service && r.rpc === route.rpc);
       expect(aliases.map((r) => r.pattern)).toContain(specAlias(route.pattern));
       for (const alias of aliases) expect([alias.method, alias.body]).toEqual([route.method, route.body]);
     }
     const annotated = new Set(routes.map((r) => `${r.service}/${r.rpc}`));
-    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, IBC_CONNECTION, IBC_CHANNEL, IBC_TRANSFER, AIOZRC20, ICA_CONTROLLER, ICA_HOST, ICAMAUTH];
+    const served = [ACCOUNTS, BANK, NODE, BLOCKS, STAKING, TX, DISTRIBUTION, SLASHING, EVIDENCE, GROUP, NET_STAKING, MINT, BONUS, EVM, FEEMARKET, UPGRADE, AUTHZ, FEEGRANT, GOV, GOV_V1BETA1, PARAMS, IBC_CLIENT, IBC_CONNECTION, IBC_CHANNEL, IBC_TRANSFER, AIOZRC20, ICA_CONTROLLER, ICA_HOST, ICAMAUTH, BECH32IBC, IBC_FEE];
     for (const route of routes) expect(served).toContain(route.service);
-    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 6 + 13 + 5 + 4 + 2 + 1 + 1);
+    expect(annotated.size).toBe(10 + 13 + 2 + 7 + 14 + 9 + 9 + 3 + 14 + 2 + 1 + 3 + 1 + 11 + 3 + 5 + 3 + 3 + 8 + 8 + 2 + 9 + 6 + 13 + 5 + 4 + 2 + 1 + 1 + 3 + 10);
   });
 
   it('names the fields bound by path variables', () => {

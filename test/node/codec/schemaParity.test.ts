@@ -68,6 +68,17 @@ const FILES_WITHOUT_COSMJS = new Set([
   'aioz/aiozrc20/v1/genesis.proto',
   'aioz/aiozrc20/v1/query.proto',
   'aioz/aiozrc20/v1/tx.proto',
+  // ICS-29 fees (cosmjs-types 0.11 ships transfer and interchain accounts only) and bech32ibc (Osmosis' module).
+  'ibc/applications/fee/v1/ack.proto',
+  'ibc/applications/fee/v1/fee.proto',
+  'ibc/applications/fee/v1/genesis.proto',
+  'ibc/applications/fee/v1/metadata.proto',
+  'ibc/applications/fee/v1/query.proto',
+  'ibc/applications/fee/v1/tx.proto',
+  'bech32ibc/bech32ibc/v1beta1/genesis.proto',
+  'bech32ibc/bech32ibc/v1beta1/gov.proto',
+  'bech32ibc/bech32ibc/v1beta1/query.proto',
+  'bech32ibc/bech32ibc/v1beta1/types.proto',
   // x/capability (cosmjs-types 0.11 follows an SDK whose capability module moved to ibc-go).
   'cosmos/capability/v1beta1/capability.proto',
   'cosmos/capability/v1beta1/genesis.proto',

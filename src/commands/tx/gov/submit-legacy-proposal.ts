@@ -12,20 +12,24 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     'with a JSON file holding them). "param-change <file>" reads {title, description, changes: [{subspace, key, value}], deposit} (each ' +
     'value is the parameter\'s JSON); "community-pool-spend <file>" reads {title, description, recipient, amount, deposit}. The coin ⇄ ERC-20 ' +
     'converter\'s: "register-coin <file>" reads {title, description, metadata (bank metadata JSON), deposit}; "register-aiozrc20 <file>" ' +
-    '{title, description, aiozrc20_address, deposit}; "toggle-token-conversion <file>" {title, description, token, deposit}.';
+    '{title, description, aiozrc20_address, deposit}; "toggle-token-conversion <file>" {title, description, token, deposit}. The fee-routing ' +
+    'records\' (bech32ibc): "update-hrp-ibc-record <hrp> <channel>" with --title, --description, --deposit and --ics-to-height-offset and/or ' +
+    '--ics-to-timeout-offset (an empty channel "" removes the prefix\'s record).';
   static override examples = [
     '<%= config.bin %> tx gov submit-legacy-proposal --type text --title "Signal" --description "Say yes" --deposit 10000000attotoken --from alice --yes',
     '<%= config.bin %> tx gov submit-legacy-proposal param-change proposal.json --from alice --yes',
     '<%= config.bin %> tx gov submit-legacy-proposal community-pool-spend proposal.json --from alice --yes',
     '<%= config.bin %> tx gov submit-legacy-proposal register-coin proposal.json --from alice --yes',
+    '<%= config.bin %> tx gov submit-legacy-proposal update-hrp-ibc-record cosmos channel-0 --ics-to-height-offset 1000 --ics-to-timeout-offset 10m --title "Route cosmos" --description "Via channel-0" --deposit 10000000attotoken --from alice --yes',
   ];
   static override args = {
     kind: Args.string({
       required: false,
-      description: 'param-change, community-pool-spend, register-coin, register-aiozrc20 or toggle-token-conversion (omit for --type text)',
-      options: ['param-change', 'community-pool-spend', ...CONVERTER_KINDS],
+      description: 'param-change, community-pool-spend, register-coin, register-aiozrc20, toggle-token-conversion or update-hrp-ibc-record (omit for --type text)',
+      options: ['param-change', 'community-pool-spend', ...CONVERTER_KINDS, 'update-hrp-ibc-record'],
     }),
-    file: Args.string({ required: false, description: 'The proposal JSON file of param-change / community-pool-spend' }),
+    file: Args.string({ required: false, description: 'The proposal JSON file (update-hrp-ibc-record: the bech32 prefix)' }),
+    channel: Args.string({ required: false, description: 'update-hrp-ibc-record: the transfer channel ("" removes the record)' }),
   };
   static override flags = {
     ...txFlags,
@@ -34,6 +38,8 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     description: Flags.string({ description: 'Proposal description' }),
     deposit: Flags.string({ description: 'Initial deposit, e.g. 10000000attotoken' }),
     proposal: Flags.string({ description: 'JSON file with title, description, type and deposit (instead of the flags)' }),
+    'ics-to-height-offset': Flags.string({ description: 'update-hrp-ibc-record: blocks after which packets routed by the record time out' }),
+    'ics-to-timeout-offset': Flags.string({ description: 'update-hrp-ibc-record: time after which packets routed by the record time out (Go duration, e.g. 10m)' }),
   };
 
   async execute(): Promise<TxOutcome> {
@@ -73,7 +79,10 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     let content;
     let deposit: string;
     const { kind, file } = this.args;
-    if (kind === undefined) {
+    if (kind === 'update-hrp-ibc-record') {
+      content = await this.hrpIbcRecordContent(bad);
+      deposit = this.flags.deposit ?? '';
+    } else if (kind === undefined) {
       const json = this.flags.proposal === undefined ? {} : readJson(this.flags.proposal);
       const type = (this.flags.proposal === undefined ? this.flags.type : text(json, 'type') || 'text').toLowerCase();
       if (type !== 'text') throw bad(`unsupported proposal type ${JSON.stringify(type)}`, 'use --type text, or the param-change / community-pool-spend forms (software upgrades: the upgrade module)');
@@ -117,5 +126,47 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     const key = await this.signingKey();
     const msg = create(MsgSubmitProposalSchema, { content, initialDeposit: coins(deposit, 'deposit'), proposer: toAccountAddress(key.address) });
     return this.submit(key, [packMessage(MsgSubmitProposalSchema, msg)]);
+  }
+
+  /** bech32ibc's UpdateHrpIbcChannelProposal from `<hrp> <channel>` and the flags, checked as its ValidateBasic does. */
+  private async hrpIbcRecordContent(bad: (message: string, hint?: string) => Error) {
+    const { create } = await import('@bufbuild/protobuf');
+    const { UpdateHrpIbcChannelProposalSchema } = await import('../../../gen/bech32ibc/bech32ibc/v1beta1/gov_pb.js');
+    const { hrpProblem } = await import('../../../node/modules/bech32ibc/errors.js');
+    const { channelIdentifierError } = await import('../../../node/modules/ibc/core/host/identifiers.js');
+    const { parseDurationMs } = await import('../../../node/config/node.js');
+    const { anyPack } = await import('../../../node/codec/any.js');
+    const usage = 'tokend tx gov submit-legacy-proposal update-hrp-ibc-record <hrp> <channel> --ics-to-height-offset N --title T --description D --deposit C --from KEY';
+    const hrp = this.args.file;
+    const channel = this.args.channel;
+    if (hrp === undefined || channel === undefined) throw bad('update-hrp-ibc-record needs a bech32 prefix and a channel', usage);
+    const problem = hrpProblem(hrp);
+    if (problem !== undefined) throw bad(`invalid bech32 prefix ${JSON.stringify(hrp)}: ${problem}`);
+    if (channel !== '' && channelIdentifierError(channel) !== undefined) throw bad(`invalid channel identifier ${JSON.stringify(channel)}`, 'channels look like channel-0; "" removes the record');
+    const heightText = this.flags['ics-to-height-offset'] ?? '0';
+    if (!/^(0|[1-9][0-9]*)$/.test(heightText) || BigInt(heightText) >= 1n << 64n) throw bad(`invalid --ics-to-height-offset ${JSON.stringify(heightText)}: expected a block count`);
+    let timeoutMs = 0;
+    const timeoutText = this.flags['ics-to-timeout-offset'];
+    if (timeoutText !== undefined) {
+      try {
+        timeoutMs = parseDurationMs(timeoutText, '--ics-to-timeout-offset');
+      } catch {
+        throw bad(`invalid --ics-to-timeout-offset ${JSON.stringify(timeoutText)}`, 'use Go duration syntax, e.g. 10m, 1h30m');
+      }
+    }
+    if (BigInt(heightText) === 0n && timeoutMs === 0) throw bad('at least one of offset height or offset timeout should be set', 'pass --ics-to-height-offset and/or --ics-to-timeout-offset');
+    const title = this.flags.title;
+    const description = this.flags.description;
+    if (!title) throw bad('a proposal needs a title', 'pass --title');
+    if (!description) throw bad('a proposal needs a description', 'pass --description');
+    const proposal = create(UpdateHrpIbcChannelProposalSchema, {
+      title,
+      description,
+      hrp,
+      sourceChannel: channel,
+      icsToHeightOffset: BigInt(heightText),
+      icsToTimeOffset: { seconds: BigInt(Math.floor(timeoutMs / 1000)), nanos: Math.round((timeoutMs % 1000) * 1e6) },
+    });
+    return anyPack(UpdateHrpIbcChannelProposalSchema, proposal);
   }
 }

@@ -34,6 +34,7 @@ import { PortErrors } from './core/port/errors.js';
 import { PortKeeper, type IbcCapabilityKeeper } from './core/port/keeper.js';
 import { IbcRouter } from './core/port/router.js';
 import { channelQueryService } from './core/channel/queryServer.js';
+import { ChannelStateReader } from './core/channel/state.js';
 import { ConnectionKeeper } from './core/connection/keeper.js';
 import { connectionMsgRoutes } from './core/connection/msgServer.js';
 import { connectionQueryService } from './core/connection/queryServer.js';
@@ -57,6 +58,8 @@ export interface IbcKeeper {
   readonly portKeeper: PortKeeper;
   readonly channelKeeper: ChannelKeeper;
   readonly router: IbcRouter;
+  /** 04-channel's state, read only (channel ends, next send sequences, packet commitments). */
+  readonly channelState: ChannelStateReader;
 }
 
 export const ibcModule = defineModule<IbcKeeper>({
@@ -97,7 +100,7 @@ export const ibcModule = defineModule<IbcKeeper>({
     const channelKeeper = new ChannelKeeper(connectionKeeper, portKeeper, scopedKeeper);
     const router = new IbcRouter();
     return {
-      keeper: { clientKeeper, connectionKeeper, portKeeper, channelKeeper, router },
+      keeper: { clientKeeper, connectionKeeper, portKeeper, channelKeeper, router, channelState: new ChannelStateReader() },
       msgRoutes: [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper), ...channelMsgRoutes(channelKeeper, portKeeper, router)],
       queryServices: [clientQueryService(clientKeeper), connectionQueryService(connectionKeeper), channelQueryService(connectionKeeper)],
       beginBlock: async (ctx) => clientKeeper.beginBlock(ctx),

@@ -1,0 +1,116 @@
+/**
+ * The fee middleware's store ("feeibc", ibc-go v6 modules/apps/29-fee/types/keys.go), text keys:
+ *
+ *   locked                                        0x01 once the escrow was found short (the module stops)
+ *   feeEnabled/{port}/{channel}                   0x01
+ *   payee/{relayer}/{channel}                     payee address (UTF-8)
+ *   counterpartyPayee/{relayer}/{channel}         counterparty payee address (UTF-8)
+ *   feesInEscrow/{port}/{channel}/{sequence}      ibc.applications.fee.v1.PacketFees
+ *   forwardRelayer/{port}/{channel}/{sequence}    relayer address of an async-ack packet (UTF-8)
+ *   escrowIndex/{port}/{channel}                  the sequences under feesInEscrow/{port}/{channel}/,
+ *                                                 u64 big-endian each, ascending (not upstream's: the
+ *                                                 IbcModule callbacks are synchronous and store
+ *                                                 iteration is not, so a closing channel's refunds
+ *                                                 find its escrowed packets here; derived, never exported)
+ *
+ * Identifiers and addresses never contain '/'; `{sequence}` is decimal, as upstream's.
+ */
+import { PacketFeesSchema } from '../../../../../gen/ibc/applications/fee/v1/fee_pb.js';
+import { CollectionError, Item, SchemaBuilder, StateMap, bytesValue, protoValue, stringValue, type KeyCodec, type ValueCodec } from '../../../../collections/index.js';
+import { StoreKey } from '../../../../store/storeKey.js';
+
+export const FEE_MODULE_NAME = 'feeibc';
+export const feeStoreKey = StoreKey.persistent(FEE_MODULE_NAME);
+
+export type PairKey = readonly [string, string];
+export type PacketKey = readonly [portId: string, channelId: string, sequence: bigint];
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+function checkPart(part: string): void {
+  if (part === '' || part.includes('/')) throw new CollectionError('ENCODING', `key part ${JSON.stringify(part)} is empty or contains '/'`);
+}
+
+/** A key codec over `a/b` or `a/b/n` text paths (always the whole key after the prefix). */
+function textPathCodec<K extends readonly unknown[]>(keyType: string, format: (key: K) => string, parse: (text: string) => K | undefined): KeyCodec<K> {
+  const terminalOnly = (): never => {
+    throw new CollectionError('ENCODING', `${keyType} keys are always the last key part`);
+  };
+  return {
+    keyType,
+    size: (key) => utf8.encode(format(key)).length,
+    encode(key, out, offset) {
+      const bytes = utf8.encode(format(key));
+      out.set(bytes, offset);
+      return offset + bytes.length;
+    },
+    decode(bytes, offset, end) {
+      const text = utf8Decoder.decode(bytes.subarray(offset, end));
+      const key = parse(text);
+      if (key === undefined) throw new CollectionError('DECODING', `cannot decode ${keyType} key: ${JSON.stringify(text)}`);
+      return key;
+    },
+    sizeNonTerminal: terminalOnly,
+    encodeNonTerminal: terminalOnly,
+    decodeNonTerminal: terminalOnly,
+    stringify: format,
+    prefixSize: (parts) => utf8.encode(`${parts.map(String).join('/')}/`).length,
+    encodePrefix(parts, out, offset) {
+      const bytes = utf8.encode(`${parts.map(String).join('/')}/`);
+      out.set(bytes, offset);
+      return offset + bytes.length;
+    },
+  };
+}
+
+const pairKey = textPathCodec<PairKey>(
+  'Path[string, string]',
+  ([a, b]) => {
+    checkPart(a);
+    checkPart(b);
+    return `${a}/${b}`;
+  },
+  (text) => {
+    const parts = text.split('/');
+    return parts.length === 2 && parts[0] !== '' && parts[1] !== '' ? ([parts[0]!, parts[1]!] as const) : undefined;
+  },
+);
+
+const packetKey = textPathCodec<PacketKey>(
+  'Path[port, channel, sequence]',
+  ([port, channel, sequence]) => {
+    checkPart(port);
+    checkPart(channel);
+    if (sequence < 0n || sequence >= 1n << 64n) throw new CollectionError('ENCODING', `sequence ${sequence} is not a uint64`);
+    return `${port}/${channel}/${sequence}`;
+  },
+  (text) => {
+    const match = /^([^/]+)\/([^/]+)\/(0|[1-9][0-9]*)$/.exec(text);
+    return match === null ? undefined : ([match[1]!, match[2]!, BigInt(match[3]!)] as const);
+  },
+);
+
+/** Upstream's flag value: the single byte 0x01. */
+const flagValue: ValueCodec<true> = {
+  valueType: 'flag',
+  encode: () => Uint8Array.of(1),
+  decode: () => true,
+  stringify: () => 'true',
+};
+
+const schema = new SchemaBuilder(feeStoreKey);
+
+export const Locked = new Item(schema, 'locked', 'locked', flagValue);
+/** [port, channel]. */
+export const FeeEnabled = new StateMap(schema, 'fee_enabled', 'feeEnabled/', pairKey, flagValue);
+/** [relayer, channel] → payee. */
+export const Payees = new StateMap(schema, 'payees', 'payee/', pairKey, stringValue);
+/** [relayer, channel] → counterparty payee. */
+export const CounterpartyPayees = new StateMap(schema, 'counterparty_payees', 'counterpartyPayee/', pairKey, stringValue);
+export const FeesInEscrow = new StateMap(schema, 'fees_in_escrow', 'feesInEscrow/', packetKey, protoValue(PacketFeesSchema));
+export const ForwardRelayers = new StateMap(schema, 'forward_relayers', 'forwardRelayer/', packetKey, stringValue);
+
+export const EscrowIndex = new StateMap(schema, 'escrow_index', 'escrowIndex/', pairKey, bytesValue);
+
+export const feeSchema = schema.build();

@@ -1,0 +1,139 @@
+/**
+ * The command line of the fee-routing records (bech32ibc) and the ICS-29 relayer fees (ibc-fee)
+ * against a running node: the queries (records from genesis, the native prefix, an unknown prefix,
+ * fee-enabled channels, a packet without fees), `tx gov submit-legacy-proposal update-hrp-ibc-record`
+ * submitting its content, and bad input — one clear line, a non-zero exit, nothing written.
+ */
+import { jest } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+
+jest.setTimeout(240_000);
+
+const JUNK = 'test test test test test test test test test test test junk';
+const FEE_FLAGS = ['--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json'];
+
+/** The error line's text (with -o json the CLI writes it as {"error": …}). */
+function errorText(stderr: string): string {
+  try {
+    return String((JSON.parse(stderr) as { error: unknown }).error);
+  } catch {
+    return stderr;
+  }
+}
+
+describe('bech32ibc and ibc-fee commands', () => {
+  let bg: BackgroundNode | undefined;
+  let home: string;
+  let n: string[];
+  let kb: string[];
+
+  const proposalCount = async (): Promise<number> => (JSON.parse(await ok(['q', 'gov', 'proposals', '-o', 'json', ...n])).proposals ?? []).length;
+
+  beforeAll(async () => {
+    home = tempHome('tokend-feeibc-');
+    const h = ['--home', home];
+    await ok(['init', 'feeibc', '--chain-id', 'testnet', ...h]);
+    fastBlocks(home);
+    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
+    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
+    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
+    await ok(['collect-gentxs', ...h]);
+    const file = join(home, 'config', 'genesis.json');
+    const genesis = JSON.parse(readFileSync(file, 'utf8'));
+    // A transfer channel for the proposal to route over (its handshake is not this test's business).
+    genesis.app_state.ibc.channel_genesis.channels = [
+      { state: 'STATE_OPEN', ordering: 'ORDER_UNORDERED', counterparty: { port_id: 'transfer', channel_id: 'channel-4' }, connection_hops: ['connection-0'], version: 'ics20-1', port_id: 'transfer', channel_id: 'channel-1' },
+    ];
+    genesis.app_state.ibc.channel_genesis.next_channel_sequence = '2';
+    genesis.app_state.bech32ibc.hrpIBCRecords = [{ hrp: 'cosmos', source_channel: 'channel-0', ics_to_height_offset: '100', ics_to_time_offset: '600s' }];
+    Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }] });
+    writeFileSync(file, JSON.stringify(genesis, null, 2));
+    await ok(['validate-genesis', ...h]);
+    bg = await startBackground(home, await freePort());
+    await waitForHeight(bg.node, 2);
+    n = ['--node', bg.node];
+    kb = ['--keyring-backend', 'test', '--home', home, ...n];
+  });
+
+  afterAll(async () => {
+    if (bg) await stopNode(bg);
+  });
+
+  test('q bech32ibc: the native prefix, the records, one prefix\'s record', async () => {
+    expect(JSON.parse(await ok(['q', 'bech32ibc', 'native-hrp', '-o', 'json', ...n]))).toEqual({ native_hrp: 'token' });
+    const record = { hrp: 'cosmos', source_channel: 'channel-0', ics_to_height_offset: '100', ics_to_time_offset: '600s' };
+    expect(JSON.parse(await ok(['q', 'bech32ibc', 'hrp-ibc-records', '-o', 'json', ...n]))).toEqual({ hrp_ibc_records: [record] });
+    expect(JSON.parse(await ok(['q', 'bech32ibc', 'hrp-source-channel', 'cosmos', '-o', 'json', ...n]))).toEqual({ hrp_ibc_record: record });
+    const missing = await runCli(['q', 'bech32ibc', 'hrp-source-channel', 'osmo', ...n]);
+    expect([missing.code, missing.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(missing.stderr).toContain('hrp record not found for osmo');
+    const noArg = await runCli(['q', 'bech32ibc', 'hrp-source-channel', ...n]);
+    expect(noArg.code).not.toBe(0);
+    expect(noArg.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  test('q ibc-fee: channels, one channel, a packet without fees', async () => {
+    expect(JSON.parse(await ok(['q', 'ibc-fee', 'channels', '-o', 'json', ...n]))).toEqual({ fee_enabled_channels: [] });
+    expect(JSON.parse(await ok(['q', 'ibc-fee', 'channel', 'transfer', 'channel-0', '-o', 'json', ...n]))).toEqual({ fee_enabled: false });
+    expect(JSON.parse(await ok(['q', 'ibc-fee', 'packets', '-o', 'json', ...n]))).toEqual({ incentivized_packets: [] });
+    const packet = await runCli(['q', 'ibc-fee', 'packet', 'transfer', 'channel-0', '1', ...n]);
+    expect([packet.code, packet.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(packet.stderr).toContain('there is no fee escrowed for the given packetID');
+    const badSequence = await runCli(['q', 'ibc-fee', 'total-recv-fees', 'transfer', 'channel-0', '0', ...n]);
+    expect([badSequence.code, badSequence.stderr.trim().split('\n').length]).toEqual([2, 1]);
+    expect(badSequence.stderr).toContain('invalid sequence "0"');
+    const payee = await runCli(['q', 'ibc-fee', 'payee', 'channel-0', 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2', ...n]);
+    expect([payee.code, payee.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(payee.stderr).toContain('payee address not found for address');
+  });
+
+  test('tx gov submit-legacy-proposal update-hrp-ibc-record submits the content; bad input writes nothing', async () => {
+    const before = await proposalCount();
+    const base = ['tx', 'gov', 'submit-legacy-proposal', 'update-hrp-ibc-record'];
+    const flags = ['--title', 'Route osmo', '--description', 'Via channel-1', '--deposit', '10000000attotoken', '--from', 'alice', ...FEE_FLAGS, ...kb];
+    const refused = async (args: string[], pattern: RegExp) => {
+      const result = await runCli([...base, ...args, ...flags]);
+      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
+      expect(errorText(result.stderr)).toMatch(pattern);
+    };
+    await refused(['Osmo', 'channel-1', '--ics-to-height-offset', '10'], /invalid bech32 prefix "Osmo": string not all lowercase/);
+    await refused(['osmo', 'channel-1'], /at least one of offset height or offset timeout should be set/);
+    await refused(['osmo', 'chan/1', '--ics-to-height-offset', '10'], /invalid channel identifier "chan\/1"/);
+    await refused(['osmo', 'channel-1', '--ics-to-timeout-offset', 'soon'], /invalid --ics-to-timeout-offset "soon"/);
+    await refused(['osmo'], /update-hrp-ibc-record needs a bech32 prefix and a channel/);
+    expect(await proposalCount()).toBe(before);
+    // gov runs the content's handler when the proposal is submitted: an unknown channel is refused there.
+    const unknown = await runCli([...base, 'osmo', 'channel-7', '--ics-to-height-offset', '10', ...flags]);
+    expect([unknown.code, unknown.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(errorText(unknown.stderr)).toContain('channel not found: channel-7: Invalid IBC Data');
+    expect(await proposalCount()).toBe(before);
+
+    const submitted = JSON.parse(await ok([...base, 'osmo', 'channel-1', '--ics-to-height-offset', '10', '--ics-to-timeout-offset', '10m', ...flags]));
+    expect(submitted.code).toBe(0);
+    expect(await proposalCount()).toBe(before + 1);
+    const proposals = JSON.parse(await ok(['q', 'gov', 'proposals', '-o', 'json', ...n])).proposals;
+    const content = proposals.at(-1).messages[0].content;
+    expect(content).toMatchObject({ '@type': '/bech32ibc.bech32ibc.v1beta1.UpdateHrpIbcChannelProposal', hrp: 'osmo', source_channel: 'channel-1', ics_to_height_offset: '10', ics_to_time_offset: '600s' });
+  });
+
+  test('tx ibc-fee pay-packet-fee: bad input in one line before signing; a channel without fees refused by the chain', async () => {
+    const pay = (args: string[]) => runCli(['tx', 'ibc-fee', 'pay-packet-fee', ...args, '--from', 'alice', ...FEE_FLAGS, ...kb]);
+    for (const [args, pattern] of [
+      [['transfer', 'channel-0', '1'], /all fees are zero/],
+      [['transfer', 'channel-0', 'x', '--recv-fee', '1attotoken'], /invalid sequence "x"/],
+      [['transfer', 'channel-0', '1', '--recv-fee', 'ten'], /invalid --recv-fee "ten"/],
+      [['t', 'channel-0', '1', '--recv-fee', '1attotoken'], /invalid port ID "t"/],
+    ] as const) {
+      const result = await pay([...args]);
+      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
+      expect(errorText(result.stderr)).toMatch(pattern);
+    }
+    const chain = await pay(['transfer', 'channel-0', '1', '--recv-fee', '1attotoken']);
+    expect([chain.code, chain.stderr.trim().split('\n').length]).toEqual([1, 1]);
+    expect(chain.stderr).toMatch(/code 9 \(feeibc\).*fee module is not enabled for this channel/);
+    expect(JSON.parse(await ok(['q', 'ibc-fee', 'packets', '-o', 'json', ...n]))).toEqual({ incentivized_packets: [] });
+  });
+});
