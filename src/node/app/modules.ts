@@ -61,10 +61,10 @@ export const APP_MODULES: readonly ModuleDeclaration[] = [
   genutilModule,
   upgradeModule,
   ibcModule,
+  feeModule,
   transferModule,
   icaModule,
   icamauthModule,
-  feeModule,
   bech32ibcModule,
 ];
 

@@ -261,7 +261,9 @@ describe('ICS-20 between two tokend chains', () => {
     expect([wrong.codespace, wrong.code]).toEqual(['transfer', 4]);
     expect(wrong.log).toContain('got ics20-2, expected ics20-1');
 
-    const init = await ok(A, anyPack(MsgChannelOpenInitSchema, create(MsgChannelOpenInitSchema, { portId: PORT, channel: channelEnd(ChannelState.INIT, '', ''), signer: alice.bech32 })));
+    // Proposed as relayers do: transfer sits under the fee middleware, and an empty version there
+    // opens a fee-enabled channel (ibc-go v6's default), version {"fee_version":"ics29-1",…}.
+    const init = await ok(A, anyPack(MsgChannelOpenInitSchema, create(MsgChannelOpenInitSchema, { portId: PORT, channel: channelEnd(ChannelState.INIT, ''), signer: alice.bech32 })));
     expect(response(init, MsgChannelOpenInitResponseSchema)).toMatchObject({ channelId: CHANNEL, version: VERSION });
     const path = `channelEnds/ports/${PORT}/channels/${CHANNEL}`;
     const hA = await updateClient(B, A, init.height);

@@ -19,6 +19,9 @@ import { TransferKeeper } from './keeper.js';
 import { TRANSFER_MODULE_NAME, transferStoreKey } from './keys.js';
 import { transferMsgRoutes } from './msgServer.js';
 import { transferQueryService } from './queryServer.js';
+import type { IbcModule, Ics4Wrapper } from '../../core/port/types.js';
+import type { FeeKeeper } from '../fee/keeper.js';
+import { wrapWithFeeMiddleware } from '../fee/middleware.js';
 
 /** What the transfer module offers other modules (ICS-29 fees wraps its callbacks). */
 export interface TransferModuleKeeper {
@@ -36,18 +39,25 @@ export const transferModule = defineModule<TransferModuleKeeper>({
   errors: TransferErrors,
   cli: transferCli,
   consensusVersion: 2,
-  requires: ['auth', 'bank', 'capability', 'ibc'],
+  requires: ['auth', 'bank', 'capability', 'ibc', 'feeibc'],
   create(deps) {
     const ibc = deps.keeper<TransferIbcKeeper>('ibc');
+    // ibc-go's transfer stack: transfer under the ICS-29 fee middleware, which also sits between
+    // transfer and the channel keeper when sending (a channel opened with the fee version is
+    // fee-enabled; any other channel passes straight through).
+    const wired: { stack?: { ibcModule: IbcModule; ics4Wrapper: Ics4Wrapper } } = {};
     const host: TransferIbcHost = {
-      ics4Wrapper: ibc.channelKeeper,
+      get ics4Wrapper() {
+        return wired.stack!.ics4Wrapper;
+      },
       channelKeeper: ibc.channelKeeper,
       portKeeper: ibc.portKeeper,
       scopedKeeper: deps.keeper<TransferCapabilityKeeper>('capability').scopeToModule(TRANSFER_MODULE_NAME),
     };
     const keeper = new TransferKeeper(deps.keeper<TransferAccountKeeper>('auth'), deps.keeper<TransferBankKeeper>('bank'), host);
     const ibcModule = new TransferIbcModule(keeper);
-    ibc.router.addRoute(TRANSFER_MODULE_NAME, ibcModule);
+    wired.stack = wrapWithFeeMiddleware(ibcModule, ibc.channelKeeper, deps.keeper<FeeKeeper>('feeibc'));
+    ibc.router.addRoute(TRANSFER_MODULE_NAME, wired.stack.ibcModule);
     return {
       keeper: { keeper, ibcModule },
       msgRoutes: transferMsgRoutes(keeper),
