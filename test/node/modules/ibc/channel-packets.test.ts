@@ -56,22 +56,7 @@ import { defineModule, type ModuleDeclaration } from '../../../../src/node/platf
 import { TOKEN, buildAppState, startChain } from '../../app/helpers.js';
 import { alice, waitFor } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import {
-  CLIENT,
-  CONNECTION,
-  attributeList as attributes,
-  deliver,
-  ok,
-  openConnection,
-  proofHeight,
-  prove,
-  query,
-  response,
-  startChains,
-  stopChains,
-  updateClient,
-  type Side as ChainSide,
-} from '../../../helpers/ibcChains.js';
+import { CLIENT, CONNECTION, attributeList as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Side as ChainSide } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';

@@ -44,20 +44,7 @@ import { defineModule, type ModuleDeclaration } from '../../../../src/node/platf
 import { DENOM, testKey } from '../../app/helpers.js';
 import { alice } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import {
-  CONNECTION,
-  attributeList as attributes,
-  ok,
-  openConnection,
-  proofHeight,
-  prove,
-  query,
-  response,
-  startChains,
-  stopChains,
-  updateClient,
-  type Side as ChainSide,
-} from '../../../helpers/ibcChains.js';
+import { CONNECTION, attributeList as attributes, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Side as ChainSide } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';

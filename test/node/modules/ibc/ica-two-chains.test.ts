@@ -29,20 +29,7 @@ import { parseAccAddress } from '../../../../src/node/modules/shared/address.js'
 import { TOKEN, msgSend } from '../../app/helpers.js';
 import { alice, bob, waitFor } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import {
-  CONNECTION,
-  attributeMap as attributes,
-  deliver,
-  ok,
-  openConnection,
-  proofHeight,
-  prove,
-  query,
-  startChains,
-  stopChains,
-  updateClient,
-  type Side,
-} from '../../../helpers/ibcChains.js';
+import { CONNECTION, attributeMap as attributes, deliver, ok, openConnection, proofHeight, prove, query, startChains, stopChains, updateClient, type Side } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'icaa-1';
 const CHAIN_B = 'icab-1';

@@ -29,22 +29,7 @@ import { MsgTransferSchema } from '../../../../../src/gen/ibc/applications/trans
 import { anyPack } from '../../../../../src/node/codec/index.js';
 import { DENOM, alice } from '../../../services/helpers.js';
 import { height } from '../../../../helpers/ibcHeaders.js';
-import {
-  CONNECTION,
-  attributeMap as attributes,
-  deliver,
-  ok,
-  openConnection,
-  proofHeight,
-  prove,
-  query,
-  response,
-  startChains,
-  stopChains,
-  updateClient,
-  type Delivered,
-  type Side,
-} from '../../../../helpers/ibcChains.js';
+import { CONNECTION, attributeMap as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Delivered, type Side } from '../../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
