@@ -15,6 +15,9 @@
  *   /store/ibc/key prove=true`) at the version header H commits to, as a MerkleProof.
  * - `openConnection(A, B)` creates each chain's client of the other (from header 2) and runs the
  *   connection handshake INIT on A → TRY on B → ACK on A → CONFIRM on B (connection-0 both ends).
+ * - The test application "mock" (port mock, version mock-1): `startMockChains()` runs it on both
+ *   chains (straight on core, or under a middleware via `stack`); `send()`/`sent()` queue a packet
+ *   that its EndBlock sends; it acks what it receives ("fail" gets an error acknowledgement).
  */
 import { expect } from '@jest/globals';
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
@@ -33,6 +36,14 @@ import { anyPack } from '../../src/node/codec/index.js';
 import { abciQuery, signTx } from '../node/app/helpers.js';
 import { alice, startFullNode, waitFor, type FullNode } from '../node/services/helpers.js';
 import { height, protoValidatorSet, testClientState } from './ibcHeaders.js';
+import { APP_MODULES, MODULE_ORDERS } from '../../src/node/app/modules.js';
+import type { CapabilityKeeper } from '../../src/node/modules/capability/keeper.js';
+import type { Height } from '../../src/node/modules/ibc/core/client/height.js';
+import { channelCapabilityPath, portPath } from '../../src/node/modules/ibc/core/port/keeper.js';
+import type { Capability, IbcModule } from '../../src/node/modules/ibc/core/port/types.js';
+import type { IbcKeeper } from '../../src/node/modules/ibc/module.js';
+import { newEvent } from '../../src/node/modules/shared/events.js';
+import { defineModule, type ModuleDeclaration, type ModuleDeps } from '../../src/node/platform/module.js';
 
 /** The client id each chain gives its (first) client of the other. */
 export const CLIENT = '07-tendermint-0';
@@ -249,4 +260,133 @@ export async function openConnection(A: Side, B: Side): Promise<void> {
   const hA2 = await updateClient(B, A, acked.height);
   const ackProof = await prove(A, `connections/${CONNECTION}`, hA2 - 1);
   await ok(B, anyPack(MsgConnectionOpenConfirmSchema, create(MsgConnectionOpenConfirmSchema, { connectionId: CONNECTION, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+}
+
+// ------------------------------------------------------------------ the test application "mock"
+
+/** The port, first channel and version of the test application. */
+export const MOCK_PORT = 'mock';
+export const MOCK_CHANNEL = 'channel-0';
+export const MOCK_VERSION = 'mock-1';
+const text = new TextDecoder();
+
+/** A packet the test queues on a chain's mock application; sent in its next EndBlock. */
+export interface SendRequest {
+  data: Uint8Array;
+  timeoutHeight: Height;
+  timeoutTimestamp: bigint;
+  /** Send with a capability object the keeper never issued (same index). */
+  forged?: boolean;
+  /** The channel on port mock (channel-0 unless given). */
+  channel?: string;
+  done: (result: { sequence: bigint; height: number } | { error: Error }) => void;
+}
+
+/** How the mock application is mounted: by default straight on core (route = the app, ICS4 = the channel keeper). */
+export interface MockStackOptions {
+  /** Modules the mock needs besides capability and ibc (e.g. a middleware's). */
+  requires?: string[];
+  /** Wraps the app's callbacks into the routed module and the ICS4 wrapper it sends through. */
+  stack?: (callbacks: IbcModule, ibc: IbcKeeper, deps: ModuleDeps) => { ibcModule: IbcModule; ics4: Pick<IbcKeeper['channelKeeper'], 'sendPacket'> };
+}
+
+/** A test-only IBC application: claims what core hands it, acks packets ("fail" gets an error ack), sends what the test queues in its EndBlock. */
+export function mockModule(queue: SendRequest[], options: MockStackOptions = {}): ModuleDeclaration {
+  return defineModule<object>({
+    name: MOCK_PORT,
+    consensusVersion: 1,
+    requires: ['capability', 'ibc', ...(options.requires ?? [])],
+    create(deps) {
+      const ibc = deps.keeper<IbcKeeper>('ibc');
+      const scoped = deps.keeper<CapabilityKeeper>('capability').scopeToModule(MOCK_PORT);
+      const callbacks: IbcModule = {
+        onChanOpenInit(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, version) {
+          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
+          return version === '' ? MOCK_VERSION : version;
+        },
+        onChanOpenTry(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, counterpartyVersion) {
+          if (counterpartyVersion !== MOCK_VERSION) throw new Error(`invalid counterparty version: expected ${MOCK_VERSION}, got ${counterpartyVersion}`);
+          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
+          return MOCK_VERSION;
+        },
+        onChanOpenAck() {},
+        onChanOpenConfirm() {},
+        onChanCloseInit(_ctx, _portId, channelId) {
+          if (channelId === MOCK_CHANNEL) throw new Error('user cannot close channel');
+        },
+        onChanCloseConfirm() {},
+        onRecvPacket(ctx, packet) {
+          const data = text.decode(packet.data);
+          ctx.events.emit(newEvent('mock_recv', ['data', data]));
+          if (data === 'fail') return { success: false, bytes: utf8.encode('{"error":"mock refused the packet"}') };
+          return { success: true, bytes: utf8.encode(`{"result":"${Buffer.from(`got ${data}`).toString('base64')}"}`) };
+        },
+        onAcknowledgementPacket(ctx, packet, acknowledgement) {
+          ctx.events.emit(newEvent('mock_ack', ['sequence', packet.sequence.toString()], ['ack', text.decode(acknowledgement)]));
+        },
+        onTimeoutPacket(ctx, packet) {
+          ctx.events.emit(newEvent('mock_timeout', ['sequence', packet.sequence.toString()]));
+        },
+      };
+      const stack = options.stack?.(callbacks, ibc, deps) ?? { ibcModule: callbacks, ics4: ibc.channelKeeper };
+      ibc.router.addRoute(MOCK_PORT, stack.ibcModule);
+      return {
+        keeper: {},
+        genesis: {
+          default: () => ({}),
+          validate: () => [],
+          init: async (ctx) => {
+            if (!ibc.portKeeper.isBound(ctx, MOCK_PORT)) scoped.claimCapability(ctx, ibc.portKeeper.bindPort(ctx, MOCK_PORT), portPath(MOCK_PORT));
+          },
+          export: async () => ({}),
+        },
+        endBlock: async (ctx) => {
+          for (const request of queue.splice(0)) {
+            try {
+              const channel = request.channel ?? MOCK_CHANNEL;
+              const cap = scoped.getCapability(ctx, channelCapabilityPath(MOCK_PORT, channel))!;
+              const used: Capability = request.forged ? { index: cap.index } : cap;
+              const sequence = stack.ics4.sendPacket(ctx, used, MOCK_PORT, channel, request.timeoutHeight, request.timeoutTimestamp, request.data);
+              request.done({ sequence, height: ctx.blockHeight });
+            } catch (err) {
+              request.done({ error: err as Error });
+            }
+          }
+        },
+      };
+    },
+  });
+}
+
+/** The app's module set plus the mock application (last in InitGenesis, ExportGenesis and EndBlock). */
+export function mockModuleSet(queue: SendRequest[], options?: MockStackOptions) {
+  const withMock = (order: readonly string[]) => [...order, MOCK_PORT];
+  return {
+    modules: [...APP_MODULES, mockModule(queue, options)],
+    orders: { ...MODULE_ORDERS, initGenesis: withMock(MODULE_ORDERS.initGenesis), exportGenesis: withMock(MODULE_ORDERS.exportGenesis), endBlock: withMock(MODULE_ORDERS.endBlock) },
+  };
+}
+
+/** A chain running the mock application, with its send queue. */
+export type MockSide = Side & { queue: SendRequest[] };
+
+/** Starts two chains with the mock application (as startChains). */
+export async function startMockChains(chainA: string, chainB: string, options?: MockStackOptions): Promise<[MockSide, MockSide]> {
+  const queueA: SendRequest[] = [];
+  const queueB: SendRequest[] = [];
+  const [a, b] = await startChains({ chainId: chainA, appOptions: { moduleSet: mockModuleSet(queueA, options) } }, { chainId: chainB, appOptions: { moduleSet: mockModuleSet(queueB, options) } });
+  return [{ ...a, queue: queueA }, { ...b, queue: queueB }];
+}
+
+/** Queues a packet on `side`'s mock application; it is sent in the next EndBlock. */
+export function send(side: MockSide, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number } | { error: Error }> {
+  return new Promise((resolve) => side.queue.push({ ...request, done: resolve }));
+}
+
+/** As send(), throwing the error of a refused send; waits until the sending block is committed. */
+export async function sent(side: MockSide, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number }> {
+  const result = await send(side, request);
+  if ('error' in result) throw result.error;
+  await side.node.waitForHeight(result.height);
+  return result;
 }

@@ -41,145 +41,27 @@ import {
   ResponseResultType,
 } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
 import { exportAppState } from '../../../../src/node/app/genesis.js';
-import { APP_MODULES, MODULE_ORDERS } from '../../../../src/node/app/modules.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateCapabilityGenesis } from '../../../../src/node/modules/capability/genesis.js';
-import type { CapabilityKeeper } from '../../../../src/node/modules/capability/keeper.js';
 import { commitPacket } from '../../../../src/node/modules/ibc/core/channel/keeper.js';
-import { channelCapabilityPath, portPath } from '../../../../src/node/modules/ibc/core/port/keeper.js';
-import type { Capability, IbcModule } from '../../../../src/node/modules/ibc/core/port/types.js';
 import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
-import type { IbcKeeper } from '../../../../src/node/modules/ibc/module.js';
-import { newEvent } from '../../../../src/node/modules/shared/events.js';
-import type { Height } from '../../../../src/node/modules/ibc/core/client/height.js';
-import { defineModule, type ModuleDeclaration } from '../../../../src/node/platform/module.js';
 import { TOKEN, buildAppState, startChain } from '../../app/helpers.js';
 import { alice, waitFor } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import { CLIENT, CONNECTION, attributeList as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Side as ChainSide } from '../../../helpers/ibcChains.js';
+import { MOCK_CHANNEL as CHANNEL, MOCK_PORT as PORT, MOCK_VERSION as VERSION, CLIENT, CONNECTION, attributeList as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, stopChains, updateClient, mockModuleSet, type MockSide, type SendRequest, send, sent, startMockChains } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
-const PORT = 'mock';
-const CHANNEL = 'channel-0';
-const VERSION = 'mock-1';
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
-// ------------------------------------------------------------------ the test application
-
-interface SendRequest {
-  data: Uint8Array;
-  timeoutHeight: Height;
-  timeoutTimestamp: bigint;
-  /** Send with a capability object the keeper never issued (same index). */
-  forged?: boolean;
-  /** The channel on port mock (channel-0 unless given). */
-  channel?: string;
-  done: (result: { sequence: bigint; height: number } | { error: Error }) => void;
-}
-
-/** A test-only IBC application: claims what core hands it, acks packets, sends what the test queues in its EndBlock. */
-function mockModule(queue: SendRequest[]): ModuleDeclaration {
-  return defineModule<object>({
-    name: PORT,
-    consensusVersion: 1,
-    requires: ['capability', 'ibc'],
-    create(deps) {
-      const ibc = deps.keeper<IbcKeeper>('ibc');
-      const scoped = deps.keeper<CapabilityKeeper>('capability').scopeToModule(PORT);
-      const callbacks: IbcModule = {
-        onChanOpenInit(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, version) {
-          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
-          return version === '' ? VERSION : version;
-        },
-        onChanOpenTry(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, counterpartyVersion) {
-          if (counterpartyVersion !== VERSION) throw new Error(`invalid counterparty version: expected ${VERSION}, got ${counterpartyVersion}`);
-          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
-          return VERSION;
-        },
-        onChanOpenAck() {},
-        onChanOpenConfirm() {},
-        onChanCloseInit(_ctx, _portId, channelId) {
-          if (channelId === CHANNEL) throw new Error('user cannot close channel');
-        },
-        onChanCloseConfirm() {},
-        onRecvPacket(ctx, packet) {
-          const data = text.decode(packet.data);
-          ctx.events.emit(newEvent('mock_recv', ['data', data]));
-          if (data === 'fail') return { success: false, bytes: utf8.encode('{"error":"mock refused the packet"}') };
-          return { success: true, bytes: utf8.encode(`{"result":"${Buffer.from(`got ${data}`).toString('base64')}"}`) };
-        },
-        onAcknowledgementPacket(ctx, packet, acknowledgement) {
-          ctx.events.emit(newEvent('mock_ack', ['sequence', packet.sequence.toString()], ['ack', text.decode(acknowledgement)]));
-        },
-        onTimeoutPacket(ctx, packet) {
-          ctx.events.emit(newEvent('mock_timeout', ['sequence', packet.sequence.toString()]));
-        },
-      };
-      ibc.router.addRoute(PORT, callbacks);
-      return {
-        keeper: {},
-        genesis: {
-          default: () => ({}),
-          validate: () => [],
-          init: async (ctx) => {
-            if (!ibc.portKeeper.isBound(ctx, PORT)) scoped.claimCapability(ctx, ibc.portKeeper.bindPort(ctx, PORT), portPath(PORT));
-          },
-          export: async () => ({}),
-        },
-        endBlock: async (ctx) => {
-          for (const request of queue.splice(0)) {
-            try {
-              const channel = request.channel ?? CHANNEL;
-              const cap = scoped.getCapability(ctx, channelCapabilityPath(PORT, channel))!;
-              const used: Capability = request.forged ? { index: cap.index } : cap;
-              const sequence = ibc.channelKeeper.sendPacket(ctx, used, PORT, channel, request.timeoutHeight, request.timeoutTimestamp, request.data);
-              request.done({ sequence, height: ctx.blockHeight });
-            } catch (err) {
-              request.done({ error: err as Error });
-            }
-          }
-        },
-      };
-    },
-  });
-}
-
-function moduleSet(queue: SendRequest[]) {
-  const withMock = (order: readonly string[]) => [...order, PORT];
-  return {
-    modules: [...APP_MODULES, mockModule(queue)],
-    orders: { ...MODULE_ORDERS, initGenesis: withMock(MODULE_ORDERS.initGenesis), exportGenesis: withMock(MODULE_ORDERS.exportGenesis), endBlock: withMock(MODULE_ORDERS.endBlock) },
-  };
-}
-
 // ------------------------------------------------------------------ two chains
 
-/** A chain with its mock application's send queue. */
-type Side = ChainSide & { queue: SendRequest[] };
-
-let A: Side;
-let B: Side;
-
-/** Queues a packet on `side`'s mock application; it is sent in the next EndBlock. */
-function send(side: Side, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number } | { error: Error }> {
-  return new Promise((resolve) => side.queue.push({ ...request, done: resolve }));
-}
-
-async function sent(side: Side, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number }> {
-  const result = await send(side, request);
-  if ('error' in result) throw result.error;
-  await side.node.waitForHeight(result.height);
-  return result;
-}
+let A: MockSide;
+let B: MockSide;
 
 beforeAll(async () => {
-  const queueA: SendRequest[] = [];
-  const queueB: SendRequest[] = [];
-  const [a, b] = await startChains({ chainId: CHAIN_A, appOptions: { moduleSet: moduleSet(queueA) } }, { chainId: CHAIN_B, appOptions: { moduleSet: moduleSet(queueB) } });
-  A = { ...a, queue: queueA };
-  B = { ...b, queue: queueB };
+  [A, B] = await startMockChains(CHAIN_A, CHAIN_B);
   await openConnection(A, B);
 }, 120_000);
 
@@ -571,7 +453,7 @@ describe('a channel and its packets between two tokend chains', () => {
       const queue: SendRequest[] = [];
       const second = await startChain(
         { ...buildAppState({ accounts: [[alice, 1000n * TOKEN]], validator: alice, selfDelegation: 100n * TOKEN, chainId: side.id }), capability: exported['capability'], ibc: exported['ibc'] },
-        { chainId: side.id, appOptions: { moduleSet: moduleSet(queue) } },
+        { chainId: side.id, appOptions: { moduleSet: mockModuleSet(queue) } },
       );
       try {
         const result = send({ ...side, queue }, { data: utf8.encode('after import'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });
