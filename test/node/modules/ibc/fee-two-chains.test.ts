@@ -1,13 +1,14 @@
 /**
  * ICS-29 over the real 04-channel keeper, between two tokend chains run in-process (as
- * channel-packets.test.ts, with the shared driver and mock application of test/helpers/ibcChains.ts): a test application on port "mock"
- * mounted under the fee middleware (`wrapWithFeeMiddleware` over it and the channel keeper). The
- * channel handshake negotiates `{"fee_version":"ics29-1","app_version":"mock-1"}` (the app sees
- * only "mock-1"); the relayer registers a counterparty payee on B and a payee on A; a packet sent
- * on A gets fees escrowed by MsgPayPacketFeeAsync, B's acknowledgement carries the forward relayer,
- * and relaying it back pays the receive fee to the forward relayer, the acknowledgement fee to the
- * payee and refunds the timeout fee, with exact balances; a second packet times out and pays its
- * timeout fee to the payee, refunding the rest.
+ * channel-packets.test.ts, with the driver and mock application of test/helpers/ibcChains.ts):
+ * the test application on port "mock" mounted under the fee middleware (`wrapWithFeeMiddleware`
+ * over it and the channel keeper). The channel handshake negotiates
+ * `{"fee_version":"ics29-1","app_version":"mock-1"}` (the app sees only "mock-1"); the relayer
+ * registers a counterparty payee on B and a payee on A; a packet sent on A gets fees escrowed by
+ * MsgPayPacketFeeAsync, B's acknowledgement carries the forward relayer, and relaying it back
+ * pays the receive fee to the forward relayer, the acknowledgement fee to the payee and refunds
+ * the timeout fee, with exact balances; a second packet times out and pays its timeout fee to
+ * the payee, refunding the rest.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { create, fromBinary } from '@bufbuild/protobuf';

@@ -40,7 +40,7 @@ const utf8 = new TextEncoder();
 let A: Side;
 let B: Side;
 
-// ------------------------------------------------------------------ relaying (as channel-packets.test.ts)
+// ------------------------------------------------------------------ two chains (relaying: test/helpers/ibcChains.ts)
 
 async function balance(side: Side, address: string): Promise<bigint> {
   const answer = await query(side, '/cosmos.bank.v1beta1.Query/Balance', QueryBalanceRequestSchema, { address, denom: 'attotoken' }, QueryBalanceResponseSchema);
