@@ -10,10 +10,7 @@
  * acknowledgement. Refused messages answer ibc-go's errors and change nothing; redundant ones NOOP.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
-import { TxMsgDataSchema } from '../../../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
-import { CommitmentProofSchema } from '../../../../src/gen/cosmos/ics23/v1/proofs_pb.js';
+import { create, fromBinary } from '@bufbuild/protobuf';
 import { ChannelSchema, CounterpartySchema as ChannelCounterpartySchema, Order, PacketSchema, State as ChannelState, type Packet } from '../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
 import {
   QueryNextSequenceReceiveRequestSchema,
@@ -43,313 +40,33 @@ import {
   MsgTimeoutSchema,
   ResponseResultType,
 } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
-import { MsgCreateClientSchema, MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
-import { MerklePrefixSchema, MerkleProofSchema, MerkleRootSchema } from '../../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
-import { ConnectionEndSchema, CounterpartySchema } from '../../../../src/gen/ibc/core/connection/v1/connection_pb.js';
-import { MsgConnectionOpenAckSchema, MsgConnectionOpenConfirmSchema, MsgConnectionOpenInitSchema, MsgConnectionOpenTrySchema } from '../../../../src/gen/ibc/core/connection/v1/tx_pb.js';
-import { ClientStateSchema, ConsensusStateSchema, HeaderSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
-import { CommitSchema, HeaderSchema as TmHeaderSchema, SignedHeaderSchema } from '../../../../src/gen/tendermint/types/types_pb.js';
-import type { AbciEvent, ExecTxResult } from '../../../../src/node/abci/types.js';
 import { exportAppState } from '../../../../src/node/app/genesis.js';
-import { APP_MODULES, MODULE_ORDERS } from '../../../../src/node/app/modules.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateCapabilityGenesis } from '../../../../src/node/modules/capability/genesis.js';
-import type { CapabilityKeeper } from '../../../../src/node/modules/capability/keeper.js';
 import { commitPacket } from '../../../../src/node/modules/ibc/core/channel/keeper.js';
-import { channelCapabilityPath, portPath } from '../../../../src/node/modules/ibc/core/port/keeper.js';
-import type { Capability, IbcModule } from '../../../../src/node/modules/ibc/core/port/types.js';
 import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
-import type { IbcKeeper } from '../../../../src/node/modules/ibc/module.js';
-import { newEvent } from '../../../../src/node/modules/shared/events.js';
-import type { Height } from '../../../../src/node/modules/ibc/core/client/height.js';
-import { defineModule, type ModuleDeclaration } from '../../../../src/node/platform/module.js';
-import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
-import { TOKEN, abciQuery, buildAppState, signTx, startChain } from '../../app/helpers.js';
-import { alice, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
-import { height, protoValidatorSet, testClientState } from '../../../helpers/ibcHeaders.js';
+import { TOKEN, buildAppState, startChain } from '../../app/helpers.js';
+import { alice, waitFor } from '../../services/helpers.js';
+import { height } from '../../../helpers/ibcHeaders.js';
+import { MOCK_CHANNEL as CHANNEL, MOCK_PORT as PORT, MOCK_VERSION as VERSION, CLIENT, CONNECTION, attributeList as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, stopChains, updateClient, mockModuleSet, type MockSide, type SendRequest, send, sent, startMockChains } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
-const CLIENT = '07-tendermint-0';
-const CONNECTION = 'connection-0';
-const PORT = 'mock';
-const CHANNEL = 'channel-0';
-const VERSION = 'mock-1';
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
-// ------------------------------------------------------------------ the test application
-
-interface SendRequest {
-  data: Uint8Array;
-  timeoutHeight: Height;
-  timeoutTimestamp: bigint;
-  /** Send with a capability object the keeper never issued (same index). */
-  forged?: boolean;
-  /** The channel on port mock (channel-0 unless given). */
-  channel?: string;
-  done: (result: { sequence: bigint; height: number } | { error: Error }) => void;
-}
-
-/** A test-only IBC application: claims what core hands it, acks packets, sends what the test queues in its EndBlock. */
-function mockModule(queue: SendRequest[]): ModuleDeclaration {
-  return defineModule<object>({
-    name: PORT,
-    consensusVersion: 1,
-    requires: ['capability', 'ibc'],
-    create(deps) {
-      const ibc = deps.keeper<IbcKeeper>('ibc');
-      const scoped = deps.keeper<CapabilityKeeper>('capability').scopeToModule(PORT);
-      const callbacks: IbcModule = {
-        onChanOpenInit(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, version) {
-          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
-          return version === '' ? VERSION : version;
-        },
-        onChanOpenTry(ctx, _order, _hops, portId, channelId, chanCap, _counterparty, counterpartyVersion) {
-          if (counterpartyVersion !== VERSION) throw new Error(`invalid counterparty version: expected ${VERSION}, got ${counterpartyVersion}`);
-          scoped.claimCapability(ctx, chanCap, channelCapabilityPath(portId, channelId));
-          return VERSION;
-        },
-        onChanOpenAck() {},
-        onChanOpenConfirm() {},
-        onChanCloseInit(_ctx, _portId, channelId) {
-          if (channelId === CHANNEL) throw new Error('user cannot close channel');
-        },
-        onChanCloseConfirm() {},
-        onRecvPacket(ctx, packet) {
-          const data = text.decode(packet.data);
-          ctx.events.emit(newEvent('mock_recv', ['data', data]));
-          if (data === 'fail') return { success: false, bytes: utf8.encode('{"error":"mock refused the packet"}') };
-          return { success: true, bytes: utf8.encode(`{"result":"${Buffer.from(`got ${data}`).toString('base64')}"}`) };
-        },
-        onAcknowledgementPacket(ctx, packet, acknowledgement) {
-          ctx.events.emit(newEvent('mock_ack', ['sequence', packet.sequence.toString()], ['ack', text.decode(acknowledgement)]));
-        },
-        onTimeoutPacket(ctx, packet) {
-          ctx.events.emit(newEvent('mock_timeout', ['sequence', packet.sequence.toString()]));
-        },
-      };
-      ibc.router.addRoute(PORT, callbacks);
-      return {
-        keeper: {},
-        genesis: {
-          default: () => ({}),
-          validate: () => [],
-          init: async (ctx) => {
-            if (!ibc.portKeeper.isBound(ctx, PORT)) scoped.claimCapability(ctx, ibc.portKeeper.bindPort(ctx, PORT), portPath(PORT));
-          },
-          export: async () => ({}),
-        },
-        endBlock: async (ctx) => {
-          for (const request of queue.splice(0)) {
-            try {
-              const channel = request.channel ?? CHANNEL;
-              const cap = scoped.getCapability(ctx, channelCapabilityPath(PORT, channel))!;
-              const used: Capability = request.forged ? { index: cap.index } : cap;
-              const sequence = ibc.channelKeeper.sendPacket(ctx, used, PORT, channel, request.timeoutHeight, request.timeoutTimestamp, request.data);
-              request.done({ sequence, height: ctx.blockHeight });
-            } catch (err) {
-              request.done({ error: err as Error });
-            }
-          }
-        },
-      };
-    },
-  });
-}
-
-function moduleSet(queue: SendRequest[]) {
-  const withMock = (order: readonly string[]) => [...order, PORT];
-  return {
-    modules: [...APP_MODULES, mockModule(queue)],
-    orders: { ...MODULE_ORDERS, initGenesis: withMock(MODULE_ORDERS.initGenesis), exportGenesis: withMock(MODULE_ORDERS.exportGenesis), endBlock: withMock(MODULE_ORDERS.endBlock) },
-  };
-}
-
 // ------------------------------------------------------------------ two chains
 
-interface Side {
-  id: string;
-  node: FullNode;
-  sequence: bigint;
-  clientHeight: number;
-  queue: SendRequest[];
-}
-
-let A: Side;
-let B: Side;
-
-function headerOf(side: Side, h: number, trusted: number) {
-  const block = side.node.consensus.blockStore.loadBlock(h)!;
-  const commit = side.node.consensus.blockStore.loadBlockCommit(h)!;
-  const validators = (at: number) => protoValidatorSet(side.node.consensus.stateStore.loadValidators(at)!);
-  return create(HeaderSchema, {
-    signedHeader: create(SignedHeaderSchema, { header: fromBinary(TmHeaderSchema, encodeHeader(block.header)), commit: fromBinary(CommitSchema, encodeCommit(commit)) }),
-    validatorSet: validators(h),
-    trustedHeight: height(1n, BigInt(trusted)),
-    trustedValidators: validators(trusted + 1),
-  });
-}
-
-function consensusStateOf(side: Side, h: number) {
-  const header = side.node.consensus.blockStore.loadBlock(h)!.header;
-  return create(ConsensusStateSchema, {
-    timestamp: create(TimestampSchema, { seconds: BigInt(header.time.seconds), nanos: header.time.nanos }),
-    root: create(MerkleRootSchema, { hash: header.appHash }),
-    nextValidatorsHash: header.nextValidatorsHash,
-  });
-}
-
-type Delivered = ExecTxResult & { height: number };
-
-async function deliver(side: Side, msgs: Any[]): Promise<Delivered> {
-  const tx = signTx({ signer: alice, msgs, sequence: side.sequence, accountNumber: 0n, fee: 20_000n, gas: 4_000_000n, chainId: side.id });
-  const from = side.node.consensus.blockStore.height();
-  const checked = await side.node.consensus.mempool.checkTx(tx);
-  if (checked.code !== 0) throw new Error(`checkTx: ${checked.log}`);
-  side.sequence++;
-  const hash = Buffer.from(txHash(tx)).toString('hex');
-  let found: { height: number; index: number } | undefined;
-  await waitFor(
-    () => {
-      const store = side.node.consensus.blockStore;
-      for (let h = from + 1; h <= store.height() && found === undefined; h++) {
-        const index = store.loadBlock(h)!.data.txs.findIndex((t) => Buffer.from(txHash(t)).toString('hex') === hash);
-        if (index >= 0) found = { height: h, index };
-      }
-      return found !== undefined;
-    },
-    30_000,
-    'the tx in a block',
-  );
-  await side.node.waitForHeight(found!.height);
-  const result = side.node.consensus.stateStore.loadFinalizeBlockResponse(found!.height)!.txResults[found!.index]!;
-  return { ...result, height: found!.height };
-}
-
-async function ok(side: Side, msg: Any): Promise<Delivered> {
-  const result = await deliver(side, [msg]);
-  expect([result.code, result.log]).toEqual([0, '']);
-  return result;
-}
-
-/** The first message response of a tx, decoded. */
-function response<Desc extends DescMessage>(result: Delivered, schema: Desc): MessageShape<Desc> {
-  const data = fromBinary(TxMsgDataSchema, result.data);
-  return fromBinary(schema, data.msgResponses[0]!.value);
-}
-
-function attributes(events: readonly AbciEvent[], type: string): [string, string][] {
-  const event = events.find((e) => e.type === type);
-  if (event === undefined) throw new Error(`no ${type} event in ${events.map((e) => e.type).join(', ')}`);
-  return event.attributes.filter((a) => a.key !== 'msg_index').map((a) => [a.key, a.value]);
-}
-
-async function updateClient(side: Side, other: Side, above: number): Promise<number> {
-  const target = above + 1;
-  await other.node.waitForHeight(target + 1);
-  const update = anyPack(MsgUpdateClientSchema, create(MsgUpdateClientSchema, { clientId: CLIENT, header: anyPack(HeaderSchema, headerOf(other, target, side.clientHeight)), signer: alice.bech32 }));
-  await ok(side, update);
-  side.clientHeight = target;
-  return target;
-}
-
-async function prove(side: Side, key: string, h: number): Promise<{ value: Uint8Array; proof: Uint8Array }> {
-  const answer = await side.node.app.query({ path: '/store/ibc/key', data: utf8.encode(key), height: h, prove: true });
-  expect(answer.code).toBe(0);
-  const ops = answer.proofOps!.ops;
-  return { value: answer.value, proof: toBinary(MerkleProofSchema, create(MerkleProofSchema, { proofs: ops.map((op) => fromBinary(CommitmentProofSchema, op.data)) })) };
-}
-
-async function query<Res extends DescMessage>(side: Side, method: string, req: DescMessage, init: Record<string, unknown>, res: Res): Promise<MessageShape<Res>> {
-  const { value, response: answer } = await abciQuery(side.node.app, method, toBinary(req, create(req, init)), res);
-  if (answer.code !== 0) throw new Error(answer.log);
-  return value!;
-}
-
-/** Queues a packet on `side`'s mock application; it is sent in the next EndBlock. */
-function send(side: Side, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number } | { error: Error }> {
-  return new Promise((resolve) => side.queue.push({ ...request, done: resolve }));
-}
-
-async function sent(side: Side, request: Omit<SendRequest, 'done'>): Promise<{ sequence: bigint; height: number }> {
-  const result = await send(side, request);
-  if ('error' in result) throw result.error;
-  await side.node.waitForHeight(result.height);
-  return result;
-}
-
-const ibcPrefix = () => create(MerklePrefixSchema, { keyPrefix: utf8.encode('ibc') });
-const proofHeight = (h: number) => height(1n, BigInt(h));
-
-/** Clients of each other and connection-0 OPEN on both (as connection-handshake.test.ts). */
-async function openConnection(): Promise<void> {
-  for (const [side, other] of [[A, B], [B, A]] as const) {
-    await ok(side, anyPack(MsgCreateClientSchema, create(MsgCreateClientSchema, {
-      clientState: anyPack(ClientStateSchema, testClientState(other.id, height(1n, 2n))),
-      consensusState: anyPack(ConsensusStateSchema, consensusStateOf(other, 2)),
-      signer: alice.bech32,
-    })));
-    side.clientHeight = 2;
-  }
-  const init = await ok(A, anyPack(MsgConnectionOpenInitSchema, create(MsgConnectionOpenInitSchema, {
-    clientId: CLIENT,
-    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: '', prefix: ibcPrefix() }),
-    signer: alice.bech32,
-  })));
-  const hA = await updateClient(B, A, init.height);
-  const initProof = await prove(A, `connections/${CONNECTION}`, hA - 1);
-  const clientOfB = await prove(A, `clients/${CLIENT}/clientState`, hA - 1);
-  const consensusB = await prove(A, `clients/${CLIENT}/consensusStates/1-${A.clientHeight}`, hA - 1);
-  const tried = await ok(B, anyPack(MsgConnectionOpenTrySchema, create(MsgConnectionOpenTrySchema, {
-    clientId: CLIENT,
-    clientState: fromBinary(AnySchema, clientOfB.value),
-    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: CONNECTION, prefix: ibcPrefix() }),
-    counterpartyVersions: fromBinary(ConnectionEndSchema, initProof.value).versions,
-    proofHeight: proofHeight(hA),
-    proofInit: initProof.proof,
-    proofClient: clientOfB.proof,
-    proofConsensus: consensusB.proof,
-    consensusHeight: proofHeight(A.clientHeight),
-    signer: alice.bech32,
-  })));
-  const hB = await updateClient(A, B, tried.height);
-  const tryProof = await prove(B, `connections/${CONNECTION}`, hB - 1);
-  const clientOfA = await prove(B, `clients/${CLIENT}/clientState`, hB - 1);
-  const consensusA = await prove(B, `clients/${CLIENT}/consensusStates/1-${B.clientHeight}`, hB - 1);
-  const acked = await ok(A, anyPack(MsgConnectionOpenAckSchema, create(MsgConnectionOpenAckSchema, {
-    connectionId: CONNECTION,
-    counterpartyConnectionId: CONNECTION,
-    version: fromBinary(ConnectionEndSchema, tryProof.value).versions[0]!,
-    clientState: fromBinary(AnySchema, clientOfA.value),
-    proofHeight: proofHeight(hB),
-    proofTry: tryProof.proof,
-    proofClient: clientOfA.proof,
-    proofConsensus: consensusA.proof,
-    consensusHeight: proofHeight(B.clientHeight),
-    signer: alice.bech32,
-  })));
-  const hA2 = await updateClient(B, A, acked.height);
-  const ackProof = await prove(A, `connections/${CONNECTION}`, hA2 - 1);
-  await ok(B, anyPack(MsgConnectionOpenConfirmSchema, create(MsgConnectionOpenConfirmSchema, { connectionId: CONNECTION, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
-}
+let A: MockSide;
+let B: MockSide;
 
 beforeAll(async () => {
-  const queueA: SendRequest[] = [];
-  const queueB: SendRequest[] = [];
-  const [nodeA, nodeB] = await Promise.all([
-    startFullNode({ chainId: CHAIN_A, indexer: 'null', appOptions: { moduleSet: moduleSet(queueA) } }),
-    startFullNode({ chainId: CHAIN_B, indexer: 'null', appOptions: { moduleSet: moduleSet(queueB) } }),
-  ]);
-  A = { id: CHAIN_A, node: nodeA, sequence: 0n, clientHeight: 0, queue: queueA };
-  B = { id: CHAIN_B, node: nodeB, sequence: 0n, clientHeight: 0, queue: queueB };
-  await Promise.all([nodeA.waitForHeight(3), nodeB.waitForHeight(3)]);
-  await openConnection();
+  [A, B] = await startMockChains(CHAIN_A, CHAIN_B);
+  await openConnection(A, B);
 }, 120_000);
 
 afterAll(async () => {
-  await A?.node.stop();
-  await B?.node.stop();
+  await stopChains(A, B);
 });
 
 // ------------------------------------------------------------------ the tests
@@ -736,7 +453,7 @@ describe('a channel and its packets between two tokend chains', () => {
       const queue: SendRequest[] = [];
       const second = await startChain(
         { ...buildAppState({ accounts: [[alice, 1000n * TOKEN]], validator: alice, selfDelegation: 100n * TOKEN, chainId: side.id }), capability: exported['capability'], ibc: exported['ibc'] },
-        { chainId: side.id, appOptions: { moduleSet: moduleSet(queue) } },
+        { chainId: side.id, appOptions: { moduleSet: mockModuleSet(queue) } },
       );
       try {
         const result = send({ ...side, queue }, { data: utf8.encode('after import'), timeoutHeight: height(1n, 1_000_000n), timeoutTimestamp: 0n });

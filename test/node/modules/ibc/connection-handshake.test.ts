@@ -7,11 +7,8 @@
  * queries show both ends; refused steps answer ibc-go's error and change nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
-import { CommitmentProofSchema } from '../../../../src/gen/cosmos/ics23/v1/proofs_pb.js';
-import { MsgCreateClientSchema, MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
-import { MerklePrefixSchema, MerkleProofSchema, MerkleRootSchema } from '../../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
+import { create, fromBinary } from '@bufbuild/protobuf';
+import { AnySchema, type Any } from '@bufbuild/protobuf/wkt';
 import { ConnectionEndSchema, CounterpartySchema, State, VersionSchema } from '../../../../src/gen/ibc/core/connection/v1/connection_pb.js';
 import {
   QueryClientConnectionsRequestSchema,
@@ -22,107 +19,36 @@ import {
   QueryConnectionsResponseSchema,
 } from '../../../../src/gen/ibc/core/connection/v1/query_pb.js';
 import { MsgConnectionOpenAckSchema, MsgConnectionOpenConfirmSchema, MsgConnectionOpenInitSchema, MsgConnectionOpenTrySchema } from '../../../../src/gen/ibc/core/connection/v1/tx_pb.js';
-import { ClientStateSchema, ConsensusStateSchema, HeaderSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
-import { CommitSchema, HeaderSchema as TmHeaderSchema, SignedHeaderSchema } from '../../../../src/gen/tendermint/types/types_pb.js';
-import type { ExecTxResult } from '../../../../src/node/abci/types.js';
+import { ClientStateSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
 import { exportAppState } from '../../../../src/node/app/genesis.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
-import { encodeCommit, encodeHeader, txHash } from '../../../../src/node/consensus/types/block.js';
-import { TOKEN, abciQuery, buildAppState, signTx, startChain } from '../../app/helpers.js';
-import { alice, startFullNode, waitFor, type FullNode } from '../../services/helpers.js';
-import { height, protoValidatorSet, testClientState } from '../../../helpers/ibcHeaders.js';
+import { TOKEN, buildAppState, startChain } from '../../app/helpers.js';
+import { alice } from '../../services/helpers.js';
+import { height, testClientState } from '../../../helpers/ibcHeaders.js';
+import { CLIENT, createClients, deliver as deliverTx, ibcPrefix, prove as proveKey, query, startChains, stopChains, updateClient as updateClientOf, type Side } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
-const CLIENT = '07-tendermint-0';
-const utf8 = new TextEncoder();
 
-interface Side {
-  id: string;
-  node: FullNode;
-  sequence: bigint;
-  /** This chain's client of the other chain: its latest height. */
-  clientHeight: number;
-}
+/** The gas limit of this file's txs. */
+const GAS = 2_000_000n;
 
 let A: Side;
 let B: Side;
 
-function headerOf(side: Side, h: number, trusted: number) {
-  const block = side.node.consensus.blockStore.loadBlock(h)!;
-  const commit = side.node.consensus.blockStore.loadBlockCommit(h)!;
-  const validators = (at: number) => protoValidatorSet(side.node.consensus.stateStore.loadValidators(at)!);
-  return create(HeaderSchema, {
-    signedHeader: create(SignedHeaderSchema, { header: fromBinary(TmHeaderSchema, encodeHeader(block.header)), commit: fromBinary(CommitSchema, encodeCommit(commit)) }),
-    validatorSet: validators(h),
-    trustedHeight: height(1n, BigInt(trusted)),
-    trustedValidators: validators(trusted + 1),
-  });
-}
-
-function consensusStateOf(side: Side, h: number) {
-  const header = side.node.consensus.blockStore.loadBlock(h)!.header;
-  return create(ConsensusStateSchema, {
-    timestamp: create(TimestampSchema, { seconds: BigInt(header.time.seconds), nanos: header.time.nanos }),
-    root: create(MerkleRootSchema, { hash: header.appHash }),
-    nextValidatorsHash: header.nextValidatorsHash,
-  });
-}
-
 /** Signs, submits to the chain's mempool and waits for the block with the tx; its result. */
-async function deliver(side: Side, msgs: Any[]): Promise<ExecTxResult & { height: number }> {
-  const tx = signTx({ signer: alice, msgs, sequence: side.sequence, accountNumber: 0n, fee: 20_000n, gas: 2_000_000n, chainId: side.id });
-  const from = side.node.consensus.blockStore.height();
-  const checked = await side.node.consensus.mempool.checkTx(tx);
-  if (checked.code !== 0) throw new Error(`checkTx: ${checked.log}`);
-  side.sequence++;
-  const hash = Buffer.from(txHash(tx)).toString('hex');
-  let found: { height: number; index: number } | undefined;
-  await waitFor(
-    () => {
-      const store = side.node.consensus.blockStore;
-      for (let h = from + 1; h <= store.height() && found === undefined; h++) {
-        const index = store.loadBlock(h)!.data.txs.findIndex((t) => Buffer.from(txHash(t)).toString('hex') === hash);
-        if (index >= 0) found = { height: h, index };
-      }
-      return found !== undefined;
-    },
-    30_000,
-    'the tx in a block',
-  );
-  await side.node.waitForHeight(found!.height);
-  const result = side.node.consensus.stateStore.loadFinalizeBlockResponse(found!.height)!.txResults[found!.index]!;
-  return { ...result, height: found!.height };
-}
+const deliver = (side: Side, msgs: Any[]) => deliverTx(side, msgs, { gas: GAS });
 
 /** Updates `side`'s client of `other` to a header of `other` above `above`; the header's height. */
-async function updateClient(side: Side, other: Side, above: number): Promise<number> {
-  const target = above + 1;
-  await other.node.waitForHeight(target + 1);
-  const update = anyPack(MsgUpdateClientSchema, create(MsgUpdateClientSchema, { clientId: CLIENT, header: anyPack(HeaderSchema, headerOf(other, target, side.clientHeight)), signer: alice.bech32 }));
-  const result = await deliver(side, [update]);
-  expect([result.code, result.log]).toEqual([0, '']);
-  side.clientHeight = target;
-  return target;
-}
+const updateClient = (side: Side, other: Side, above: number) => updateClientOf(side, other, above, { gas: GAS });
 
 /** A proof of `key` in the chain's ibc store at version `h` (a MerkleProof of the ics23:iavl and ics23:simple ops). */
 async function prove(side: Side, key: string, h: number): Promise<{ value: Uint8Array; proof: Uint8Array }> {
-  const response = await side.node.app.query({ path: '/store/ibc/key', data: utf8.encode(key), height: h, prove: true });
-  expect(response.code).toBe(0);
-  const ops = response.proofOps!.ops;
-  expect(ops.map((op) => op.type)).toEqual(['ics23:iavl', 'ics23:simple']);
-  return { value: response.value, proof: toBinary(MerkleProofSchema, create(MerkleProofSchema, { proofs: ops.map((op) => fromBinary(CommitmentProofSchema, op.data)) })) };
+  const proved = await proveKey(side, key, h);
+  expect(proved.opTypes).toEqual(['ics23:iavl', 'ics23:simple']);
+  return proved;
 }
-
-async function query<Res extends DescMessage>(side: Side, method: string, req: DescMessage, init: Record<string, unknown>, res: Res): Promise<MessageShape<Res>> {
-  const { value, response } = await abciQuery(side.node.app, method, toBinary(req, create(req, init)), res);
-  if (response.code !== 0) throw new Error(response.log);
-  return value!;
-}
-
-const ibcPrefix = () => create(MerklePrefixSchema, { keyPrefix: utf8.encode('ibc') });
 
 /** The client state `side` keeps of the other chain (as stored, an Any). */
 function storedClientState(side: Side, h: number): Promise<{ value: Uint8Array; proof: Uint8Array }> {
@@ -130,26 +56,13 @@ function storedClientState(side: Side, h: number): Promise<{ value: Uint8Array; 
 }
 
 beforeAll(async () => {
-  const [nodeA, nodeB] = await Promise.all([startFullNode({ chainId: CHAIN_A, indexer: 'null' }), startFullNode({ chainId: CHAIN_B, indexer: 'null' })]);
-  A = { id: CHAIN_A, node: nodeA, sequence: 0n, clientHeight: 0 };
-  B = { id: CHAIN_B, node: nodeB, sequence: 0n, clientHeight: 0 };
-  await Promise.all([nodeA.waitForHeight(3), nodeB.waitForHeight(3)]);
+  [A, B] = await startChains({ chainId: CHAIN_A }, { chainId: CHAIN_B });
   // Each chain's client of the other, from the other's header 2.
-  for (const [side, other] of [[A, B], [B, A]] as const) {
-    const msg = anyPack(MsgCreateClientSchema, create(MsgCreateClientSchema, {
-      clientState: anyPack(ClientStateSchema, testClientState(other.id, height(1n, 2n))),
-      consensusState: anyPack(ConsensusStateSchema, consensusStateOf(other, 2)),
-      signer: alice.bech32,
-    }));
-    const result = await deliver(side, [msg]);
-    expect([result.code, result.log]).toEqual([0, '']);
-    side.clientHeight = 2;
-  }
+  await createClients(A, B, { gas: GAS });
 }, 60_000);
 
 afterAll(async () => {
-  await A?.node.stop();
-  await B?.node.stop();
+  await stopChains(A, B);
 });
 
 describe('the connection handshake between two tokend chains', () => {

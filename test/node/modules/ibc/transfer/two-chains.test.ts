@@ -9,11 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
-import { AnySchema, TimestampSchema, type Any } from '@bufbuild/protobuf/wkt';
-import { TxMsgDataSchema } from '../../../../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
+import { create } from '@bufbuild/protobuf';
+import { type Any } from '@bufbuild/protobuf/wkt';
 import { CoinSchema } from '../../../../../src/gen/cosmos/base/v1beta1/coin_pb.js';
-import { CommitmentProofSchema } from '../../../../../src/gen/cosmos/ics23/v1/proofs_pb.js';
 import { QueryBalanceRequestSchema, QueryBalanceResponseSchema, QuerySupplyOfRequestSchema, QuerySupplyOfResponseSchema } from '../../../../../src/gen/cosmos/bank/v1beta1/query_pb.js';
 import { ChannelSchema, CounterpartySchema as ChannelCounterpartySchema, Order, PacketSchema, State as ChannelState, type Packet } from '../../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
 import {
@@ -26,25 +24,15 @@ import {
   MsgRecvPacketSchema,
   MsgTimeoutSchema,
 } from '../../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
-import { MsgCreateClientSchema, MsgUpdateClientSchema } from '../../../../../src/gen/ibc/core/client/v1/tx_pb.js';
-import { MerklePrefixSchema, MerkleProofSchema, MerkleRootSchema } from '../../../../../src/gen/ibc/core/commitment/v1/commitment_pb.js';
-import { ConnectionEndSchema, CounterpartySchema } from '../../../../../src/gen/ibc/core/connection/v1/connection_pb.js';
-import { MsgConnectionOpenAckSchema, MsgConnectionOpenConfirmSchema, MsgConnectionOpenInitSchema, MsgConnectionOpenTrySchema } from '../../../../../src/gen/ibc/core/connection/v1/tx_pb.js';
-import { ClientStateSchema, ConsensusStateSchema, HeaderSchema } from '../../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
-import { CommitSchema, HeaderSchema as TmHeaderSchema, SignedHeaderSchema } from '../../../../../src/gen/tendermint/types/types_pb.js';
 import { QueryDenomTraceRequestSchema, QueryDenomTraceResponseSchema, QueryEscrowAddressRequestSchema, QueryEscrowAddressResponseSchema } from '../../../../../src/gen/ibc/applications/transfer/v1/query_pb.js';
 import { MsgTransferSchema } from '../../../../../src/gen/ibc/applications/transfer/v1/tx_pb.js';
-import type { AbciEvent, ExecTxResult } from '../../../../../src/node/abci/types.js';
 import { anyPack } from '../../../../../src/node/codec/index.js';
-import { encodeCommit, encodeHeader, txHash } from '../../../../../src/node/consensus/types/block.js';
-import { abciQuery, signTx } from '../../../app/helpers.js';
-import { DENOM, alice, startFullNode, waitFor, type FullNode } from '../../../services/helpers.js';
-import { height, protoValidatorSet, testClientState } from '../../../../helpers/ibcHeaders.js';
+import { DENOM, alice } from '../../../services/helpers.js';
+import { height } from '../../../../helpers/ibcHeaders.js';
+import { CONNECTION, attributeMap as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Delivered, type Side } from '../../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
-const CLIENT = '07-tendermint-0';
-const CONNECTION = 'connection-0';
 const PORT = 'transfer';
 const CHANNEL = 'channel-0';
 const VERSION = 'ics20-1';
@@ -52,100 +40,8 @@ const VERSION = 'ics20-1';
 const VOUCHER = `ibc/${createHash('sha256').update(`transfer/channel-0/${DENOM}`).digest('hex').toUpperCase()}`;
 const utf8 = new TextEncoder();
 
-interface Side {
-  id: string;
-  node: FullNode;
-  sequence: bigint;
-  clientHeight: number;
-}
-
 let A: Side;
 let B: Side;
-
-function headerOf(side: Side, h: number, trusted: number) {
-  const block = side.node.consensus.blockStore.loadBlock(h)!;
-  const commit = side.node.consensus.blockStore.loadBlockCommit(h)!;
-  const validators = (at: number) => protoValidatorSet(side.node.consensus.stateStore.loadValidators(at)!);
-  return create(HeaderSchema, {
-    signedHeader: create(SignedHeaderSchema, { header: fromBinary(TmHeaderSchema, encodeHeader(block.header)), commit: fromBinary(CommitSchema, encodeCommit(commit)) }),
-    validatorSet: validators(h),
-    trustedHeight: height(1n, BigInt(trusted)),
-    trustedValidators: validators(trusted + 1),
-  });
-}
-
-function consensusStateOf(side: Side, h: number) {
-  const header = side.node.consensus.blockStore.loadBlock(h)!.header;
-  return create(ConsensusStateSchema, {
-    timestamp: create(TimestampSchema, { seconds: BigInt(header.time.seconds), nanos: header.time.nanos }),
-    root: create(MerkleRootSchema, { hash: header.appHash }),
-    nextValidatorsHash: header.nextValidatorsHash,
-  });
-}
-
-type Delivered = ExecTxResult & { height: number };
-
-async function deliver(side: Side, msgs: Any[], signer = alice, sequence?: bigint, accountNumber = 0n): Promise<Delivered> {
-  const own = sequence === undefined;
-  const tx = signTx({ signer, msgs, sequence: sequence ?? side.sequence, accountNumber, fee: 20_000n, gas: 4_000_000n, chainId: side.id });
-  const from = side.node.consensus.blockStore.height();
-  const checked = await side.node.consensus.mempool.checkTx(tx);
-  if (checked.code !== 0) throw Object.assign(new Error(`checkTx: ${checked.log}`), { checked });
-  if (own) side.sequence++;
-  const hash = Buffer.from(txHash(tx)).toString('hex');
-  let found: { height: number; index: number } | undefined;
-  await waitFor(
-    () => {
-      const store = side.node.consensus.blockStore;
-      for (let h = from + 1; h <= store.height() && found === undefined; h++) {
-        const index = store.loadBlock(h)!.data.txs.findIndex((t) => Buffer.from(txHash(t)).toString('hex') === hash);
-        if (index >= 0) found = { height: h, index };
-      }
-      return found !== undefined;
-    },
-    30_000,
-    'the tx in a block',
-  );
-  await side.node.waitForHeight(found!.height);
-  const result = side.node.consensus.stateStore.loadFinalizeBlockResponse(found!.height)!.txResults[found!.index]!;
-  return { ...result, height: found!.height };
-}
-
-async function ok(side: Side, msg: Any): Promise<Delivered> {
-  const result = await deliver(side, [msg]);
-  expect([result.code, result.log]).toEqual([0, '']);
-  return result;
-}
-
-function response<Desc extends DescMessage>(result: Delivered, schema: Desc): MessageShape<Desc> {
-  return fromBinary(schema, fromBinary(TxMsgDataSchema, result.data).msgResponses[0]!.value);
-}
-
-function attributes(events: readonly AbciEvent[], type: string): Record<string, string> {
-  const event = events.find((e) => e.type === type);
-  if (event === undefined) throw new Error(`no ${type} event in ${events.map((e) => e.type).join(', ')}`);
-  return Object.fromEntries(event.attributes.filter((a) => a.key !== 'msg_index').map((a) => [a.key, a.value]));
-}
-
-async function updateClient(side: Side, other: Side, above: number): Promise<number> {
-  const target = above + 1;
-  await other.node.waitForHeight(target + 1);
-  await ok(side, anyPack(MsgUpdateClientSchema, create(MsgUpdateClientSchema, { clientId: CLIENT, header: anyPack(HeaderSchema, headerOf(other, target, side.clientHeight)), signer: alice.bech32 })));
-  side.clientHeight = target;
-  return target;
-}
-
-async function prove(side: Side, key: string, h: number): Promise<{ value: Uint8Array; proof: Uint8Array }> {
-  const answer = await side.node.app.query({ path: '/store/ibc/key', data: utf8.encode(key), height: h, prove: true });
-  expect(answer.code).toBe(0);
-  return { value: answer.value, proof: toBinary(MerkleProofSchema, create(MerkleProofSchema, { proofs: answer.proofOps!.ops.map((op) => fromBinary(CommitmentProofSchema, op.data)) })) };
-}
-
-async function query<Res extends DescMessage>(side: Side, method: string, req: DescMessage, init: Record<string, unknown>, res: Res): Promise<MessageShape<Res>> {
-  const { value, response: answer } = await abciQuery(side.node.app, method, toBinary(req, create(req, init)), res);
-  if (answer.code !== 0) throw new Error(answer.log);
-  return value!;
-}
 
 async function balance(side: Side, address: string, denom: string): Promise<bigint> {
   return BigInt((await query(side, '/cosmos.bank.v1beta1.Query/Balance', QueryBalanceRequestSchema, { address, denom }, QueryBalanceResponseSchema)).balance?.amount ?? '0');
@@ -153,56 +49,6 @@ async function balance(side: Side, address: string, denom: string): Promise<bigi
 
 async function supply(side: Side, denom: string): Promise<bigint> {
   return BigInt((await query(side, '/cosmos.bank.v1beta1.Query/SupplyOf', QuerySupplyOfRequestSchema, { denom }, QuerySupplyOfResponseSchema)).amount?.amount ?? '0');
-}
-
-const ibcPrefix = () => create(MerklePrefixSchema, { keyPrefix: utf8.encode('ibc') });
-const proofHeight = (h: number) => height(1n, BigInt(h));
-
-async function openConnection(): Promise<void> {
-  for (const [side, other] of [[A, B], [B, A]] as const) {
-    await ok(side, anyPack(MsgCreateClientSchema, create(MsgCreateClientSchema, {
-      clientState: anyPack(ClientStateSchema, testClientState(other.id, height(1n, 2n))),
-      consensusState: anyPack(ConsensusStateSchema, consensusStateOf(other, 2)),
-      signer: alice.bech32,
-    })));
-    side.clientHeight = 2;
-  }
-  const init = await ok(A, anyPack(MsgConnectionOpenInitSchema, create(MsgConnectionOpenInitSchema, { clientId: CLIENT, counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: '', prefix: ibcPrefix() }), signer: alice.bech32 })));
-  const hA = await updateClient(B, A, init.height);
-  const initProof = await prove(A, `connections/${CONNECTION}`, hA - 1);
-  const clientOfB = await prove(A, `clients/${CLIENT}/clientState`, hA - 1);
-  const consensusB = await prove(A, `clients/${CLIENT}/consensusStates/1-${A.clientHeight}`, hA - 1);
-  const tried = await ok(B, anyPack(MsgConnectionOpenTrySchema, create(MsgConnectionOpenTrySchema, {
-    clientId: CLIENT,
-    clientState: fromBinary(AnySchema, clientOfB.value),
-    counterparty: create(CounterpartySchema, { clientId: CLIENT, connectionId: CONNECTION, prefix: ibcPrefix() }),
-    counterpartyVersions: fromBinary(ConnectionEndSchema, initProof.value).versions,
-    proofHeight: proofHeight(hA),
-    proofInit: initProof.proof,
-    proofClient: clientOfB.proof,
-    proofConsensus: consensusB.proof,
-    consensusHeight: proofHeight(A.clientHeight),
-    signer: alice.bech32,
-  })));
-  const hB = await updateClient(A, B, tried.height);
-  const tryProof = await prove(B, `connections/${CONNECTION}`, hB - 1);
-  const clientOfA = await prove(B, `clients/${CLIENT}/clientState`, hB - 1);
-  const consensusA = await prove(B, `clients/${CLIENT}/consensusStates/1-${B.clientHeight}`, hB - 1);
-  const acked = await ok(A, anyPack(MsgConnectionOpenAckSchema, create(MsgConnectionOpenAckSchema, {
-    connectionId: CONNECTION,
-    counterpartyConnectionId: CONNECTION,
-    version: fromBinary(ConnectionEndSchema, tryProof.value).versions[0]!,
-    clientState: fromBinary(AnySchema, clientOfA.value),
-    proofHeight: proofHeight(hB),
-    proofTry: tryProof.proof,
-    proofClient: clientOfA.proof,
-    proofConsensus: consensusA.proof,
-    consensusHeight: proofHeight(B.clientHeight),
-    signer: alice.bech32,
-  })));
-  const hA2 = await updateClient(B, A, acked.height);
-  const ackProof = await prove(A, `connections/${CONNECTION}`, hA2 - 1);
-  await ok(B, anyPack(MsgConnectionOpenConfirmSchema, create(MsgConnectionOpenConfirmSchema, { connectionId: CONNECTION, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
 }
 
 const channelEnd = (state: ChannelState, counterpartyChannel: string, version = VERSION) =>
@@ -241,16 +87,12 @@ const transferMsg = (sender: string, receiver: string, denom: string, amount: bi
   anyPack(MsgTransferSchema, create(MsgTransferSchema, { sourcePort: PORT, sourceChannel: CHANNEL, token: create(CoinSchema, { denom, amount: amount.toString() }), sender, receiver, timeoutHeight, timeoutTimestamp }));
 
 beforeAll(async () => {
-  const [nodeA, nodeB] = await Promise.all([startFullNode({ chainId: CHAIN_A, indexer: 'null' }), startFullNode({ chainId: CHAIN_B, indexer: 'null' })]);
-  A = { id: CHAIN_A, node: nodeA, sequence: 0n, clientHeight: 0 };
-  B = { id: CHAIN_B, node: nodeB, sequence: 0n, clientHeight: 0 };
-  await Promise.all([nodeA.waitForHeight(3), nodeB.waitForHeight(3)]);
-  await openConnection();
+  [A, B] = await startChains({ chainId: CHAIN_A }, { chainId: CHAIN_B });
+  await openConnection(A, B);
 }, 180_000);
 
 afterAll(async () => {
-  await A?.node.stop();
-  await B?.node.stop();
+  await stopChains(A, B);
 });
 
 describe('ICS-20 between two tokend chains', () => {
