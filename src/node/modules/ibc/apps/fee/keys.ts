@@ -16,8 +16,9 @@
  * Identifiers and addresses never contain '/'; `{sequence}` is decimal, as upstream's.
  */
 import { PacketFeesSchema } from '../../../../../gen/ibc/applications/fee/v1/fee_pb.js';
-import { CollectionError, Item, SchemaBuilder, StateMap, bytesValue, protoValue, stringValue, type KeyCodec, type ValueCodec } from '../../../../collections/index.js';
+import { CollectionError, Item, SchemaBuilder, StateMap, bytesValue, protoValue, stringValue, type ValueCodec } from '../../../../collections/index.js';
 import { StoreKey } from '../../../../store/storeKey.js';
+import { textPathCodec } from '../../core/host/pathCodec.js';
 
 export const FEE_MODULE_NAME = 'feeibc';
 export const feeStoreKey = StoreKey.persistent(FEE_MODULE_NAME);
@@ -25,44 +26,11 @@ export const feeStoreKey = StoreKey.persistent(FEE_MODULE_NAME);
 export type PairKey = readonly [string, string];
 export type PacketKey = readonly [portId: string, channelId: string, sequence: bigint];
 
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
 
 function checkPart(part: string): void {
   if (part === '' || part.includes('/')) throw new CollectionError('ENCODING', `key part ${JSON.stringify(part)} is empty or contains '/'`);
 }
 
-/** A key codec over `a/b` or `a/b/n` text paths (always the whole key after the prefix). */
-function textPathCodec<K extends readonly unknown[]>(keyType: string, format: (key: K) => string, parse: (text: string) => K | undefined): KeyCodec<K> {
-  const terminalOnly = (): never => {
-    throw new CollectionError('ENCODING', `${keyType} keys are always the last key part`);
-  };
-  return {
-    keyType,
-    size: (key) => utf8.encode(format(key)).length,
-    encode(key, out, offset) {
-      const bytes = utf8.encode(format(key));
-      out.set(bytes, offset);
-      return offset + bytes.length;
-    },
-    decode(bytes, offset, end) {
-      const text = utf8Decoder.decode(bytes.subarray(offset, end));
-      const key = parse(text);
-      if (key === undefined) throw new CollectionError('DECODING', `cannot decode ${keyType} key: ${JSON.stringify(text)}`);
-      return key;
-    },
-    sizeNonTerminal: terminalOnly,
-    encodeNonTerminal: terminalOnly,
-    decodeNonTerminal: terminalOnly,
-    stringify: format,
-    prefixSize: (parts) => utf8.encode(`${parts.map(String).join('/')}/`).length,
-    encodePrefix(parts, out, offset) {
-      const bytes = utf8.encode(`${parts.map(String).join('/')}/`);
-      out.set(bytes, offset);
-      return offset + bytes.length;
-    },
-  };
-}
 
 const pairKey = textPathCodec<PairKey>(
   'Path[string, string]',

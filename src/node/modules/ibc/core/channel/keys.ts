@@ -15,51 +15,18 @@
  * as upstream's. Port and channel identifiers never contain '/' (24-host validation).
  */
 import { ChannelSchema } from '../../../../../gen/ibc/core/channel/v1/channel_pb.js';
-import { CollectionError, Item, StateMap, bytesValue, protoValue, u64Value, type KeyCodec } from '../../../../collections/index.js';
+import { CollectionError, Item, StateMap, bytesValue, protoValue, u64Value } from '../../../../collections/index.js';
 import { ibcSchemaBuilder } from '../../store.js';
+import { textPathCodec } from '../host/pathCodec.js';
 
 export type ChannelKey = readonly [portId: string, channelId: string];
 export type PacketKey = readonly [portId: string, channelId: string, sequence: bigint];
 
-const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder();
 const CHANNEL_PATH = /^ports\/([^/]+)\/channels\/([^/]+)$/;
 const PACKET_PATH = /^ports\/([^/]+)\/channels\/([^/]+)\/sequences\/(0|[1-9][0-9]*)$/;
 
 function checkId(id: string, what: string): void {
   if (id === '' || id.includes('/')) throw new CollectionError('ENCODING', `${what} identifier ${JSON.stringify(id)} is empty or contains '/'`);
-}
-
-/** A key codec over text paths (always the last key part; prefixes by leading parts). */
-function pathCodec<K extends readonly unknown[]>(keyType: string, format: (key: K) => string, parse: (text: string) => K | undefined, formatPrefix: (parts: readonly unknown[]) => string): KeyCodec<K> {
-  const terminalOnly = (): never => {
-    throw new CollectionError('ENCODING', `${keyType} keys are always the last key part`);
-  };
-  return {
-    keyType,
-    size: (key) => utf8.encode(format(key)).length,
-    encode(key, out, offset) {
-      const bytes = utf8.encode(format(key));
-      out.set(bytes, offset);
-      return offset + bytes.length;
-    },
-    decode(bytes, offset, end) {
-      const text = utf8Decoder.decode(bytes.subarray(offset, end));
-      const key = parse(text);
-      if (key === undefined) throw new CollectionError('DECODING', `cannot decode ${keyType} key: ${JSON.stringify(text)}`);
-      return key;
-    },
-    sizeNonTerminal: terminalOnly,
-    encodeNonTerminal: terminalOnly,
-    decodeNonTerminal: terminalOnly,
-    stringify: format,
-    prefixSize: (parts) => utf8.encode(formatPrefix(parts)).length,
-    encodePrefix(parts, out, offset) {
-      const bytes = utf8.encode(formatPrefix(parts));
-      out.set(bytes, offset);
-      return offset + bytes.length;
-    },
-  };
 }
 
 /** `ports/{port}/channels/{channel}`. */
@@ -72,7 +39,7 @@ export function packetPath(portId: string, channelId: string, sequence: bigint):
   return `${channelPath(portId, channelId)}/sequences/${sequence}`;
 }
 
-export const channelKeyCodec = pathCodec<ChannelKey>(
+export const channelKeyCodec = textPathCodec<ChannelKey>(
   'ChannelPath[port, channel]',
   ([port, channel]) => {
     checkId(port, 'port');
@@ -86,7 +53,7 @@ export const channelKeyCodec = pathCodec<ChannelKey>(
   ([port]) => `ports/${String(port)}/channels/`,
 );
 
-export const packetKeyCodec = pathCodec<PacketKey>(
+export const packetKeyCodec = textPathCodec<PacketKey>(
   'PacketPath[port, channel, sequence]',
   ([port, channel, sequence]) => {
     checkId(port, 'port');
