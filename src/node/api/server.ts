@@ -102,9 +102,7 @@ export class ApiServer {
     // a flood of idle sockets must not lock out a new client.
     const guard = new ConnectionGuard('api', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
     this.guard = guard;
-    server.on('connection', (socket: Socket) => {
-      const tracked = guard.admit(() => socket.destroy(), socket);
-      if (!tracked) return;
+    guard.attach(server, (socket, tracked) => {
       this.tracked.set(socket, tracked);
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));

@@ -559,10 +559,7 @@ export class EthRpcServer {
     // idle sockets never locks out a new client.
     const guard = new ConnectionGuard('json-rpc', { maxConnections: this.options.maxOpenConnections ?? 0, idleTimeoutMs: idleMs }, this.logger);
     this.guard = guard;
-    server.on('connection', (socket: Socket) => {
-      const tracked = guard.admit(() => socket.destroy(), socket);
-      if (tracked) this.tracked.set(socket, tracked);
-    });
+    guard.attach(server, (socket, tracked) => this.tracked.set(socket, tracked));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(Number(portText), host, () => {

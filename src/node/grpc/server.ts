@@ -22,7 +22,7 @@ import { createServer, type Http2Server, type Http2ServerRequest, type Http2Serv
 import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setMaxListeners } from 'node:events';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { create, type DescMessage, type DescMethod, type DescMethodUnary, type Message } from '@bufbuild/protobuf';
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
 import { connectNodeAdapter } from '@connectrpc/connect-node';
@@ -223,17 +223,17 @@ export class GrpcServer {
     // Connection cap with idle eviction (limits/connections.ts); a session is busy while it has streams.
     const guard = new ConnectionGuard('grpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.idleTimeoutMs }, this.logger);
     this.guard = guard;
-    // node:http2 emits 'session' from its own 'connection' listener, before ours: pair them, and
-    // close the socket itself (destroying a session that never sent its preface does not).
+    // node:http2 emits 'session' from its own 'connection' listener, which the guard runs when it
+    // admits the socket, just before ours: pair them (the guard closes the socket itself;
+    // destroying a session that never sent its preface does not).
     let pending: Http2Session | undefined;
     server.on('session', (session: Http2Session) => {
       pending = session;
     });
-    server.on('connection', (socket: Socket) => {
+    guard.attach(server, (_socket, tracked) => {
       const session = pending;
       pending = undefined;
-      const tracked = guard.admit(() => socket.destroy(), socket);
-      if (!tracked || !session) return;
+      if (!session) return;
       this.sessions.add(session);
       session.on('stream', (stream: Http2Stream) => {
         tracked.busy();

@@ -3,9 +3,11 @@
  * /proc/self/limits), keeps headroom for the database, WAL, signer and files, and p2p peers, and
  * fits the servers' connection caps in what is left: a cap that does not fit is lowered (all
  * servers in proportion) with a warning, so idle sockets can never take the descriptors the
- * database needs to commit (EMFILE there is a fatal storage fault).
+ * database needs to commit (EMFILE there is a fatal storage fault). Each cap's wait queue
+ * (sockets waiting for a slot, `waitQueueFor`) is part of what must fit.
  */
 import { readFileSync } from 'node:fs';
+import { waitQueueFor } from './connections.js';
 
 /** Descriptors kept for files and everything that is not a client connection. */
 export const FILE_HEADROOM = 128;
@@ -63,12 +65,15 @@ export function planDescriptors(limit: number | undefined, caps: Record<string, 
     return plan;
   }
   const wanted = names.map((n) => (caps[n]! > 0 ? caps[n]! : available));
-  const total = wanted.reduce((a, b) => a + b, 0);
+  const total = wanted.reduce((a, b) => a + b + waitQueueFor(b), 0);
   if (total <= available) {
     names.forEach((n, i) => (plan.caps[n] = wanted[i]!));
     return plan;
   }
-  const scaled = names.map((n, i) => Math.max(8, Math.floor((wanted[i]! * available) / total)));
+  // The queues of the wanted caps bound those of any smaller caps: what is left is shared by the caps.
+  const forCaps = available - wanted.reduce((a, b) => a + waitQueueFor(b), 0);
+  const sumCaps = wanted.reduce((a, b) => a + b, 0);
+  const scaled = names.map((n, i) => Math.max(8, Math.floor((wanted[i]! * forCaps) / sumCaps)));
   names.forEach((n, i) => (plan.caps[n] = scaled[i]!));
   plan.warnings.push(
     `configured connection caps (${names.map((n, i) => `${n} ${caps[n] === 0 ? 'unlimited' : wanted[i]}`).join(', ')}) do not fit the descriptor limit (ulimit -n ${limit}) after the database (${databaseFiles}), files (${FILE_HEADROOM}) and peers (${peers}); using ${names.map((n, i) => `${n} ${scaled[i]}`).join(', ')}. Raise ulimit -n or lower the caps`,

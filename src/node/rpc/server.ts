@@ -189,10 +189,7 @@ export class RpcServer implements WsHost {
     // a flood of idle sockets must not lock out a new client.
     const guard = new ConnectionGuard('rpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
     this.guard = guard;
-    server.on('connection', (socket: Socket) => {
-      const tracked = guard.admit(() => socket.destroy(), socket);
-      if (tracked) this.tracked.set(socket, tracked);
-    });
+    guard.attach(server, (socket, tracked) => this.tracked.set(socket, tracked));
     const wss = new WebSocketServer({ noServer: true, maxPayload: this.options.maxBodyBytes, perMessageDeflate: false });
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       this.tracked.get(req.socket)?.pin();
