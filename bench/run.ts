@@ -26,6 +26,7 @@ const SUITES: Suite[] = [
   { name: 'upgrade', load: () => import('./upgrade/upgrade.bench.js') },
   { name: 'ibc', load: () => import('./ibc/client.bench.js') },
   { name: 'ibc-packets', load: () => import('./ibc/packet.bench.js') },
+  { name: 'ibc-relay', load: () => import('./ibc/relay.bench.js') },
   { name: 'pos', load: () => import('./pos/pos.bench.js') },
   { name: 'authz', load: () => import('./authz/authz.bench.js') },
   { name: 'gov', load: () => import('./gov/gov.bench.js') },

@@ -61,6 +61,9 @@ export async function connectRelayerClient(chain: RelayerChain): Promise<any> {
     gasPrice: stargate.GasPrice.fromString(chain.gasPrice),
     estimatedBlockTime: 500,
     estimatedIndexerTime: 250,
+    // CosmJS polls for a broadcast tx's inclusion every 3 s by default, longer than several of
+    // these test chains' blocks: poll at the pace of the blocks instead.
+    broadcastPollIntervalMs: 100,
     accountParser: ethAccountParser,
   });
 }
