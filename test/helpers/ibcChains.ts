@@ -148,6 +148,21 @@ export async function deliver(side: Side, msgs: Any[], options: DeliverOptions =
   return { ...result, height: found!.height };
 }
 
+/**
+ * A tx as a relayer sees it: refused by CheckTx (the ibc module's redundant-relay decorator runs
+ * packet messages there, as ibc-go's does), with `stage: 'check'` and no height; otherwise
+ * delivered in a block, `stage: 'deliver'`.
+ */
+export async function attempt(side: Side, msgs: Any[], options: DeliverOptions = {}): Promise<Delivered & { stage: 'check' | 'deliver' }> {
+  try {
+    return { ...(await deliver(side, msgs, options)), stage: 'deliver' };
+  } catch (err) {
+    const checked = (err as { checked?: ExecTxResult }).checked;
+    if (checked === undefined) throw err;
+    return { ...checked, height: -1, stage: 'check' };
+  }
+}
+
 /** Delivers one message and expects it to succeed. */
 export async function ok(side: Side, msg: Any, options?: DeliverOptions): Promise<Delivered> {
   const result = await deliver(side, [msg], options);

@@ -523,7 +523,8 @@ export class App implements Application {
       priority: 0n,
     };
     try {
-      this.ante.run(state, this.anteEnv(mode));
+      const pending = this.ante.run(state, this.anteEnv(mode));
+      if (pending !== undefined) await pending;
     } catch (err) {
       anteBranch.discard();
       return failure(outOfGas(err), gasWanted, BigInt(state.ctx.gasMeter.gasConsumed()), [], tx);

@@ -46,7 +46,7 @@ import type { FeeGrantKeeper } from './expectedKeepers.js';
 import { deductFee } from './fee.js';
 import { AnteRouter } from './router.js';
 import { incrementSequence, setPubKey, sigGasConsume, sigVerification, validateSigCount } from './signatures.js';
-import type { AnteChain, AnteEnvBase, AnteState, SignatureFallback } from './types.js';
+import type { AnteChain, AnteEnv, AnteEnvBase, AnteState, SignatureFallback } from './types.js';
 
 export * from './basic.js';
 export * from './expectedKeepers.js';
@@ -115,9 +115,22 @@ export class AnteHandler {
     return this.signModes;
   }
 
-  /** Runs the chain the router picks for `state.tx`. */
-  run(state: AnteState, base: AnteEnvBase): void {
+  /**
+   * Runs the chain the router picks for `state.tx`: synchronously, unless a decorator returns a
+   * promise — the rest of the chain then runs after it, and `run` returns the promise of the end.
+   */
+  run(state: AnteState, base: AnteEnvBase): void | Promise<void> {
     const env = { ...base, signModes: this.signModes, feeGrantKeeper: this.feeGrantKeeper, signatureFallback: this.signatureFallback };
-    for (const decorator of this.router.select(state.tx)) decorator.handle(state, env);
+    const chain = this.router.select(state.tx);
+    for (let i = 0; i < chain.length; i++) {
+      const pending = chain[i]!.handle(state, env);
+      if (pending !== undefined) return continueAfter(pending, chain, i + 1, state, env);
+    }
+    return undefined;
   }
+}
+
+async function continueAfter(pending: Promise<void>, chain: AnteChain, from: number, state: AnteState, env: AnteEnv): Promise<void> {
+  await pending;
+  for (let i = from; i < chain.length; i++) await chain[i]!.handle(state, env);
 }

@@ -55,10 +55,14 @@ export interface AnteState {
   signatureData?: readonly SignatureData[];
 }
 
-/** One step of an ante chain: checks or charges, mutating `state`; failures are thrown (SdkErrors). */
+/**
+ * One step of an ante chain: checks or charges, mutating `state`; failures are thrown (SdkErrors).
+ * A step that has to wait (ibc's redundant-relay check executes messages) returns a promise; the
+ * others stay synchronous, and so does the chain of a tx that meets none of the waiting ones.
+ */
 export interface AnteDecorator {
   readonly name: string;
-  handle(state: AnteState, env: AnteEnv): void;
+  handle(state: AnteState, env: AnteEnv): void | Promise<void>;
 }
 
 /** An ordered list of decorators: what one kind of tx goes through before its messages. */

@@ -18,6 +18,7 @@ import { ParamsSchema as ConnectionParamsSchema } from '../../../gen/ibc/core/co
 import { ibcCli } from './cli.js';
 import { ClientErrors } from './core/client/errors.js';
 import type { IbcStakingKeeper, IbcUpgradeKeeper } from './core/client/expectedKeepers.js';
+import { redundantRelayDecorator } from './core/ante.js';
 import { ClientKeeper } from './core/client/keeper.js';
 import { clientMsgRoutes } from './core/client/msgServer.js';
 import { clientParamsError } from './core/client/params.js';
@@ -99,9 +100,12 @@ export const ibcModule = defineModule<IbcKeeper>({
     const portKeeper = new PortKeeper(scopedKeeper);
     const channelKeeper = new ChannelKeeper(connectionKeeper, portKeeper, scopedKeeper);
     const router = new IbcRouter();
+    const msgRoutes = [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper), ...channelMsgRoutes(channelKeeper, portKeeper, router)];
     return {
       keeper: { clientKeeper, connectionKeeper, portKeeper, channelKeeper, router, channelState: new ChannelStateReader() },
-      msgRoutes: [...clientMsgRoutes(clientKeeper), ...connectionMsgRoutes(connectionKeeper), ...channelMsgRoutes(channelKeeper, portKeeper, router)],
+      msgRoutes,
+      // ibc-go's app.go appends its RedundantRelayDecorator to the SDK's ante chain.
+      anteDecorators: [{ decorator: redundantRelayDecorator(msgRoutes) }],
       queryServices: [clientQueryService(clientKeeper), connectionQueryService(connectionKeeper), channelQueryService(connectionKeeper)],
       beginBlock: async (ctx) => clientKeeper.beginBlock(ctx),
       legacyContent: [

@@ -45,10 +45,16 @@ import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateCapabilityGenesis } from '../../../../src/node/modules/capability/genesis.js';
 import { commitPacket } from '../../../../src/node/modules/ibc/core/channel/keeper.js';
 import { validateIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
-import { TOKEN, buildAppState, startChain } from '../../app/helpers.js';
+import { TOKEN, buildAppState, msgSend, signTx, startChain } from '../../app/helpers.js';
+import type { Any } from '@bufbuild/protobuf/wkt';
+import { TxMsgDataSchema } from '../../../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
+import { MsgUpdateClientSchema } from '../../../../src/gen/ibc/core/client/v1/tx_pb.js';
+import { HeaderSchema } from '../../../../src/gen/ibc/lightclients/tendermint/v1/tendermint_pb.js';
+import type { ExecTxResult } from '../../../../src/node/abci/types.js';
+import { txHash } from '../../../../src/node/consensus/types/block.js';
 import { alice, waitFor } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import { MOCK_CHANNEL as CHANNEL, MOCK_PORT as PORT, MOCK_VERSION as VERSION, CLIENT, CONNECTION, attributeList as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, stopChains, updateClient, mockModuleSet, type MockSide, type SendRequest, send, sent, startMockChains } from '../../../helpers/ibcChains.js';
+import { MOCK_CHANNEL as CHANNEL, MOCK_PORT as PORT, MOCK_VERSION as VERSION, CLIENT, CONNECTION, attributeList as attributes, attempt, deliver, headerOf, ok, openConnection, proofHeight, prove, query, response, stopChains, updateClient, mockModuleSet, type MockSide, type SendRequest, send, sent, startMockChains } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
@@ -194,7 +200,7 @@ describe('a channel and its packets between two tokend chains', () => {
     expect(commitment.value).toEqual(commitPacket(packet));
     const recv = create(MsgRecvPacketSchema, { packet, proofCommitment: commitment.proof, proofHeight: proofHeight(hA), signer: alice.bech32 });
     // A packet whose data differs from what A committed to: the proof does not verify.
-    const tampered = await deliver(B, [anyPack(MsgRecvPacketSchema, { ...recv, packet: { ...packet, data: utf8.encode('hellO') } })]);
+    const tampered = await attempt(B, [anyPack(MsgRecvPacketSchema, { ...recv, packet: { ...packet, data: utf8.encode('hellO') } })]);
     expect([tampered.codespace, tampered.code]).toEqual(['commitment', 2]);
     expect(tampered.log).toContain("receive packet verification failed: couldn't verify counterparty packet commitment: failed packet commitment verification for client (07-tendermint-0)");
 
@@ -231,8 +237,15 @@ describe('a channel and its packets between two tokend chains', () => {
     expect(attributes(received.events, 'mock_recv')).toEqual([['data', 'hello']]);
     ackBytes = utf8.encode(ackText);
 
-    // The same packet again: success with result NOOP, no events of the packet, nothing written.
-    const again = await ok(B, anyPack(MsgRecvPacketSchema, recv));
+    // The same packet again, alone: refused in CheckTx by the redundant-relay check (ibc-go's ante
+    // decorator), so a relayer that lost the race pays nothing.
+    const redundant = await attempt(B, [anyPack(MsgRecvPacketSchema, recv)]);
+    expect([redundant.stage, redundant.codespace, redundant.code, redundant.log]).toEqual(['check', 'channel', 22, 'packet messages are redundant']);
+    // With another kind of message in the tx the check stands aside: delivered, the receive is a
+    // NOOP — no events of the packet, nothing written.
+    const selfSend = msgSend(alice.bech32, alice.bech32, 1n);
+    const again = await deliver(B, [anyPack(MsgRecvPacketSchema, recv), selfSend]);
+    expect([again.code, again.log]).toEqual([0, '']);
     expect(response(again, MsgRecvPacketResponseSchema).result).toBe(ResponseResultType.NOOP);
     expect(again.events.some((e) => e.type === 'recv_packet' || e.type === 'write_acknowledgement' || e.type === 'mock_recv')).toBe(false);
     const unreceived = await query(B, '/ibc.core.channel.v1.Query/UnreceivedPackets', QueryUnreceivedPacketsRequestSchema, { portId: PORT, channelId: CHANNEL, packetCommitmentSequences: [1n, 2n] }, QueryUnreceivedPacketsResponseSchema);
@@ -247,7 +260,7 @@ describe('a channel and its packets between two tokend chains', () => {
     const ackProof = await prove(B, `acks/ports/${PORT}/channels/${CHANNEL}/sequences/1`, hB - 1);
     const ack = create(MsgAcknowledgementSchema, { packet, acknowledgement: ackBytes, proofAcked: ackProof.proof, proofHeight: proofHeight(hB), signer: alice.bech32 });
     // Another acknowledgement than B wrote: the proof does not verify.
-    const forgedAck = await deliver(A, [anyPack(MsgAcknowledgementSchema, { ...ack, acknowledgement: utf8.encode('{"result":"AQ=="}') })]);
+    const forgedAck = await attempt(A, [anyPack(MsgAcknowledgementSchema, { ...ack, acknowledgement: utf8.encode('{"result":"AQ=="}') })]);
     expect([forgedAck.codespace, forgedAck.code]).toEqual(['commitment', 2]);
     expect(forgedAck.log).toContain('acknowledge packet verification failed: failed packet acknowledgement verification for client (07-tendermint-0)');
 
@@ -270,8 +283,14 @@ describe('a channel and its packets between two tokend chains', () => {
     const none = await query(A, '/ibc.core.channel.v1.Query/UnreceivedAcks', QueryUnreceivedAcksRequestSchema, { portId: PORT, channelId: CHANNEL, packetAckSequences: [1n] }, QueryUnreceivedAcksResponseSchema);
     expect(none.sequences).toEqual([]);
 
-    // An ack for a packet A never sent (or already acknowledged): ibc-go v6 answers NOOP and changes nothing.
-    const unknown = await ok(A, anyPack(MsgAcknowledgementSchema, { ...ack, packet: { ...packet, sequence: 9n } }));
+    // An ack for a packet A never sent (or already acknowledged): refused in CheckTx as redundant;
+    // in a block (here beside another message) ibc-go v6 answers NOOP and changes nothing.
+    const unknownAck = anyPack(MsgAcknowledgementSchema, { ...ack, packet: { ...packet, sequence: 9n } });
+    const redundant = await attempt(A, [unknownAck]);
+    expect([redundant.stage, redundant.codespace, redundant.code]).toEqual(['check', 'channel', 22]);
+    const selfSend = msgSend(alice.bech32, alice.bech32, 1n);
+    const unknown = await deliver(A, [unknownAck, selfSend]);
+    expect([unknown.code, unknown.log]).toEqual([0, '']);
     expect(response(unknown, MsgAcknowledgementResponseSchema).result).toBe(ResponseResultType.NOOP);
     expect(unknown.events.some((e) => e.type === 'acknowledge_packet' || e.type === 'mock_ack')).toBe(false);
   }, 120_000);
@@ -288,13 +307,13 @@ describe('a channel and its packets between two tokend chains', () => {
     expect(early).toBeLessThan(bHeight + 12);
     const absence = await prove(B, `receipts/ports/${PORT}/channels/${CHANNEL}/sequences/2`, early - 1);
     expect(absence.value.length).toBe(0);
-    const wrongData = await deliver(A, [anyPack(MsgAcknowledgementSchema, create(MsgAcknowledgementSchema, { packet: { ...packet, data: utf8.encode('LATE') }, acknowledgement: ackBytes, proofAcked: absence.proof, proofHeight: proofHeight(early), signer: alice.bech32 }))]);
+    const wrongData = await attempt(A, [anyPack(MsgAcknowledgementSchema, create(MsgAcknowledgementSchema, { packet: { ...packet, data: utf8.encode('LATE') }, acknowledgement: ackBytes, proofAcked: absence.proof, proofHeight: proofHeight(early), signer: alice.bech32 }))]);
     expect([wrongData.codespace, wrongData.code]).toEqual(['channel', 13]);
     expect(wrongData.log).toContain('commitment bytes are not equal');
 
     // The timeout not reached at the proof height: ibc-go's error, the commitment stays.
     const timeout = create(MsgTimeoutSchema, { packet, proofUnreceived: absence.proof, proofHeight: proofHeight(early), nextSequenceRecv: 1n, signer: alice.bech32 });
-    const notYet = await deliver(A, [anyPack(MsgTimeoutSchema, timeout)]);
+    const notYet = await attempt(A, [anyPack(MsgTimeoutSchema, timeout)]);
     expect([notYet.codespace, notYet.code]).toEqual(['channel', 14]);
     expect(notYet.log).toContain('timeout packet verification failed: packet timeout has not been reached for height or timestamp');
 
@@ -316,8 +335,12 @@ describe('a channel and its packets between two tokend chains', () => {
     expect(attributes(timedOut.events, 'mock_timeout')).toEqual([['sequence', '2']]);
     const commitments = await query(A, '/ibc.core.channel.v1.Query/PacketCommitments', QueryPacketCommitmentsRequestSchema, { portId: PORT, channelId: CHANNEL }, QueryPacketCommitmentsResponseSchema);
     expect(commitments.commitments).toEqual([]);
-    // Relayed again: NOOP.
-    const again = await ok(A, anyPack(MsgTimeoutSchema, { ...timeout, proofUnreceived: lateAbsence.proof, proofHeight: proofHeight(late) }));
+    // Relayed again: refused in CheckTx as redundant; in a block beside another message, NOOP.
+    const timeoutAgain = anyPack(MsgTimeoutSchema, { ...timeout, proofUnreceived: lateAbsence.proof, proofHeight: proofHeight(late) });
+    const redundant = await attempt(A, [timeoutAgain]);
+    expect([redundant.stage, redundant.codespace, redundant.code]).toEqual(['check', 'channel', 22]);
+    const selfSend = msgSend(alice.bech32, alice.bech32, 1n);
+    const again = await deliver(A, [timeoutAgain, selfSend]);
     expect(response(again, MsgTimeoutResponseSchema).result).toBe(ResponseResultType.NOOP);
   }, 120_000);
 
@@ -377,7 +400,7 @@ describe('a channel and its packets between two tokend chains', () => {
     const hA = await updateClient(B, A, second.height);
     const recv = async (p: Packet) => {
       const proof = await prove(A, `commitments/ports/${PORT}/channels/${ordered}/sequences/${p.sequence}`, hA - 1);
-      return deliver(B, [anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet: p, proofCommitment: proof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 }))]);
+      return attempt(B, [anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet: p, proofCommitment: proof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 }))]);
     };
     const outOfOrder = await recv(packet(2n, 'two'));
     expect([outOfOrder.codespace, outOfOrder.code]).toEqual(['channel', 21]);
@@ -405,7 +428,7 @@ describe('a channel and its packets between two tokend chains', () => {
     // Packet 2 never reached B: B's next receive sequence (2) and its closed end are proven.
     const nextRecv = await prove(B, `nextSequenceRecv/ports/${PORT}/channels/${ordered}`, hB - 1);
     const onClose = create(MsgTimeoutOnCloseSchema, { packet: packet(2n, 'two'), proofUnreceived: nextRecv.proof, proofClose: closedProof.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 });
-    const lying = await deliver(A, [anyPack(MsgTimeoutOnCloseSchema, { ...onClose, nextSequenceRecv: 1n })]);
+    const lying = await attempt(A, [anyPack(MsgTimeoutOnCloseSchema, { ...onClose, nextSequenceRecv: 1n })]);
     expect([lying.codespace, lying.code]).toEqual(['commitment', 2]);
     expect(lying.log).toContain('failed next sequence receive verification for client (07-tendermint-0)');
     const timedOut = await ok(A, anyPack(MsgTimeoutOnCloseSchema, onClose));
@@ -467,4 +490,60 @@ describe('a channel and its packets between two tokend chains', () => {
       }
     }
   }, 60_000);
+
+  test('the redundant-relay check: a second relay of the same packet is refused before a block; simulated gas is delivered gas; an update with a new packet passes', async () => {
+    const far = height(1n, 1_000_000n);
+    const race = await sent(A, { data: utf8.encode('race'), timeoutHeight: far, timeoutTimestamp: 0n });
+    const packetOf = (sequence: bigint, data: string) => create(PacketSchema, { sequence, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode(data), timeoutHeight: far });
+    const hA = await updateClient(B, A, race.height);
+    const proof = await prove(A, `commitments/ports/${PORT}/channels/${CHANNEL}/sequences/${race.sequence}`, hA - 1);
+    const recvRace = anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet: packetOf(race.sequence, 'race'), proofCommitment: proof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 }));
+    const signed = (msgs: Any[], sequence: bigint) => signTx({ signer: alice, msgs, sequence, accountNumber: 0n, fee: 20_000n, gas: 4_000_000n, chainId: B.id });
+
+    // A relayer's simulation runs the messages in full: its gas is what the block charges.
+    const first = signed([recvRace], B.sequence);
+    const simulated = await B.node.app.simulate(first);
+    expect([simulated.ok, simulated.log]).toEqual([true, '']);
+    // Two relayers race with the same packet before the next block: the first is accepted (its
+    // receipt is in the mempool's check state), the second refused in CheckTx.
+    expect((await B.node.consensus.mempool.checkTx(first)).code).toBe(0);
+    const second = await B.node.consensus.mempool.checkTx(signed([recvRace], B.sequence + 1n));
+    expect([second.code, second.codespace, second.log]).toEqual([22, 'channel', 'packet messages are redundant']);
+    B.sequence++;
+    const hash = Buffer.from(txHash(first)).toString('hex');
+    let delivered: ExecTxResult | undefined;
+    await waitFor(() => {
+      const store = B.node.consensus.blockStore;
+      for (let h = store.height(); h > 0 && delivered === undefined; h--) {
+        const index = store.loadBlock(h)!.data.txs.findIndex((t) => Buffer.from(txHash(t)).toString('hex') === hash);
+        if (index >= 0 && B.node.consensus.stateStore.loadFinalizeBlockResponse(h) !== undefined) delivered = B.node.consensus.stateStore.loadFinalizeBlockResponse(h)!.txResults[index]!;
+        if (index >= 0) break;
+      }
+      return delivered !== undefined;
+    }, 30_000, 'the first relay in a block');
+    expect(delivered!.code).toBe(0);
+    // Equal up to the fee collector's balance, present in the check state and emptied by the
+    // block's distribution before delivery (~2,950 gas; test/node/modules/ibc/simulate-gas.test.ts)
+    // — had the simulation kept the check's receipt, the receive would have been a cheap NOOP.
+    const gap = delivered!.gasUsed - simulated.gasUsed;
+    expect(gap >= 0n && gap <= 3_000n).toBe(true);
+    // Simulating the relay now that it is in a block: refused as redundant too.
+    const late = await B.node.app.simulate(signed([recvRace], B.sequence));
+    expect([late.ok, late.log]).toEqual([false, 'packet messages are redundant']);
+
+    // A client update, the packet already received and a new one in one tx: not every packet
+    // message is redundant, so it passes; the update runs first, so the new packet's proof at the
+    // new height verifies in CheckTx too.
+    const next = await sent(A, { data: utf8.encode('next'), timeoutHeight: far, timeoutTimestamp: 0n });
+    const target = next.height + 1;
+    await A.node.waitForHeight(target + 1);
+    const update = anyPack(MsgUpdateClientSchema, create(MsgUpdateClientSchema, { clientId: CLIENT, header: anyPack(HeaderSchema, headerOf(A, target, B.clientHeight)), signer: alice.bech32 }));
+    const nextProof = await prove(A, `commitments/ports/${PORT}/channels/${CHANNEL}/sequences/${next.sequence}`, target - 1);
+    const recvNext = anyPack(MsgRecvPacketSchema, create(MsgRecvPacketSchema, { packet: packetOf(next.sequence, 'next'), proofCommitment: nextProof.proof, proofHeight: proofHeight(target), signer: alice.bech32 }));
+    const mixed = await deliver(B, [update, recvRace, recvNext]);
+    B.clientHeight = target;
+    expect([mixed.code, mixed.log]).toEqual([0, '']);
+    const results = fromBinary(TxMsgDataSchema, mixed.data).msgResponses.slice(1).map((r) => fromBinary(MsgRecvPacketResponseSchema, r.value).result);
+    expect(results).toEqual([ResponseResultType.NOOP, ResponseResultType.SUCCESS]);
+  }, 120_000);
 });
