@@ -56,7 +56,7 @@ export interface RelayerChain {
   blockTimeMs?: number;
 }
 
-/** A signing IbcClient for one chain: DirectSecp256k1HdWallet (plain /cosmos.crypto.secp256k1.PubKey), fee "auto". */
+/** A signing IbcClient for one chain: DirectSecp256k1HdWallet (plain /cosmos.crypto.secp256k1.PubKey), fee "auto"; it polls for blocks and for its txs at the block interval. */
 export async function connectRelayerClient(chain: RelayerChain): Promise<any> {
   const signer = await protoSigning.DirectSecp256k1HdWallet.fromMnemonic(chain.mnemonic, {
     prefix: chain.prefix,
@@ -66,6 +66,8 @@ export async function connectRelayerClient(chain: RelayerChain): Promise<any> {
   return IbcClient.connectWithSigner(chain.rpc, signer, account.address, {
     gasPrice: stargate.GasPrice.fromString(chain.gasPrice),
     estimatedBlockTime: chain.blockTimeMs ?? 500,
+    // CosmJS polls for a broadcast tx every 3 s by default: every relayer tx would wait that long.
+    broadcastPollIntervalMs: chain.blockTimeMs ?? 500,
     estimatedIndexerTime: 250,
     accountParser: ethAccountParser,
   });
