@@ -56,8 +56,12 @@ async function tx(chain: Chain, from: string, args: string[]): Promise<{ height:
   return out;
 }
 
+/** One balance by REST (`q bank balances --denom` answers the same; a fetch spares a CLI process per check). */
 async function balance(chain: Chain, address: string, denom: string): Promise<string> {
-  return JSON.parse(await ok(['q', 'bank', 'balances', address, '--denom', denom, '--node', chain.bg!.node, '-o', 'json'])).balance.amount;
+  const response = await fetch(`${chain.bg!.api}/cosmos/bank/v1beta1/balances/${address}/by_denom?denom=${encodeURIComponent(denom)}`);
+  const body = (await response.json()) as { balance?: { amount: string } };
+  if (!response.ok || body.balance === undefined) throw new Error(`balance of ${address} in ${denom}: ${response.status} ${JSON.stringify(body)}`);
+  return body.balance.amount;
 }
 
 /** Waits until the node's RPC /status reports `height` (fetch, not a CLI process: the machine may be loaded). */
