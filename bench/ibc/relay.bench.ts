@@ -100,8 +100,9 @@ export async function run(): Promise<Row[]> {
   try {
     for (const s of started) if (s.status === 'rejected') throw s.reason;
     const [a, b] = chains as [Chain, Chain];
-    const clientA = await connectRelayerClient({ rpc: a.rpc, prefix: 'token', gasPrice: GAS_PRICE, mnemonic: RELAYER_MNEMONIC });
-    const clientB = await connectRelayerClient({ rpc: b.rpc, prefix: 'token', gasPrice: GAS_PRICE, mnemonic: RELAYER_MNEMONIC });
+    const blockTimeMs = /^\d+ms$/.test(blockTime) ? Number.parseInt(blockTime, 10) : Number.parseFloat(blockTime) * 1000;
+    const clientA = await connectRelayerClient({ rpc: a.rpc, prefix: 'token', gasPrice: GAS_PRICE, mnemonic: RELAYER_MNEMONIC, blockTimeMs });
+    const clientB = await connectRelayerClient({ rpc: b.rpc, prefix: 'token', gasPrice: GAS_PRICE, mnemonic: RELAYER_MNEMONIC, blockTimeMs });
     const link = await Link.createWithNewConnections(clientA, clientB, silent);
     const channels = await link.createChannel('A', 'transfer', 'transfer', ORDER_UNORDERED, 'ics20-1');
     const [channelA, channelB] = [channels.src.channelId as string, channels.dest.channelId as string];

@@ -13,7 +13,11 @@ import { createRequire } from 'node:module';
 
 const relayerRequire = createRequire(createRequire(import.meta.url).resolve('@confio/relayer/package.json'));
 
-export const { IbcClient } = relayerRequire('./build/lib/ibcclient.js') as { IbcClient: any };
+export const { IbcClient, prepareChannelHandshake } = relayerRequire('./build/lib/ibcclient.js') as {
+  IbcClient: any;
+  /** src waits a block, dest's client of src is updated, and src proves its channel end at that height (what Link.createChannel uses between steps). */
+  prepareChannelHandshake: (src: any, dest: any, clientIdDest: string, portId: string, channelId: string) => Promise<any>;
+};
 export const { Link } = relayerRequire('./build/lib/link.js') as { Link: any };
 const stargate = relayerRequire('@cosmjs/stargate') as any;
 const protoSigning = relayerRequire('@cosmjs/proto-signing') as any;
@@ -48,9 +52,11 @@ export interface RelayerChain {
   gasPrice: string;
   mnemonic: string;
   hdPath?: string;
+  /** The chains' block interval (timeout_commit), which the relayer polls at while waiting for a block; 500 ms unless given. */
+  blockTimeMs?: number;
 }
 
-/** A signing IbcClient for one chain: DirectSecp256k1HdWallet (plain /cosmos.crypto.secp256k1.PubKey), fee "auto". */
+/** A signing IbcClient for one chain: DirectSecp256k1HdWallet (plain /cosmos.crypto.secp256k1.PubKey), fee "auto"; it polls for blocks and for its txs at the block interval. */
 export async function connectRelayerClient(chain: RelayerChain): Promise<any> {
   const signer = await protoSigning.DirectSecp256k1HdWallet.fromMnemonic(chain.mnemonic, {
     prefix: chain.prefix,
@@ -59,11 +65,10 @@ export async function connectRelayerClient(chain: RelayerChain): Promise<any> {
   const [account] = await signer.getAccounts();
   return IbcClient.connectWithSigner(chain.rpc, signer, account.address, {
     gasPrice: stargate.GasPrice.fromString(chain.gasPrice),
-    estimatedBlockTime: 500,
+    estimatedBlockTime: chain.blockTimeMs ?? 500,
+    // CosmJS polls for a broadcast tx every 3 s by default: every relayer tx would wait that long.
+    broadcastPollIntervalMs: chain.blockTimeMs ?? 500,
     estimatedIndexerTime: 250,
-    // CosmJS polls for a broadcast tx's inclusion every 3 s by default, longer than several of
-    // these test chains' blocks: poll at the pace of the blocks instead.
-    broadcastPollIntervalMs: 100,
     accountParser: ethAccountParser,
   });
 }
