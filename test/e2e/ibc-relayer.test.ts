@@ -18,6 +18,9 @@ import { jest } from '@jest/globals';
 import { cliOk as ok, tempHome } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
 import { connectRelayerClient, Link, prepareChannelHandshake, relayerAddress } from '../helpers/relayer.js';
+import { fromBinary } from '@bufbuild/protobuf';
+import { TxMsgDataSchema } from '../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
+import { MsgSendResponseSchema } from '../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { accString, moduleAddress } from '../../src/node/modules/shared/address.js';
 
 jest.setTimeout(300_000);
@@ -312,6 +315,8 @@ describe('two tokend chains connected by @confio/relayer', () => {
     // The host's acknowledgement: a result (the TxMsgData of the executed MsgSend), not an error.
     const ack = JSON.parse(Buffer.from(relayed.acksFromB[0].acknowledgement).toString());
     expect(Object.keys(ack)).toEqual(['result']);
+    const result = fromBinary(TxMsgDataSchema, Buffer.from(ack.result, 'base64'));
+    expect(result.msgResponses.map((any) => any.typeUrl)).toEqual([`/${MsgSendResponseSchema.typeName}`]);
     expect([await balance(b, ica, DENOM), await balance(b, recipient, DENOM)]).toEqual(['3766', '1234']);
     // A processed the ack: the packet commitment is gone and the ORDERED channel stays open.
     const commitments = JSON.parse(await ok(['q', 'ibc', 'channel', 'packet-commitments', controllerPort, controllerChannel, '--node', a.bg!.node, '-o', 'json']));
