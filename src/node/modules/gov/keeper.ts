@@ -110,7 +110,7 @@ interface ValidatorTally {
   tokens: bigint;
   shares: Dec;
   deductions: Dec;
-  weights: WeightedOption[] | undefined;
+  weights: readonly WeightedOption[] | undefined;
 }
 
 /** Order of addresses as store keys hold them (a length byte, then the bytes). */
@@ -148,14 +148,17 @@ type WeightedOption = readonly [VoteOption, Dec];
 /**
  * One stored WeightedVoteOption ({1 option, 2 weight}) parsed, remembered by its encoding: the
  * options of most votes are byte-identical ("YES at 1.0"), so a tally of 100k votes parses a
- * handful. Distinct encodings past the first 16 are parsed each time.
+ * handful — and a vote of one such option shares one array with every vote like it. Distinct
+ * encodings past the first 16 are parsed each time.
  */
 class OptionParser {
-  private readonly known: [Uint8Array, WeightedOption][] = [];
+  private readonly known: [Uint8Array, WeightedOption, readonly WeightedOption[]][] = [];
   private readonly weights = new Map<string, Dec>();
 
-  parse(bytes: Uint8Array): WeightedOption {
-    for (const [encoding, parsed] of this.known) if (bytesEqual(encoding, bytes)) return parsed;
+  /** The option encoded in data[start, end), and the one-option list of it. */
+  parse(data: Uint8Array, start: number, end: number): readonly [WeightedOption, readonly WeightedOption[]] {
+    for (const entry of this.known) if (rangeEquals(entry[0], data, start, end)) return [entry[1], entry[2]];
+    const bytes = data.subarray(start, end);
     let option = VoteOption.UNSPECIFIED;
     let text = '';
     const inner = new ProtoReader(bytes);
@@ -166,17 +169,33 @@ class OptionParser {
     let weight = this.weights.get(text);
     if (weight === undefined) this.weights.set(text, (weight = decParam(text)));
     const parsed = [option, weight] as const;
-    if (this.known.length < 16) this.known.push([bytes.slice(), parsed]);
-    return parsed;
+    const single = [parsed] as const;
+    if (this.known.length < 16) this.known.push([bytes.slice(), parsed, single]);
+    return [parsed, single];
+  }
+
+  /** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) as (option, weight). */
+  voteWeights(bytes: Uint8Array): readonly WeightedOption[] {
+    let single: readonly WeightedOption[] = NO_OPTIONS;
+    let several: WeightedOption[] | undefined;
+    const reader = new ProtoReader(bytes);
+    while (reader.nextField()) {
+      if (reader.field !== 4 || reader.wireType !== 2) continue;
+      const [parsed, list] = this.parse(bytes, reader.start, reader.end);
+      if (single === NO_OPTIONS) single = list;
+      else (several ??= [...single]).push(parsed);
+    }
+    return several ?? single;
   }
 }
 
-/** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) as (option, weight). */
-function voteWeights(bytes: Uint8Array, options: OptionParser): WeightedOption[] {
-  const weights: WeightedOption[] = [];
-  const reader = new ProtoReader(bytes);
-  while (reader.next()) if (reader.field === 4 && reader.wireType === 2) weights.push(options.parse(reader.bytes));
-  return weights;
+const NO_OPTIONS: readonly WeightedOption[] = [];
+
+/** Whether data[start, end) holds the bytes of `bytes`. */
+function rangeEquals(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
+  if (bytes.length !== end - start) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== data[start + i]) return false;
+  return true;
 }
 
 export class GovKeeper {
@@ -407,28 +426,33 @@ export class GovKeeper {
     // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
     // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
     const voters: Uint8Array[] = [];
-    const voterWeights: WeightedOption[][] = [];
+    const voterWeights: (readonly WeightedOption[])[] = [];
+    // The votes' whole store keys, to delete them (the same bytes Votes.remove would encode).
+    const voteKeys: Uint8Array[] = [];
     const base = Votes.rangePrefix([proposal.id]).length;
     await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
-      const voter = key.slice(base + 1, base + 1 + key[base]!);
-      const weights = voteWeights(value, options);
+      const voter = key.subarray(base + 1, base + 1 + key[base]!);
+      const weights = options.voteWeights(value);
       voters.push(voter);
       voterWeights.push(weights);
+      if (consume) voteKeys.push(key);
       const own = validatorsByOperator.get(voter);
       if (own !== undefined) own.weights = weights;
     });
-    const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, sharesText: string): void => {
+    const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, shares: Dec): void => {
       if (validator === undefined || validator.shares === 0n) return;
-      const shares = decFromWire(sharesText) ?? 0n;
       validator.deductions += shares;
       const power = decQuo(shares * validator.tokens, validator.shares);
-      for (const [option, w] of weights) results[option] = results[option]! + (w === DEC_ONE ? power : decMul(power, w));
+      for (let i = 0; i < weights.length; i++) {
+        const [option, w] = weights[i]!;
+        results[option] = results[option]! + (w === DEC_ONE ? power : decMul(power, w));
+      }
       totalPower += power;
     };
     if (voters.length < this.fullScanVoters) {
       // Few voters: each voter's delegations are one prefix scan.
       for (let i = 0; i < voters.length; i++) {
-        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voters[i]!)) count(voterWeights[i]!, validators.get(delegation.validatorAddress), delegation.shares);
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voters[i]!)) count(voterWeights[i]!, validators.get(delegation.validatorAddress), decFromWire(delegation.shares) ?? 0n);
       }
     } else {
       // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter,
@@ -437,10 +461,13 @@ export class GovKeeper {
       await this.stakingKeeper.scanDelegationShares(ctx, (delegator, validator, shares) => {
         while (next < voters.length && compareLengthPrefixed(voters[next]!, delegator) < 0) next++;
         if (next === voters.length) return false;
-        if (compareLengthPrefixed(voters[next]!, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares);
+        if (compareLengthPrefixed(voters[next]!, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares ?? 0n);
       });
     }
-    if (consume) for (const voter of voters) Votes.remove(ctx, [proposal.id, voter]);
+    if (consume) {
+      const store = ctx.kv(Votes.storeKey);
+      for (const key of voteKeys) store.delete(key);
+    }
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
       const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);
