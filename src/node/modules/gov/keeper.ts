@@ -425,17 +425,17 @@ export class GovKeeper {
     const options = new OptionParser();
     // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
     // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
+    // Copies, not views: a view would keep the database's buffer of its entry alive (more work
+    // for every garbage collection while the 100k voters are held).
     const voters: Uint8Array[] = [];
     const voterWeights: (readonly WeightedOption[])[] = [];
-    // The votes' whole store keys, to delete them (the same bytes Votes.remove would encode).
-    const voteKeys: Uint8Array[] = [];
-    const base = Votes.rangePrefix([proposal.id]).length;
+    const votesPrefix = Votes.rangePrefix([proposal.id]);
+    const base = votesPrefix.length;
     await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
-      const voter = key.subarray(base + 1, base + 1 + key[base]!);
+      const voter = key.slice(base + 1, base + 1 + key[base]!);
       const weights = options.voteWeights(value);
       voters.push(voter);
       voterWeights.push(weights);
-      if (consume) voteKeys.push(key);
       const own = validatorsByOperator.get(voter);
       if (own !== undefined) own.weights = weights;
     });
@@ -465,8 +465,15 @@ export class GovKeeper {
       });
     }
     if (consume) {
+      // Each vote's store key as Votes.remove encodes it (prefix, proposal id, length-prefixed voter).
       const store = ctx.kv(Votes.storeKey);
-      for (const key of voteKeys) store.delete(key);
+      for (const voter of voters) {
+        const key = new Uint8Array(base + 1 + voter.length);
+        key.set(votesPrefix);
+        key[base] = voter.length;
+        key.set(voter, base + 1);
+        store.delete(key);
+      }
     }
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
