@@ -113,10 +113,14 @@ interface ValidatorTally {
   weights: readonly WeightedOption[] | undefined;
 }
 
-/** Order of addresses as store keys hold them (a length byte, then the bytes). */
-function compareLengthPrefixed(a: Uint8Array, b: Uint8Array): number {
-  if (a.length !== b.length) return a.length - b.length;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+/**
+ * Order of addresses as store keys hold them (a length byte, then the bytes): the address in
+ * `key` from `at` (its length byte) against `address`.
+ */
+function compareLengthPrefixed(key: Uint8Array, at: number, address: Uint8Array): number {
+  const length = key[at]!;
+  if (length !== address.length) return length - address.length;
+  for (let i = 0; i < length; i++) if (key[at + 1 + i] !== address[i]) return key[at + 1 + i]! - address[i]!;
   return 0;
 }
 
@@ -425,18 +429,18 @@ export class GovKeeper {
     const options = new OptionParser();
     // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
     // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
-    // Copies, not views: a view would keep the database's buffer of its entry alive (more work
-    // for every garbage collection while the 100k voters are held).
-    const voters: Uint8Array[] = [];
+    // Each vote's whole store key (prefix, proposal id, length-prefixed voter), as a copy: a view
+    // would keep the database's buffer of its entry alive (more work for every garbage collection
+    // while 100k voters are held). The same key deletes the vote when it is consumed.
+    const voteKeys: Uint8Array[] = [];
     const voterWeights: (readonly WeightedOption[])[] = [];
-    const votesPrefix = Votes.rangePrefix([proposal.id]);
-    const base = votesPrefix.length;
+    const base = Votes.rangePrefix([proposal.id]).length;
+    const voterOf = (key: Uint8Array): Uint8Array => key.subarray(base + 1, base + 1 + key[base]!);
     await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
-      const voter = key.slice(base + 1, base + 1 + key[base]!);
       const weights = options.voteWeights(value);
-      voters.push(voter);
+      voteKeys.push(key.slice());
       voterWeights.push(weights);
-      const own = validatorsByOperator.get(voter);
+      const own = validatorsByOperator.get(voterOf(key));
       if (own !== undefined) own.weights = weights;
     });
     const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, shares: Dec): void => {
@@ -449,31 +453,25 @@ export class GovKeeper {
       }
       totalPower += power;
     };
-    if (voters.length < this.fullScanVoters) {
+    const voters = voteKeys.length;
+    if (voters < this.fullScanVoters) {
       // Few voters: each voter's delegations are one prefix scan.
-      for (let i = 0; i < voters.length; i++) {
-        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voters[i]!)) count(voterWeights[i]!, validators.get(delegation.validatorAddress), decFromWire(delegation.shares) ?? 0n);
+      for (let i = 0; i < voters; i++) {
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voterOf(voteKeys[i]!))) count(voterWeights[i]!, validators.get(delegation.validatorAddress), decFromWire(delegation.shares) ?? 0n);
       }
     } else {
       // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter,
       // merged with the votes (ordered by voter) without building strings.
       let next = 0;
       await this.stakingKeeper.scanDelegationShares(ctx, (delegator, validator, shares) => {
-        while (next < voters.length && compareLengthPrefixed(voters[next]!, delegator) < 0) next++;
-        if (next === voters.length) return false;
-        if (compareLengthPrefixed(voters[next]!, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares ?? 0n);
+        while (next < voters && compareLengthPrefixed(voteKeys[next]!, base, delegator) < 0) next++;
+        if (next === voters) return false;
+        if (compareLengthPrefixed(voteKeys[next]!, base, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares ?? 0n);
       });
     }
     if (consume) {
-      // Each vote's store key as Votes.remove encodes it (prefix, proposal id, length-prefixed voter).
       const store = ctx.kv(Votes.storeKey);
-      for (const voter of voters) {
-        const key = new Uint8Array(base + 1 + voter.length);
-        key.set(votesPrefix);
-        key[base] = voter.length;
-        key.set(voter, base + 1);
-        store.delete(key);
-      }
+      for (const key of voteKeys) store.delete(key);
     }
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
