@@ -12,7 +12,7 @@
  * cached set replaces it.
  */
 import { compareBytes, keyString } from './bytes.js';
-import { flatten, storeChunks } from './chunks.js';
+import { flatten, scanStore, storeChunks, type ScanVisitor } from './chunks.js';
 import { StoreError } from './errors.js';
 import type { CacheKVStore, IteratorOptions, KVEntry, KVStore, KVStoreReader } from './interface.js';
 
@@ -95,6 +95,13 @@ export class CacheKVStoreImpl implements CacheKVStore {
     return mergeChunks(() => this.sortedRange(start, end, options.reverse ?? false), this.parent, start, end, options);
   }
 
+  /** `chunks` to a synchronous callback (`chunks.ts` scanStore): the same merge, entry by entry. */
+  scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
+    const cached = this.sortedRange(start, end, options.reverse ?? false);
+    if (cached.length === 0) return scanStore(this.parent, start, end, options, visit);
+    return mergeScan(cached, this.parent, start, end, options, visit);
+  }
+
   private sortedRange(start: Uint8Array | undefined, end: Uint8Array | undefined, reverse: boolean): CachedWrite[] {
     const lo = start === undefined ? undefined : keyString(start);
     const hi = end === undefined ? undefined : keyString(end);
@@ -156,4 +163,42 @@ export async function* mergeChunks(
     if (mine.value !== undefined) rest.push([mine.key, mine.value]);
   }
   if (rest.length > 0) yield rest;
+}
+
+/** `mergeChunks` to a synchronous callback: `cached` (sorted in iteration order) over the parent's scan. */
+async function mergeScan(
+  cached: readonly CachedWrite[],
+  parent: KVStoreReader,
+  start: Uint8Array | undefined,
+  end: Uint8Array | undefined,
+  options: IteratorOptions,
+  visit: ScanVisitor,
+): Promise<void> {
+  const reverse = options.reverse ?? false;
+  let i = 0;
+  let stopped = false;
+  await scanStore(parent, start, end, options, (key, value) => {
+    // Cached writes that come before this entry; one at the same key replaces (or hides) it.
+    while (i < cached.length) {
+      const mine = cached[i]!;
+      let order = compareBytes(key, mine.key);
+      if (reverse) order = -order;
+      if (order < 0) break;
+      i++;
+      if (mine.value !== undefined && visit(mine.key, mine.value) === false) {
+        stopped = true;
+        return false;
+      }
+      if (order === 0) return;
+    }
+    if (visit(key, value) === false) {
+      stopped = true;
+      return false;
+    }
+  });
+  if (stopped) return;
+  for (; i < cached.length; i++) {
+    const mine = cached[i]!;
+    if (mine.value !== undefined && visit(mine.key, mine.value) === false) return;
+  }
 }

@@ -28,7 +28,7 @@ import type { BatchOp, Database } from './db/database.js';
 import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, compareBytes, concatBytes, prefixEnd, readU64, toHex, u64 } from './bytes.js';
 import { BucketData, applyBucketChanges, bucketOf, compareHash, decodeDiff, encodeDiff, findInDiff, insertLive, type BucketChange, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
 import { CacheKVStoreImpl } from './cachekv.js';
-import { flatten } from './chunks.js';
+import { flatten, type ScanVisitor } from './chunks.js';
 import { CacheMultiStoreImpl } from './cachemulti.js';
 import { StoreError } from './errors.js';
 import { HASH_SIZE, sha256 } from './hash.js';
@@ -445,6 +445,51 @@ class RootMultiStoreImpl implements RootMultiStore {
         }
       }
       if (entries.length > 0) yield entries;
+    }
+  }
+
+  /**
+   * `iterateIndex` to a synchronous callback until it returns false (`chunks.ts` scanStore):
+   * the database's arrays are visited as they come (one read ahead), each key and value a view
+   * made once, with no array per entry — the path of long scans such as the gov tally.
+   */
+  async scanIndex(
+    state: StoreState,
+    start: Uint8Array | undefined,
+    end: Uint8Array | undefined,
+    options: IteratorOptions,
+    version: number,
+    read: (key: Uint8Array) => Uint8Array | undefined,
+    visit: ScanVisitor,
+  ): Promise<void> {
+    const prefix = keyIndexPrefix(state.id);
+    const range = {
+      gte: start === undefined ? prefix : concatBytes(prefix, start),
+      lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
+      reverse: options.reverse === true,
+    };
+    const cut = prefix.length;
+    const chunks = this.db.rawChunks?.(range) ?? this.db.chunks(range);
+    for await (const chunk of chunks) {
+      // Keys whose value is not in their index entry: their buckets in one read, before the visits.
+      let unread: Uint8Array[] | undefined;
+      for (const [indexKey, marker] of chunk) {
+        if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) continue;
+        if (marker.length === 8 && version === Infinity) continue;
+        (unread ??= []).push(view(indexKey, cut));
+      }
+      if (unread !== undefined && unread.length > 1) await this.prefetchBuckets(state, unread);
+      for (const [indexKey, marker] of chunk) {
+        const key = view(indexKey, cut);
+        if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) {
+          if (visit(key, view(marker, 9)) === false) return;
+          continue;
+        }
+        // A tombstone: the key is gone at the latest version (older versions may still have it).
+        if (marker.length === 8 && version === Infinity) continue;
+        const value = read(key);
+        if (value !== undefined && visit(key, value) === false) return;
+      }
     }
   }
 
@@ -1087,6 +1132,10 @@ class CommittedView implements KVStore {
   chunks(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry[]> {
     return this.owner.iterateIndex(this.state, start, end, options, Infinity, (key) => this.owner.readState(this.state, key, Infinity));
   }
+
+  scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
+    return this.owner.scanIndex(this.state, start, end, options, Infinity, (key) => this.owner.readState(this.state, key, Infinity), visit);
+  }
 }
 
 /** One store pinned at a retained version. Read-only. */
@@ -1124,6 +1173,10 @@ class VersionView implements KVStore {
   chunks(start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}): AsyncIterableIterator<KVEntry[]> {
     return this.owner.iterateIndex(this.state, start, end, options, this.version, (key) => this.owner.readAt(this.version, this.state.name, key));
   }
+
+  scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
+    return this.owner.scanIndex(this.state, start, end, options, this.version, (key) => this.owner.readAt(this.version, this.state.name, key), visit);
+  }
 }
 
 /** The working layer of one store: pending writes over the committed state, read by commit. */
@@ -1144,6 +1197,11 @@ class WorkingStore extends CacheKVStoreImpl {
     this.owner.onWorkingWrite();
     super.delete(key);
   }
+}
+
+/** A plain Uint8Array over `bytes` from `offset` on (the database may hand out Node Buffers). */
+function view(bytes: Uint8Array, offset: number): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset + offset, bytes.byteLength - offset);
 }
 
 // -------------------------------------------------------------------- bucket updates

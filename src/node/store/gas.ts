@@ -16,7 +16,7 @@
  */
 import { CacheKVStoreImpl } from './cachekv.js';
 import { GasOverflowError, OutOfGasError } from './errors.js';
-import { storeChunks, type ScanVisitor } from './chunks.js';
+import { scanStore, storeChunks, type ScanVisitor } from './chunks.js';
 import type { CacheKVStore, GasConfig, GasMeter, IteratorOptions, KVEntry, KVStore } from './interface.js';
 
 export const GAS_DESCRIPTOR = {
@@ -218,28 +218,24 @@ export class GasKVStore implements KVStore {
 
   /** `iterator` as a callback scan (`chunks.ts` scanStore): the same charges, entry by entry. */
   async scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
-    const inner = storeChunks(this.parent, start, end, options);
-    try {
-      let first = true;
-      for await (const chunk of inner) {
-        if (first) this.chargeSeek(chunk[0]);
-        first = false;
-        for (const entry of chunk) {
-          if (visit(entry[0], entry[1]) === false) return;
-          this.chargeSeek(entry);
-        }
-      }
-      if (first) this.chargeSeek(undefined);
-    } finally {
-      await inner.return?.();
-    }
+    let first = true;
+    await scanStore(this.parent, start, end, options, (key, value) => {
+      if (first) this.chargeEntry(key, value);
+      first = false;
+      if (visit(key, value) === false) return false;
+      this.chargeEntry(key, value);
+    });
+    if (first) this.chargeSeek(undefined);
   }
 
   private chargeSeek(entry: KVEntry | undefined): void {
-    if (entry !== undefined) {
-      this.meter.consumeGas(this.config.readCostPerByte * entry[0].length, GAS_DESCRIPTOR.valuePerByte);
-      this.meter.consumeGas(this.config.readCostPerByte * entry[1].length, GAS_DESCRIPTOR.valuePerByte);
-    }
+    if (entry !== undefined) this.chargeEntry(entry[0], entry[1]);
+    else this.meter.consumeGas(this.config.iterNextCostFlat, GAS_DESCRIPTOR.iterNextFlat);
+  }
+
+  private chargeEntry(key: Uint8Array, value: Uint8Array): void {
+    this.meter.consumeGas(this.config.readCostPerByte * key.length, GAS_DESCRIPTOR.valuePerByte);
+    this.meter.consumeGas(this.config.readCostPerByte * value.length, GAS_DESCRIPTOR.valuePerByte);
     this.meter.consumeGas(this.config.iterNextCostFlat, GAS_DESCRIPTOR.iterNextFlat);
   }
 }

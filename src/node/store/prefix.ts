@@ -4,7 +4,7 @@
  */
 import { concatBytes, prefixEnd } from './bytes.js';
 import { CacheKVStoreImpl, assertValidKey } from './cachekv.js';
-import { flatten, storeChunks } from './chunks.js';
+import { flatten, scanStore, storeChunks, type ScanVisitor } from './chunks.js';
 import type { CacheKVStore, IteratorOptions, KVEntry, KVStore } from './interface.js';
 
 export class PrefixStore implements KVStore {
@@ -50,5 +50,12 @@ export class PrefixStore implements KVStore {
     for await (const chunk of storeChunks(this.parent, from, to, options)) {
       yield chunk.map(([key, value]): KVEntry => [key.subarray(cut), value]);
     }
+  }
+
+  scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
+    const from = start === undefined ? this.prefix : this.full(start);
+    const to = end === undefined ? prefixEnd(this.prefix) : this.full(end);
+    const cut = this.prefix.length;
+    return scanStore(this.parent, from, to, options, (key, value) => visit(key.subarray(cut), value));
   }
 }

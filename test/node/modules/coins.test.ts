@@ -1,6 +1,6 @@
 /** Coins and decimals with bigint semantics of sdk.Coins / LegacyDec. */
 import { addCoins, coinsError, coinsToString, decCoinsToString, isAnyGTE, parseDecCoins, requiredFees, subCoins } from '../../../src/node/modules/shared/coins.js';
-import { decFromWire, decMul, decQuo, decToString } from '../../../src/node/modules/shared/dec.js';
+import { decFromWire, decFromWireBytes, decMul, decQuo, decToString } from '../../../src/node/modules/shared/dec.js';
 
 describe('coins', () => {
   test('String form is sorted amount+denom joined by commas, "" when empty', () => {
@@ -40,6 +40,14 @@ describe('LegacyDec', () => {
     expect(decToString(decQuo(2n * 10n ** 18n, 3n * 10n ** 18n))).toBe('0.666666666666666667');
     expect(decMul(5n, 10n ** 17n)).toBe(0n); // 5e-18 × 0.1 = 5e-19 → rounds half to even (0)
     expect(decMul(15n, 10n ** 17n)).toBe(2n); // 1.5e-18 → 2e-18
+  });
+
+  test('wire form read from bytes (the tally\'s path) is what the text reads as, malformed and oversized included', () => {
+    const texts = ['', '0', '7', '000123', '1000000000000000000', '123456789012345', '1234567890123456', '9'.repeat(30), '1'.repeat(77), '9'.repeat(77), '9'.repeat(78), '1'.repeat(78), '2'.repeat(80), '-5', '-0', '1.5', '12a4', ' 12', '+3', '١٢'];
+    for (const text of texts) {
+      const framed = new TextEncoder().encode(`xy${text}z`);
+      expect([text, decFromWireBytes(framed, 2, framed.length - 1)]).toEqual([text, decFromWire(text)]);
+    }
   });
 });
 

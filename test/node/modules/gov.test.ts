@@ -185,10 +185,20 @@ describe('x/gov and x/params', () => {
       for (const [v, amount] of stakes) await staking.delegate(c, delegator, amount, BondStatus.UNBONDED, staking.getValidator(c, pos.validators[v]!.key.address)!);
       if (i % 3 === 0) continue; // delegates, does not vote
       const total = stakes.reduce((sum, [, amount]) => sum + amount, 0n);
+      if (i % 7 === 1) {
+        // Split half and half (several options in one vote).
+        yes += total / 2n;
+        no += total / 2n;
+        Votes.set(c, [id, delegator], create(VoteSchema, { proposalId: id, voter: accString(delegator), options: [{ option: VoteOption.YES, weight: '0.500000000000000000' }, { option: VoteOption.NO, weight: '0.500000000000000000' }] }));
+        continue;
+      }
       if (i % 2 === 0) yes += total;
       else no += total;
       Votes.set(c, [id, delegator], create(VoteSchema, { proposalId: id, voter: accString(delegator), options: [{ option: i % 2 === 0 ? VoteOption.YES : VoteOption.NO, weight: '1.000000000000000000' }] }));
     }
+    // A vote on another proposal: the tally of this one neither counts nor consumes it.
+    const outsider = testKey('gov-many-1').address;
+    Votes.set(c, [id + 100n, outsider], create(VoteSchema, { proposalId: id + 100n, voter: accString(outsider), options: [{ option: VoteOption.NO, weight: '1.000000000000000000' }] }));
     const keeper = pos.keeper<GovKeeper>('gov');
     const current = await proposal(id);
     keeper.fullScanVoters = 1_000_000;
@@ -197,6 +207,24 @@ describe('x/gov and x/params', () => {
     const scanned = await keeper.tally(c, current, false);
     expect(perVoter.tally).toMatchObject({ yesCount: yes.toString(), noCount: no.toString(), abstainCount: '0', noWithVetoCount: '0' });
     expect(scanned.tally).toEqual(perVoter.tally);
+    // Consumed (as at the end of the voting period) by either path: the same count, every vote
+    // of this proposal deleted and nothing else written.
+    const votesLeft = async (ctx: typeof c, proposalId: bigint): Promise<number> => {
+      let n = 0;
+      for await (const entry of Votes.iterate(ctx, { prefix: [proposalId] })) if (entry !== undefined) n++;
+      return n;
+    };
+    expect(await votesLeft(c, id)).toBe(60);
+    for (const fullScanVoters of [1_000_000, 0]) {
+      keeper.fullScanVoters = fullScanVoters;
+      const branch = c.multiStore.branch();
+      const consumed = await keeper.tally(c.with({ multiStore: branch }), current, true);
+      expect(consumed.tally).toEqual(perVoter.tally);
+      expect(await votesLeft(c.with({ multiStore: branch }), id)).toBe(0);
+      expect(await votesLeft(c.with({ multiStore: branch }), id + 100n)).toBe(1);
+      expect((branch.getStore('gov') as unknown as { size: number }).size).toBe(60);
+      branch.discard();
+    }
   });
 
   test('tally by bonded stake: a delegator overrides its validator; weighted votes; passed', async () => {

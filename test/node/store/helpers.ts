@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryDatabase, openDatabase, type Database } from '../../../src/node/store/db/database.js';
-import type { KVEntry } from '../../../src/node/store/interface.js';
+import { scanStore } from '../../../src/node/store/chunks.js';
+import type { IteratorOptions, KVEntry, KVStoreReader } from '../../../src/node/store/interface.js';
 
 export const b = (...bytes: number[]): Uint8Array => Uint8Array.from(bytes);
 export const s = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -12,6 +13,19 @@ export const hex = (bytes: Uint8Array | undefined): string | undefined => (bytes
 export async function drain(it: AsyncIterable<KVEntry>): Promise<[string, string][]> {
   const out: [string, string][] = [];
   for await (const [key, value] of it) out.push([hex(key)!, hex(value)!]);
+  return out;
+}
+
+/**
+ * The entries `scanStore` visits (the callback scan of long loops such as the gov tally), as
+ * `drain` gives an iterator's; with `limit`, the callback stops the scan after that many.
+ */
+export async function drainScan(store: KVStoreReader, start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}, limit = Infinity): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  await scanStore(store, start, end, options, (key, value) => {
+    out.push([hex(key)!, hex(value)!]);
+    return out.length < limit;
+  });
   return out;
 }
 

@@ -12,7 +12,7 @@ import type { CacheMultiStore, KVStore } from '../../../src/node/store/interface
 import { MemKVStore } from '../../../src/node/store/memkv.js';
 import { PrefixStore } from '../../../src/node/store/prefix.js';
 import { PRUNING_NOTHING } from '../../../src/node/store/options.js';
-import { b, drain, hex, levelFixture, memoryFixture, rng, type DbFixture } from './helpers.js';
+import { b, drain, drainScan, hex, levelFixture, memoryFixture, rng, type DbFixture } from './helpers.js';
 
 interface Harness {
   store: KVStore;
@@ -254,6 +254,13 @@ for (const [name, make] of HARNESSES) {
       const inRange = sortedModel().filter(([k]) => k >= hex(key(700))! && k < hex(key(2100))!);
       expect(await drain(store.iterator(key(700), key(2100)))).toEqual(inRange);
       expect(await drain(store.iterator(key(700), key(2100), { reverse: true }))).toEqual([...inRange].reverse());
+      // The callback scan (scanStore: the gov tally's path) visits the same entries, also stopped early.
+      expect(await drainScan(store)).toEqual(sortedModel());
+      expect(await drainScan(store, undefined, undefined, { reverse: true })).toEqual(sortedModel().reverse());
+      expect(await drainScan(store, key(700), key(2100))).toEqual(inRange);
+      expect(await drainScan(store, key(700), key(2100), { reverse: true })).toEqual([...inRange].reverse());
+      expect(await drainScan(store, undefined, undefined, {}, 1234)).toEqual(sortedModel().slice(0, 1234));
+      expect(await drainScan(store, key(700), undefined, { reverse: true }, 7)).toEqual(sortedModel().filter(([k]) => k >= hex(key(700))!).reverse().slice(0, 7));
       // Taking a few entries and stopping leaves the store usable.
       const first: string[] = [];
       for await (const [k] of store.iterator()) {
@@ -291,6 +298,10 @@ for (const [name, make] of HARNESSES) {
         const inRange = sortedModel().filter(([k]) => k >= hex(lo)! && k < hex(hi)!);
         expect(await drain(store.iterator(lo, hi))).toEqual(inRange);
         expect(await drain(store.iterator(lo, hi, { reverse: true }))).toEqual([...inRange].reverse());
+        expect(await drainScan(store)).toEqual(sortedModel());
+        expect(await drainScan(store, lo, hi)).toEqual(inRange);
+        expect(await drainScan(store, lo, hi, { reverse: true })).toEqual([...inRange].reverse());
+        expect(await drainScan(store, undefined, undefined, {}, 3)).toEqual(sortedModel().slice(0, 3));
         if (round % 2 === 1) await persist();
       }
     });

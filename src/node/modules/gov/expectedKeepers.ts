@@ -2,6 +2,7 @@
 import type { Delegation, Validator } from '../../../gen/cosmos/staking/v1beta1/staking_pb.js';
 import type { Account } from '../auth/account.js';
 import type { Coin } from '../shared/coins.js';
+import type { Dec } from '../shared/dec.js';
 import type { Context } from '../shared/context.js';
 
 export interface GovAccountKeeper {
@@ -17,7 +18,7 @@ export interface GovBankKeeper {
 export interface GovStakingKeeper {
   getAllValidators(ctx: Context): Promise<Validator[]>;
   getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]>;
-  /** Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order, until `visit` returns false. */
-  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: string) => boolean | void): Promise<void>;
+  /** Every delegation as (delegator bytes, validator bytes, shares; undefined if malformed), in delegator order, until `visit` returns false. */
+  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: Dec | undefined) => boolean | void): Promise<void>;
   bondDenom(ctx: Context): string;
 }

@@ -110,13 +110,17 @@ interface ValidatorTally {
   tokens: bigint;
   shares: Dec;
   deductions: Dec;
-  weights: WeightedOption[] | undefined;
+  weights: readonly WeightedOption[] | undefined;
 }
 
-/** Order of addresses as store keys hold them (a length byte, then the bytes). */
-function compareLengthPrefixed(a: Uint8Array, b: Uint8Array): number {
-  if (a.length !== b.length) return a.length - b.length;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+/**
+ * Order of addresses as store keys hold them (a length byte, then the bytes): the address in
+ * `key` from `at` (its length byte) against `address`.
+ */
+function compareLengthPrefixed(key: Uint8Array, at: number, address: Uint8Array): number {
+  const length = key[at]!;
+  if (length !== address.length) return length - address.length;
+  for (let i = 0; i < length; i++) if (key[at + 1 + i] !== address[i]) return key[at + 1 + i]! - address[i]!;
   return 0;
 }
 
@@ -148,14 +152,17 @@ type WeightedOption = readonly [VoteOption, Dec];
 /**
  * One stored WeightedVoteOption ({1 option, 2 weight}) parsed, remembered by its encoding: the
  * options of most votes are byte-identical ("YES at 1.0"), so a tally of 100k votes parses a
- * handful. Distinct encodings past the first 16 are parsed each time.
+ * handful — and a vote of one such option shares one array with every vote like it. Distinct
+ * encodings past the first 16 are parsed each time.
  */
 class OptionParser {
-  private readonly known: [Uint8Array, WeightedOption][] = [];
+  private readonly known: [Uint8Array, WeightedOption, readonly WeightedOption[]][] = [];
   private readonly weights = new Map<string, Dec>();
 
-  parse(bytes: Uint8Array): WeightedOption {
-    for (const [encoding, parsed] of this.known) if (bytesEqual(encoding, bytes)) return parsed;
+  /** The option encoded in data[start, end), and the one-option list of it. */
+  parse(data: Uint8Array, start: number, end: number): readonly [WeightedOption, readonly WeightedOption[]] {
+    for (const entry of this.known) if (rangeEquals(entry[0], data, start, end)) return [entry[1], entry[2]];
+    const bytes = data.subarray(start, end);
     let option = VoteOption.UNSPECIFIED;
     let text = '';
     const inner = new ProtoReader(bytes);
@@ -166,17 +173,33 @@ class OptionParser {
     let weight = this.weights.get(text);
     if (weight === undefined) this.weights.set(text, (weight = decParam(text)));
     const parsed = [option, weight] as const;
-    if (this.known.length < 16) this.known.push([bytes.slice(), parsed]);
-    return parsed;
+    const single = [parsed] as const;
+    if (this.known.length < 16) this.known.push([bytes.slice(), parsed, single]);
+    return [parsed, single];
+  }
+
+  /** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) as (option, weight). */
+  voteWeights(bytes: Uint8Array): readonly WeightedOption[] {
+    let single: readonly WeightedOption[] = NO_OPTIONS;
+    let several: WeightedOption[] | undefined;
+    const reader = new ProtoReader(bytes);
+    while (reader.nextField()) {
+      if (reader.field !== 4 || reader.wireType !== 2) continue;
+      const [parsed, list] = this.parse(bytes, reader.start, reader.end);
+      if (single === NO_OPTIONS) single = list;
+      else (several ??= [...single]).push(parsed);
+    }
+    return several ?? single;
   }
 }
 
-/** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) as (option, weight). */
-function voteWeights(bytes: Uint8Array, options: OptionParser): WeightedOption[] {
-  const weights: WeightedOption[] = [];
-  const reader = new ProtoReader(bytes);
-  while (reader.next()) if (reader.field === 4 && reader.wireType === 2) weights.push(options.parse(reader.bytes));
-  return weights;
+const NO_OPTIONS: readonly WeightedOption[] = [];
+
+/** Whether data[start, end) holds the bytes of `bytes`. */
+function rangeEquals(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
+  if (bytes.length !== end - start) return false;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== data[start + i]) return false;
+  return true;
 }
 
 export class GovKeeper {
@@ -406,41 +429,50 @@ export class GovKeeper {
     const options = new OptionParser();
     // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
     // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
-    const voters: Uint8Array[] = [];
-    const voterWeights: WeightedOption[][] = [];
+    // Each vote's whole store key (prefix, proposal id, length-prefixed voter), as a copy: a view
+    // would keep the database's buffer of its entry alive (more work for every garbage collection
+    // while 100k voters are held). The same key deletes the vote when it is consumed.
+    const voteKeys: Uint8Array[] = [];
+    const voterWeights: (readonly WeightedOption[])[] = [];
     const base = Votes.rangePrefix([proposal.id]).length;
+    const voterOf = (key: Uint8Array): Uint8Array => key.subarray(base + 1, base + 1 + key[base]!);
     await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
-      const voter = key.slice(base + 1, base + 1 + key[base]!);
-      const weights = voteWeights(value, options);
-      voters.push(voter);
+      const weights = options.voteWeights(value);
+      voteKeys.push(key.slice());
       voterWeights.push(weights);
-      const own = validatorsByOperator.get(voter);
+      const own = validatorsByOperator.get(voterOf(key));
       if (own !== undefined) own.weights = weights;
     });
-    const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, sharesText: string): void => {
+    const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, shares: Dec): void => {
       if (validator === undefined || validator.shares === 0n) return;
-      const shares = decFromWire(sharesText) ?? 0n;
       validator.deductions += shares;
       const power = decQuo(shares * validator.tokens, validator.shares);
-      for (const [option, w] of weights) results[option] = results[option]! + (w === DEC_ONE ? power : decMul(power, w));
+      for (let i = 0; i < weights.length; i++) {
+        const [option, w] = weights[i]!;
+        results[option] = results[option]! + (w === DEC_ONE ? power : decMul(power, w));
+      }
       totalPower += power;
     };
-    if (voters.length < this.fullScanVoters) {
+    const voters = voteKeys.length;
+    if (voters < this.fullScanVoters) {
       // Few voters: each voter's delegations are one prefix scan.
-      for (let i = 0; i < voters.length; i++) {
-        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voters[i]!)) count(voterWeights[i]!, validators.get(delegation.validatorAddress), delegation.shares);
+      for (let i = 0; i < voters; i++) {
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voterOf(voteKeys[i]!))) count(voterWeights[i]!, validators.get(delegation.validatorAddress), decFromWire(delegation.shares) ?? 0n);
       }
     } else {
       // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter,
       // merged with the votes (ordered by voter) without building strings.
       let next = 0;
       await this.stakingKeeper.scanDelegationShares(ctx, (delegator, validator, shares) => {
-        while (next < voters.length && compareLengthPrefixed(voters[next]!, delegator) < 0) next++;
-        if (next === voters.length) return false;
-        if (compareLengthPrefixed(voters[next]!, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares);
+        while (next < voters && compareLengthPrefixed(voteKeys[next]!, base, delegator) < 0) next++;
+        if (next === voters) return false;
+        if (compareLengthPrefixed(voteKeys[next]!, base, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares ?? 0n);
       });
     }
-    if (consume) for (const voter of voters) Votes.remove(ctx, [proposal.id, voter]);
+    if (consume) {
+      const store = ctx.kv(Votes.storeKey);
+      for (const key of voteKeys) store.delete(key);
+    }
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
       const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);

@@ -17,6 +17,39 @@ export function decFromWire(text: string): Dec | undefined {
   return parseInt256(text);
 }
 
+const DIGITS_PER_NUMBER = 15;
+const NUMBER_SCALE = 10n ** 15n;
+
+/**
+ * `decFromWire` of the text in bytes[start, end) without making the string: hot scans (the gov
+ * tally reads 100k delegation shares). Plain digit runs of up to 77 digits (below 2^256) are
+ * read 15 digits at a time; anything else goes through `decFromWire`, so results are the same.
+ */
+export function decFromWireBytes(bytes: Uint8Array, start: number, end: number): Dec | undefined {
+  const length = end - start;
+  if (length > 0 && length <= 77) {
+    let at = start;
+    let value = 0n;
+    let ok = true;
+    for (let run = length % DIGITS_PER_NUMBER || DIGITS_PER_NUMBER; at < end && ok; run = DIGITS_PER_NUMBER) {
+      let part = 0;
+      for (const stop = at + run; at < stop; at++) {
+        const digit = bytes[at]! - 48;
+        if (digit < 0 || digit > 9) {
+          ok = false;
+          break;
+        }
+        part = part * 10 + digit;
+      }
+      value = value === 0n ? BigInt(part) : value * NUMBER_SCALE + BigInt(part);
+    }
+    if (ok) return value;
+  }
+  return decFromWire(textDecoder.decode(bytes.subarray(start, end)));
+}
+
+const textDecoder = new TextDecoder();
+
 export function decToWire(value: Dec): string {
   return value.toString();
 }
@@ -31,6 +64,7 @@ export function decTruncate(value: Dec): bigint {
 }
 
 const DEC_HALF = DEC_ONE / 2n;
+const DEC_ONE_SQUARED = DEC_ONE * DEC_ONE;
 
 /** Round half to even, dropping 18 digits (chopPrecisionAndRound). */
 function chopAndRound(value: bigint): bigint {
@@ -49,7 +83,7 @@ export function decMul(a: Dec, b: Dec): Dec {
 
 export function decQuo(a: Dec, b: Dec): Dec {
   if (b === 0n) throw new RangeError('division by zero');
-  return chopAndRound((a * DEC_ONE * DEC_ONE) / b);
+  return chopAndRound((a * DEC_ONE_SQUARED) / b);
 }
 
 export function decMulInt(a: Dec, i: bigint): Dec {

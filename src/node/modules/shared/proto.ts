@@ -126,6 +126,9 @@ export class ProtoReader {
   private large = 0n;
   /** Payload of the current field (wire type 2). */
   bytes: Uint8Array = EMPTY;
+  /** Where the current field's payload (wire type 2) starts and ends in the data. */
+  start = 0;
+  end = 0;
 
   constructor(private readonly data: Uint8Array) {}
 
@@ -170,6 +173,15 @@ export class ProtoReader {
   }
 
   next(): boolean {
+    return this.advance(true);
+  }
+
+  /** `next` without the `bytes` view (the payload is data[start, end)): for hot loops. */
+  nextField(): boolean {
+    return this.advance(false);
+  }
+
+  private advance(view: boolean): boolean {
     for (;;) {
       if (this.pos >= this.data.length) return false;
       const tag = this.readLength('tag');
@@ -182,8 +194,10 @@ export class ProtoReader {
         case 2: {
           const length = this.readLength('length');
           if (this.pos + length > this.data.length) throw new Error('truncated field');
-          this.bytes = this.data.subarray(this.pos, this.pos + length);
-          this.pos += length;
+          this.start = this.pos;
+          this.end = this.pos + length;
+          if (view) this.bytes = this.data.subarray(this.pos, this.end);
+          this.pos = this.end;
           return true;
         }
         case 1:

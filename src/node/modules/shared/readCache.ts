@@ -6,7 +6,7 @@
  * Gas is still charged per access by the gas store layered above.
  */
 import { keyString } from '../../store/bytes.js';
-import { CacheKVStoreImpl, storeChunks, type CacheKVStore, type IteratorOptions, type KVEntry, type KVStore } from '../../store/index.js';
+import { CacheKVStoreImpl, scanStore, storeChunks, type CacheKVStore, type IteratorOptions, type KVEntry, type KVStore, type ScanVisitor } from '../../store/index.js';
 
 export class ReadCacheKVStore implements KVStore {
   private readonly cache = new Map<string, Uint8Array | undefined>();
@@ -41,6 +41,10 @@ export class ReadCacheKVStore implements KVStore {
 
   chunks(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry[]> {
     return storeChunks(this.parent, start, end, options);
+  }
+
+  scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
+    return scanStore(this.parent, start, end, options, visit);
   }
 
   branch(): CacheKVStore {

@@ -5,7 +5,7 @@
  * slashing and evidence modules), historical info, and the StakingHooks fan-out distribution and
  * slashing observe.
  */
-import { ProtoReader, utf8Decode } from '../shared/proto.js';
+import { ProtoReader } from '../shared/proto.js';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
@@ -32,7 +32,7 @@ import type { ValidatorUpdate } from '../../abci/types.js';
 import { accString, parseAccAddress, parseValAddress, valString } from '../shared/address.js';
 import { coinsEqual, coinsToString, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
-import { DEC_ONE, decFromInt, decFromWire, decMulInt, decQuo, decQuoInt, decToWire, decTruncate, decMul, type Dec } from '../shared/dec.js';
+import { DEC_ONE, decFromInt, decFromWire, decFromWireBytes, decMulInt, decQuo, decQuoInt, decToWire, decTruncate, decMul, type Dec } from '../shared/dec.js';
 import { SdkErrors } from '../shared/errors.js';
 import { newEvent } from '../shared/events.js';
 import { compareBytes } from '../shared/keys.js';
@@ -247,22 +247,29 @@ export class StakingKeeper {
   }
 
   /**
-   * Every delegation as (delegator bytes, validator bytes, shares wire text), in delegator order,
-   * to a synchronous callback (returning false stops): one pass over the store with no await per
-   * delegation, read from the keys and a hand-decoded shares field (gov's tally of many voters;
-   * protobuf-es decoding would dominate). The byte arrays are views: copy to keep.
+   * Every delegation as (delegator bytes, validator bytes, shares), in delegator order, to a
+   * synchronous callback (returning false stops): one pass over the store with no await per
+   * delegation, read from the keys and a hand-decoded shares field, parsed from its bytes as
+   * `decFromWire` would parse its text (undefined if malformed; "" is zero) — gov's tally of many
+   * voters, where protobuf-es decoding would dominate. The byte arrays are views: copy to keep.
    */
-  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: string) => boolean | void): Promise<void> {
+  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: Dec | undefined) => boolean | void): Promise<void> {
     const base = Delegations.map.rangePrefix().length;
     return Delegations.map.scanEntries(ctx, undefined, (key, value) => {
       const delegatorLength = key[base]!;
       const delegator = key.subarray(base + 1, base + 1 + delegatorLength);
       const validatorAt = base + 1 + delegatorLength;
       const validator = key.subarray(validatorAt + 1, validatorAt + 1 + key[validatorAt]!);
-      let shares = '';
+      let start = 0;
+      let end = 0;
       const reader = new ProtoReader(value);
-      while (reader.next()) if (reader.field === 3 && reader.wireType === 2) shares = utf8Decode(reader.bytes);
-      return visit(delegator, validator, shares);
+      while (reader.nextField()) {
+        if (reader.field === 3 && reader.wireType === 2) {
+          start = reader.start;
+          end = reader.end;
+        }
+      }
+      return visit(delegator, validator, decFromWireBytes(value, start, end));
     });
   }
 

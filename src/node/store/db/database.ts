@@ -40,6 +40,13 @@ export interface Database {
    * make the database read a thousand.
    */
   chunks(range?: RangeOptions, first?: number): AsyncIterable<[Uint8Array, Uint8Array][]>;
+  /**
+   * `chunks` for long scans (the store's key-index scan): the arrays as the database returns
+   * them, the next one already being read while the caller works on this one. The keys and
+   * values may be the database's own buffers (Node Buffers, whose `slice` is a view): view them
+   * with `new Uint8Array(b.buffer, b.byteOffset, b.byteLength)`, never hand them out as they are.
+   */
+  rawChunks?(range?: RangeOptions): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]>;
   keys(range?: RangeOptions): AsyncIterable<Uint8Array>;
   clear(range?: RangeOptions): Promise<void>;
   close(): Promise<void>;
@@ -140,6 +147,28 @@ class LevelDatabase implements Database {
         yield out;
       }
     } finally {
+      await iterator.close();
+    }
+  }
+
+  async *rawChunks(range: RangeOptions = {}): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]> {
+    const iterator = this.db.iterator({ ...levelRange(range), highWaterMarkBytes: CHUNK_BYTES });
+    let size = FIRST_CHUNK_ENTRIES;
+    // One read ahead: LevelDB fills the next array on its thread while the caller visits this one.
+    let pending: Promise<[Uint8Array, Uint8Array][]> | undefined = iterator.nextv(size);
+    try {
+      for (;;) {
+        const batch: [Uint8Array, Uint8Array][] = await pending;
+        pending = undefined;
+        if (batch.length === 0) return;
+        size = Math.min(size * 4, CHUNK_ENTRIES);
+        pending = iterator.nextv(size);
+        // A caller that stops early leaves it unread: its failure is not an unhandled rejection.
+        pending.catch(() => undefined);
+        yield batch;
+      }
+    } finally {
+      if (pending !== undefined) await pending.catch(() => undefined);
       await iterator.close();
     }
   }
