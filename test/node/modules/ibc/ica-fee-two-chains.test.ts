@@ -7,11 +7,14 @@
  * MsgSubmitTx paid for by MsgPayPacketFee in the same tx is relayed to B and executed there; B's
  * acknowledgement is an IncentivizedAcknowledgement carrying the forward relayer; relaying it to
  * A pays the receive fee to the counterparty payee, the ack fee to the payee and refunds the
- * timeout fee. An empty version through MsgRegisterInterchainAccount is fee-wrapped as well (the
- * middleware's default), and a wrong fee version is refused with nothing written.
+ * timeout fee. A paid packet that times out pays its timeout fee and closes the ORDERED channel;
+ * registering again with the fee version reopens to the same account (both ends compare against
+ * the closed channel's unwrapped version). An empty version through MsgRegisterInterchainAccount
+ * is fee-wrapped as well (the middleware's default), and a wrong fee version is refused with
+ * nothing written.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { create, fromBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { MsgRegisterAccountSchema, MsgSubmitTxSchema } from '../../../../src/gen/aioz/icamauth/v1beta1/tx_pb.js';
 import { QueryAccountInfoRequestSchema, QueryAccountInfoResponseSchema } from '../../../../src/gen/cosmos/auth/v1beta1/query_pb.js';
 import { TxMsgDataSchema } from '../../../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
@@ -22,12 +25,14 @@ import { MsgPayPacketFeeSchema, MsgRegisterCounterpartyPayeeSchema, MsgRegisterP
 import { MsgRegisterInterchainAccountResponseSchema, MsgRegisterInterchainAccountSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
 import { QueryInterchainAccountRequestSchema, QueryInterchainAccountResponseSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/query_pb.js';
 import { ChannelSchema, CounterpartySchema as ChannelCounterpartySchema, Order, PacketSchema, State as ChannelState } from '../../../../src/gen/ibc/core/channel/v1/channel_pb.js';
-import { MsgAcknowledgementSchema, MsgChannelOpenAckSchema, MsgChannelOpenConfirmSchema, MsgChannelOpenTrySchema, MsgRecvPacketSchema } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
+import { MsgAcknowledgementSchema, MsgChannelCloseConfirmSchema, MsgChannelOpenAckSchema, MsgChannelOpenConfirmSchema, MsgChannelOpenTrySchema, MsgRecvPacketSchema, MsgTimeoutSchema } from '../../../../src/gen/ibc/core/channel/v1/tx_pb.js';
+import { MsgSendTxSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
+import { CosmosTxSchema, InterchainAccountPacketDataSchema, Type } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { defaultMetadata, metadataFromVersion, metadataToVersion } from '../../../../src/node/modules/ibc/apps/ica/types.js';
 import { accString, moduleAddress } from '../../../../src/node/modules/shared/address.js';
 import { DENOM, TOKEN, msgSend, testKey } from '../../app/helpers.js';
-import { alice, bob } from '../../services/helpers.js';
+import { alice, bob, waitFor } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
 import { CONNECTION, attributeMap as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Side } from '../../../helpers/ibcChains.js';
 
@@ -188,6 +193,57 @@ describe('an interchain account on a fee-enabled channel', () => {
     // alice paid 20000 for each tx (update, ack) and got the timeout fee back as the payer.
     expect(afterUpdate - aliceBefore).toBe(-20_000n);
     expect((await balance(A, alice.bech32)) - afterUpdate).toBe(-20_000n + 250n);
+  }, 240_000);
+
+  test('a paid packet that times out pays its timeout fee and closes the channel; registering again with the fee version reopens to the same account', async () => {
+    const data = create(InterchainAccountPacketDataSchema, { type: Type.EXECUTE_TX, data: toBinary(CosmosTxSchema, create(CosmosTxSchema, { messages: [msgSend(ica, bob.bech32, 1n)] })) });
+    const coins = (amount: bigint) => [{ denom: DENOM, amount: amount.toString() }];
+    const payFee = anyPack(MsgPayPacketFeeSchema, create(MsgPayPacketFeeSchema, { fee: { recvFee: coins(10n), ackFee: coins(20n), timeoutFee: coins(30n) }, sourcePortId: CONTROLLER_PORT, sourceChannelId: controllerChannel, signer: alice.bech32, relayers: [] }));
+    const sentTx = await deliver(A, [payFee, anyPack(MsgSendTxSchema, create(MsgSendTxSchema, { owner: alice.bech32, connectionId: CONNECTION, packetData: data, relativeTimeout: 2_000_000_000n }))]);
+    expect([sentTx.code, sentTx.log]).toEqual([0, '']);
+    const sendEvent = attributes(sentTx.events, 'send_packet');
+    expect(sendEvent['packet_sequence']).toBe('2');
+    const deadline = BigInt(sendEvent['packet_timeout_timestamp']!);
+    const packet = create(PacketSchema, { sequence: 2n, sourcePort: CONTROLLER_PORT, sourceChannel: controllerChannel, destinationPort: HOST_PORT, destinationChannel: hostChannel, data: utf8.encode(sendEvent['packet_data']!), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
+    const timeOf = (h: number) => {
+      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
+      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+    };
+    let past = 0;
+    await waitFor(() => {
+      const h = B.node.consensus.blockStore.height();
+      if (h > 0 && timeOf(h) >= deadline) past = h;
+      return past > 0;
+    }, 30_000, 'B’s block time past the deadline');
+    const hB = await updateClient(A, B, past - 1);
+    const nextRecv = await prove(B, `nextSequenceRecv/ports/${HOST_PORT}/channels/${hostChannel}`, hB - 1);
+    const payeeBefore = await balance(A, payee.bech32);
+    const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: nextRecv.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 })));
+    expect(timedOut.events.some((e) => e.type === 'channel_close')).toBe(true);
+    expect([(await balance(A, payee.bech32)) - payeeBefore, await balance(A, FEE_MODULE)]).toEqual([30n, 0n]);
+
+    const hA = await updateClient(B, A, timedOut.height);
+    const closedProof = await prove(A, `channelEnds/ports/${CONTROLLER_PORT}/channels/${controllerChannel}`, hA - 1);
+    await ok(B, anyPack(MsgChannelCloseConfirmSchema, create(MsgChannelCloseConfirmSchema, { portId: HOST_PORT, channelId: hostChannel, proofInit: closedProof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
+
+    // Both ends compare the new metadata with the closed channel's unwrapped version.
+    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: FEE_VERSION })));
+    const init = attributes(registered.events, 'channel_open_init');
+    const newControllerChannel = init['channel_id']!;
+    expect(newControllerChannel).not.toBe(controllerChannel);
+    const hA2 = await updateClient(B, A, registered.height);
+    const initProof = await prove(A, `channelEnds/ports/${CONTROLLER_PORT}/channels/${newControllerChannel}`, hA2 - 1);
+    const tried = await ok(B, anyPack(MsgChannelOpenTrySchema, create(MsgChannelOpenTrySchema, {
+      portId: HOST_PORT,
+      channel: create(ChannelSchema, { state: ChannelState.TRYOPEN, ordering: Order.ORDERED, counterparty: create(ChannelCounterpartySchema, { portId: CONTROLLER_PORT, channelId: newControllerChannel }), connectionHops: [CONNECTION], version: '' }),
+      counterpartyVersion: init['version']!,
+      proofInit: initProof.proof,
+      proofHeight: proofHeight(hA2),
+      signer: alice.bech32,
+    })));
+    const tryEvent = attributes(tried.events, 'channel_open_try');
+    expect(unwrap(tryEvent['version']!).ica.address).toBe(ica);
+    expect(await feeEnabled(B, HOST_PORT, tryEvent['channel_id']!)).toBe(true);
   }, 240_000);
 
   test('MsgRegisterInterchainAccount with an empty version opens a fee-enabled channel with the default ICS-27 metadata inside', async () => {
