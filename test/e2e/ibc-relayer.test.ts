@@ -274,11 +274,16 @@ describe('two tokend chains connected by @confio/relayer', () => {
     const controllerPort = `icacontroller-${a.val}`;
 
     // The owner types `tx icamauth register`: ChanOpenInit on A with the ICS-27 metadata (no address yet).
+    // With no --version the ICS-29 middleware over the controller makes the channel fee-enabled (as
+    // ibc-go's does): the ICS-27 metadata travels inside the fee version.
     const registered = await tx(a, 'val', ['icamauth', 'register', '--connection-id', connectionA]);
     const controllerChannel = attribute(registered.events, 'channel_open_init', 'channel_id')!;
     const initVersion = attribute(registered.events, 'channel_open_init', 'version')!;
     expect(attribute(registered.events, 'channel_open_init', 'port_id')).toBe(controllerPort);
-    expect(JSON.parse(initVersion)).toEqual({ version: 'ics27-1', controller_connection_id: connectionA, host_connection_id: connectionB, address: '', encoding: 'proto3', tx_type: 'sdk_multi_msg' });
+    const initFee = JSON.parse(initVersion);
+    expect(Object.keys(initFee)).toEqual(['fee_version', 'app_version']);
+    expect(initFee.fee_version).toBe('ics29-1');
+    expect(JSON.parse(initFee.app_version)).toEqual({ version: 'ics27-1', controller_connection_id: connectionA, host_connection_id: connectionB, address: '', encoding: 'proto3', tx_type: 'sdk_multi_msg' });
 
     // Link.createChannel would run its own ChanOpenInit, so the relayer's IbcClient steps drive the rest,
     // sequenced as createChannel does: TRY on B (the host answers the metadata with its account's
@@ -288,8 +293,10 @@ describe('two tokend chains connected by @confio/relayer', () => {
     const hostChannel = tried.channelId as string;
     const hostEnd = JSON.parse(await ok(['q', 'ibc', 'channel', 'end', 'icahost', hostChannel, '--node', b.bg!.node, '-o', 'json'])).channel;
     expect(hostEnd).toMatchObject({ state: 'STATE_TRYOPEN', ordering: 'ORDER_ORDERED', counterparty: { port_id: controllerPort, channel_id: controllerChannel }, connection_hops: [connectionB] });
-    const hostVersion = JSON.parse(hostEnd.version);
-    expect(hostVersion).toEqual({ ...JSON.parse(initVersion), address: expect.stringMatching(/^token1/) });
+    const hostFee = JSON.parse(hostEnd.version);
+    expect(hostFee.fee_version).toBe('ics29-1');
+    const hostVersion = JSON.parse(hostFee.app_version);
+    expect(hostVersion).toEqual({ ...JSON.parse(initFee.app_version), address: expect.stringMatching(/^token1/) });
     const ica = hostVersion.address as string;
     const tryProof = await guard('prove TRY', () => prepareChannelHandshake(clientB, clientA, link.endA.clientID, 'icahost', hostChannel));
     await guard('channelOpenAck', () => clientA.channelOpenAck(controllerPort, controllerChannel, hostChannel, hostEnd.version, tryProof));
@@ -312,8 +319,11 @@ describe('two tokend chains connected by @confio/relayer', () => {
 
     const relayed = await guard<any>('relayAll ICA', () => link.relayAll());
     expect([relayed.packetsFromA, relayed.packetsFromB, relayed.acksFromA.length, relayed.acksFromB.length]).toEqual([1, 0, 0, 1]);
-    // The host's acknowledgement: a result (the TxMsgData of the executed MsgSend), not an error.
-    const ack = JSON.parse(Buffer.from(relayed.acksFromB[0].acknowledgement).toString());
+    // The host's acknowledgement: on the fee-enabled channel an IncentivizedAcknowledgement around
+    // a result (the TxMsgData of the executed MsgSend), not an error.
+    const incentivized = JSON.parse(Buffer.from(relayed.acksFromB[0].acknowledgement).toString());
+    expect(incentivized.underlying_app_success).toBe(true);
+    const ack = JSON.parse(Buffer.from(incentivized.app_acknowledgement, 'base64').toString());
     expect(Object.keys(ack)).toEqual(['result']);
     const result = fromBinary(TxMsgDataSchema, Buffer.from(ack.result, 'base64'));
     expect(result.msgResponses.map((any) => any.typeUrl)).toEqual([`/${MsgSendResponseSchema.typeName}`]);

@@ -56,7 +56,7 @@ export const icamauthCli: ModuleCli = {
         friendly: {
           flags: {
             'connection-id': { description: 'The controller connection identifier', required: true },
-            version: { description: 'The channel version (ICS-27 metadata JSON); empty for the default' },
+            version: { description: 'The channel version: ICS-27 metadata JSON (no relayer fees), or the ICS-29 version around it; empty: the default metadata, fee-enabled' },
           },
           toFields: ({ flags }) => ({ connection_id: flags['connection-id'], version: flags.version }),
         },

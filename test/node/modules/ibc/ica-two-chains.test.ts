@@ -8,6 +8,8 @@
  * interchain account is relayed to B, executed there with exact balances, and its result
  * acknowledgement relayed back to A. A MsgSendTx that times out closes the ORDERED channel; after
  * the host end is closed too, registering again opens a new channel to the same account.
+ * Registration passes plain ICS-27 metadata, so the channel is not fee-enabled although the ICA
+ * stacks sit under the ICS-29 middleware (ica-fee-two-chains.test.ts covers the fee-enabled case).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
@@ -24,7 +26,8 @@ import { MsgAcknowledgementSchema, MsgChannelCloseConfirmSchema, MsgChannelOpenA
 import { MsgSendTxSchema } from '../../../../src/gen/ibc/applications/interchain_accounts/controller/v1/tx_pb.js';
 import { CosmosTxSchema, InterchainAccountPacketDataSchema, Type } from '../../../../src/gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
-import { metadataFromVersion } from '../../../../src/node/modules/ibc/apps/ica/types.js';
+import { QueryFeeEnabledChannelRequestSchema, QueryFeeEnabledChannelResponseSchema } from '../../../../src/gen/ibc/applications/fee/v1/query_pb.js';
+import { defaultMetadata, metadataFromVersion, metadataToVersion } from '../../../../src/node/modules/ibc/apps/ica/types.js';
 import { parseAccAddress } from '../../../../src/node/modules/shared/address.js';
 import { TOKEN, msgSend } from '../../app/helpers.js';
 import { alice, bob, waitFor } from '../../services/helpers.js';
@@ -36,6 +39,8 @@ const CHAIN_B = 'icab-1';
 const CONTROLLER_PORT = `icacontroller-${alice.bech32}`;
 const HOST_PORT = 'icahost';
 const utf8 = new TextEncoder();
+/** Plain ICS-27 metadata (what an empty version defaults to in the controller, but not fee-wrapped). */
+const PLAIN_VERSION = metadataToVersion(defaultMetadata(CONNECTION, CONNECTION));
 
 let A: Side;
 let B: Side;
@@ -64,7 +69,7 @@ describe('an interchain account registered from A executes a bank send on B', ()
   let ica = '';
 
   test('icamauth register on A, the handshake relayed: B creates the InterchainAccount, A records its address', async () => {
-    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' })));
+    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: PLAIN_VERSION })));
     const init = attributes(registered.events, 'channel_open_init');
     expect([init['port_id'], init['counterparty_port_id'], init['connection_id']]).toEqual([CONTROLLER_PORT, HOST_PORT, CONNECTION]);
     controllerChannel = init['channel_id']!;
@@ -106,12 +111,16 @@ describe('an interchain account registered from A executes a bank send on B', ()
     const hA2 = await updateClient(B, A, acked.height);
     const ackProof = await prove(A, path(CONTROLLER_PORT, controllerChannel), hA2 - 1);
     await ok(B, anyPack(MsgChannelOpenConfirmSchema, create(MsgChannelOpenConfirmSchema, { portId: HOST_PORT, channelId: hostChannel, proofAck: ackProof.proof, proofHeight: proofHeight(hA2), signer: alice.bech32 })));
+    for (const [side, port, channel] of [[A, CONTROLLER_PORT, controllerChannel], [B, HOST_PORT, hostChannel]] as const) {
+      const enabled = await query(side, '/ibc.applications.fee.v1.Query/FeeEnabledChannel', QueryFeeEnabledChannelRequestSchema, { portId: port, channelId: channel }, QueryFeeEnabledChannelResponseSchema);
+      expect(enabled.feeEnabled).toBe(false);
+    }
 
     const fromIcamauth = await query(A, '/aioz.icamauth.v1beta1.Query/InterchainAccount', IcamauthRequestSchema, { owner: alice.bech32, connectionId: CONNECTION }, IcamauthResponseSchema);
     const fromController = await query(A, '/ibc.applications.interchain_accounts.controller.v1.Query/InterchainAccount', QueryInterchainAccountRequestSchema, { owner: alice.bech32, connectionId: CONNECTION }, QueryInterchainAccountResponseSchema);
     expect([fromIcamauth.interchainAccountAddress, fromController.address]).toEqual([ica, ica]);
 
-    const again = await deliver(A, [anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' }))]);
+    const again = await deliver(A, [anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: PLAIN_VERSION }))]);
     expect([again.codespace, again.code]).toEqual(['interchainaccounts', 10]);
   }, 240_000);
 
@@ -190,7 +199,7 @@ describe('an interchain account registered from A executes a bank send on B', ()
     await ok(B, anyPack(MsgChannelCloseConfirmSchema, create(MsgChannelCloseConfirmSchema, { portId: HOST_PORT, channelId: hostChannel, proofInit: closedProof.proof, proofHeight: proofHeight(hA), signer: alice.bech32 })));
 
     // Registering again: a new channel; B finds the existing account and reports the same address.
-    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: '' })));
+    const registered = await ok(A, anyPack(MsgRegisterAccountSchema, create(MsgRegisterAccountSchema, { owner: alice.bech32, connectionId: CONNECTION, version: PLAIN_VERSION })));
     const init = attributes(registered.events, 'channel_open_init');
     const newControllerChannel = init['channel_id']!;
     expect(newControllerChannel).not.toBe(controllerChannel);

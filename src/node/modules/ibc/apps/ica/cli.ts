@@ -56,7 +56,7 @@ export const icaCli: ModuleCli = {
         examples: ['<%= config.bin %> tx interchain-accounts controller register connection-0 --from mykey'],
         friendly: {
           args: { 'connection-id': { description: 'The controller connection identifier' } },
-          flags: { version: { description: 'The channel version (ICS-27 metadata JSON); empty for the default' } },
+          flags: { version: { description: 'The channel version: ICS-27 metadata JSON (no relayer fees), or the ICS-29 version around it; empty: the default metadata, fee-enabled' } },
           toFields: ({ args, flags }) => ({ connection_id: args['connection-id'], version: flags.version }),
         },
       },

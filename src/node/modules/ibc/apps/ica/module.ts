@@ -4,9 +4,12 @@
  * capability scope: the controller ("icacontroller": owners' ports, registration, SendTx) and
  * the host ("icahost": interchain accounts, execution of controllers' transactions).
  *
- * Both reach IBC core through the ibc module's keeper and x/capability scopes (core.ts); their
- * IBC callbacks (`ControllerIbcModule`, `HostIbcModule`) are added to core's port router under
- * the submodule names, as ibc-go's app.go adds them. Interchain accounts are x/auth accounts of type
+ * Both reach IBC core through the ibc module's keeper and x/capability scopes (core.ts). As in
+ * ibc-go v6's app.go, each submodule's IBC callbacks (`ControllerIbcModule`, `HostIbcModule`) sit
+ * under the ICS-29 fee middleware, which is what core's port router routes to under the submodule
+ * names, and the controller sends packets through the middleware's ICS4 wrapper: a channel opened
+ * with the fee version (`{"fee_version":"ics29-1","app_version":"<ICS-27 metadata>"}`, or an empty
+ * version) is fee-enabled, one opened with plain ICS-27 metadata is not. Interchain accounts are x/auth accounts of type
  * ibc.applications.interchain_accounts.v1.InterchainAccount.
  */
 import { ParamsSchema as ControllerParamsSchema } from '../../../../../gen/ibc/applications/interchain_accounts/controller/v1/controller_pb.js';
@@ -31,12 +34,15 @@ import { icaControllerStoreKey, icaHostStoreKey } from './keys.js';
 import { icaControllerMsgRoutes } from './msgServer.js';
 import { icaControllerQueryService, icaHostQueryService } from './queryServer.js';
 import { ICA_CONTROLLER_NAME, ICA_HOST_NAME, ICA_MODULE_NAME } from './types.js';
+import type { IbcModule, Ics4Wrapper } from '../../core/port/types.js';
+import type { FeeKeeper } from '../fee/keeper.js';
+import { wrapWithFeeMiddleware } from '../fee/middleware.js';
 
 /** What other modules (icamauth) receive as the interchainaccounts keeper. */
 export interface IcaKeeper {
   readonly controller: ControllerKeeper;
   readonly host: HostKeeper;
-  /** The IBC callbacks by submodule (what core's port router routes to). */
+  /** The submodules' own IBC callbacks (core's port router routes to them through the fee middleware). */
   readonly ibcModules: { readonly icacontroller: ControllerIbcModule; readonly icahost: HostIbcModule };
 }
 
@@ -54,15 +60,22 @@ export const icaModule = defineModule<IcaKeeper>({
   errors: IcaErrors,
   cli: icaCli,
   consensusVersion: 2,
-  requires: ['auth', 'capability', 'ibc'],
+  requires: ['auth', 'capability', 'ibc', 'feeibc'],
   create(deps) {
     const ibc = deps.keeper<IcaIbcKeeper>('ibc');
-    const core = ibcCore(ibc, deps.keeper<IcaCapabilityKeeper>('capability'), [ICA_CONTROLLER_NAME, ICA_HOST_NAME]);
+    const fee = deps.keeper<FeeKeeper>('feeibc');
+    // ibc-go's stacks: controller → fee → channel keeper when sending; core → fee → controller or
+    // host on callbacks. Both keepers send / read app versions through the fee middleware's ICS4
+    // wrapper (the host only reads versions: it never sends).
+    const stacks: { controller?: { ibcModule: IbcModule; ics4Wrapper: Ics4Wrapper }; host?: { ibcModule: IbcModule } } = {};
+    const core = ibcCore(ibc, deps.keeper<IcaCapabilityKeeper>('capability'), [ICA_CONTROLLER_NAME, ICA_HOST_NAME], () => stacks.controller!.ics4Wrapper);
     const controller = new ControllerKeeper(core, deps.router, moduleAddress(ICA_MODULE_NAME));
     const host = new HostKeeper(core, deps.keeper<IcaAccountKeeper>('auth'), deps.router);
     const ibcModules = { [ICA_CONTROLLER_NAME]: new ControllerIbcModule(controller), [ICA_HOST_NAME]: new HostIbcModule(host) } as const;
-    ibc.router.addRoute(ICA_CONTROLLER_NAME, ibcModules.icacontroller);
-    ibc.router.addRoute(ICA_HOST_NAME, ibcModules.icahost);
+    stacks.controller = wrapWithFeeMiddleware(ibcModules.icacontroller, ibc.channelKeeper, fee);
+    stacks.host = wrapWithFeeMiddleware(ibcModules.icahost, ibc.channelKeeper, fee);
+    ibc.router.addRoute(ICA_CONTROLLER_NAME, stacks.controller.ibcModule);
+    ibc.router.addRoute(ICA_HOST_NAME, stacks.host.ibcModule);
     return {
       keeper: { controller, host, ibcModules },
       msgRoutes: icaControllerMsgRoutes(controller),
