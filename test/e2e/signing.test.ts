@@ -33,13 +33,17 @@ describe('amino and multisig signing, end to end', () => {
     kb = ['--keyring-backend', 'test', '--home', home];
     await ok(['init', 'signing', '--chain-id', 'testnet', '--home', home]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
     // Members: two eth_secp256k1 keys (the default) here, and a Cosmos secp256k1 key that lives in
-    // another home (another machine): this keyring holds only its public key.
-    recipient = JSON.parse(await ok(['keys', 'add', 'm1', '--no-backup', '-o', 'json', ...kb])).address as string;
-    await ok(['keys', 'add', 'm2', '--no-backup', ...kb]);
+    // another home (another machine): this keyring holds only its public key. Independent key
+    // files, so added at once.
     memberHome = tempHome('tokend-member-');
-    await ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', '--keyring-backend', 'test', '--home', memberHome]);
+    const [, m1] = await Promise.all([
+      ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK),
+      ok(['keys', 'add', 'm1', '--no-backup', '-o', 'json', ...kb]),
+      ok(['keys', 'add', 'm2', '--no-backup', ...kb]),
+      ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', '--keyring-backend', 'test', '--home', memberHome]),
+    ]);
+    recipient = JSON.parse(m1!).address as string;
     const m3PubKey = (await ok(['keys', 'show', 'm3', '-p', '--keyring-backend', 'test', '--home', memberHome])).trim();
     expect(JSON.parse(await ok(['keys', 'add', 'm3', '--pubkey', m3PubKey, '-o', 'json', ...kb])).type).toBe('offline');
     await ok(['add-genesis-account', 'alice', `${GENESIS_FUNDS}attotoken`, ...kb]);
