@@ -85,16 +85,19 @@ describe('amino and multisig signing, end to end', () => {
       writeFileSync(out, await ok(['tx', 'sign', file, '--from', member, '--multisig', 'vault', ...kb, ...n]));
       return out;
     };
-    const sig1 = await sign('m1', unsigned);
-    // Member 3 signs in its own home, which knows the multisig only by its address.
-    const sig3 = join(home, 'm3-sig.json');
-    writeFileSync(sig3, await ok(['tx', 'sign', unsigned, '--from', 'm3', '--multisig', vault.address, '--keyring-backend', 'test', '--home', memberHome, ...n]));
-    expect(JSON.parse(readFileSync(sig1, 'utf8')).signatures[0].data.single.mode).toBe('SIGN_MODE_LEGACY_AMINO_JSON');
-
     // A signature made for another tx (the same send with another amount).
     const other = join(home, 'other.json');
     writeFileSync(other, readFileSync(unsigned, 'utf8').replace('"4321"', '"4322"'));
-    const sig2Other = await sign('m2', other);
+    // The members sign independently (separate output files): at once.
+    // Member 3 signs in its own home, which knows the multisig only by its address.
+    const sig3 = join(home, 'm3-sig.json');
+    const [sig1, sig3Text, sig2Other] = await Promise.all([
+      sign('m1', unsigned),
+      ok(['tx', 'sign', unsigned, '--from', 'm3', '--multisig', vault.address, '--keyring-backend', 'test', '--home', memberHome, ...n]),
+      sign('m2', other),
+    ]);
+    writeFileSync(sig3, sig3Text);
+    expect(JSON.parse(readFileSync(sig1, 'utf8')).signatures[0].data.single.mode).toBe('SIGN_MODE_LEGACY_AMINO_JSON');
 
     const multisign = (...sigs: string[]): Promise<{ code: number; stdout: string; stderr: string }> => runCli(['tx', 'multisign', unsigned, 'vault', ...sigs, ...kb, ...n], { timeoutMs: 60000 });
     const bad: [string[], string][] = [
@@ -102,13 +105,14 @@ describe('amino and multisig signing, end to end', () => {
       [[sig1, sig1], `repeats the signature of member`],
       [[sig1, sig2Other], `Error: the signature in ${sig2Other} does not verify for this transaction.`],
     ];
-    for (const [sigs, message] of bad) {
-      const result = await multisign(...sigs);
+    const badResults = await Promise.all(bad.map(([sigs]) => multisign(...sigs)));
+    bad.forEach(([, message], i) => {
+      const result = badResults[i]!;
       expect(result.code).not.toBe(0);
       expect(result.stdout).toBe('');
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(message);
-    }
+    });
 
     const signed = join(home, 'signed.json');
     writeFileSync(signed, await ok(['tx', 'multisign', unsigned, 'vault', sig1, sig3, ...kb, ...n]));
