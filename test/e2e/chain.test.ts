@@ -60,8 +60,14 @@ describe('a single-validator chain from genesis to export', () => {
     const account = JSON.parse(accountOut);
     expect(account).toMatchObject({ '@type': '/ethermint.types.v1.EthAccount', address: alice, sequence: '2' });
 
+    // `tokend status` (the helpers poll the RPC's /status over HTTP instead): the node's sync info.
+    const cliStatus = JSON.parse(await ok(['status', '--node', bg.node, '-o', 'json']));
     // kill -9 at an arbitrary moment, then start again on the same home.
     const before = (await status(bg.node))!;
+    expect(cliStatus.node_info.network).toBe('testnet');
+    expect(Number(cliStatus.sync_info.latest_block_height)).toBeGreaterThanOrEqual(Number(sent.height));
+    expect(Number(cliStatus.sync_info.latest_block_height)).toBeLessThanOrEqual(before.height);
+    expect(cliStatus.sync_info).toMatchObject({ latest_block_hash: expect.stringMatching(/^[0-9A-F]{64}$/), latest_app_hash: expect.stringMatching(/^[0-9A-F]{64}$/), catching_up: false });
     bg.child.kill('SIGKILL');
     await bg.exited;
     bg = await startBackground(home, port);
