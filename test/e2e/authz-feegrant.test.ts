@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, runNodeScript, tempHome, cliOk as ok } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, freePort, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -38,9 +38,12 @@ describe('authz and feegrant with the real binary', () => {
     kb = ['--keyring-backend', 'test', '--home', home];
     await ok(['init', 'authz', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
-    for (const name of ['bob', 'carol', 'dave', 'erin']) await ok(['keys', 'add', name, ...kb]);
-    for (const name of ['alice', 'bob', 'carol', 'dave', 'erin']) address[name] = JSON.parse(await ok(['keys', 'show', name, '-o', 'json', ...kb])).address;
+    // The keys are independent files in the test keyring: added at once.
+    await Promise.all(
+      ['alice', 'bob', 'carol', 'dave', 'erin'].map(async (name) => {
+        address[name] = JSON.parse(await ok(['keys', 'add', name, ...(name === 'alice' ? ['--recover'] : []), '-o', 'json', ...kb], name === 'alice' ? JUNK : undefined)).address;
+      }),
+    );
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...kb]);
     await ok(['add-genesis-account', 'bob', '10000000000000000000attotoken', ...kb]);
     await ok(['add-genesis-account', 'dave', '1000attotoken', ...kb]);
@@ -69,9 +72,10 @@ describe('authz and feegrant with the real binary', () => {
     const aliceBefore = await balance('alice');
     const within = await tx(['authz', 'exec', file, '--from', 'bob', ...FEES]);
     expect([within.code, within.exit]).toEqual([0, 0]);
-    expect(await balance('carol')).toBe(600n);
-    expect(await balance('alice')).toBe(aliceBefore - 600n);
-    const lowered = JSON.parse(await ok(['q', 'authz', 'grants', address.alice!, address.bob!, '/cosmos.bank.v1beta1.MsgSend', '-o', 'json', ...n]));
+    const [carolAfter, aliceAfter, loweredOut] = await Promise.all([balance('carol'), balance('alice'), ok(['q', 'authz', 'grants', address.alice!, address.bob!, '/cosmos.bank.v1beta1.MsgSend', '-o', 'json', ...n])]);
+    expect(carolAfter).toBe(600n);
+    expect(aliceAfter).toBe(aliceBefore - 600n);
+    const lowered = JSON.parse(loweredOut);
     expect(lowered.grants[0].authorization.spend_limit).toEqual([{ denom: 'attotoken', amount: '400' }]);
 
     const beyond = await tx(['authz', 'exec', file, '--from', 'bob', ...FEES]);
@@ -81,9 +85,10 @@ describe('authz and feegrant with the real binary', () => {
     expect(beyond.stderr.trim().split('\n')).toHaveLength(1);
     expect(await balance('carol')).toBe(600n);
 
-    const byGranter = JSON.parse(await ok(['q', 'authz', 'grants-by-granter', address.alice!, '-o', 'json', ...n]));
+    const [byGranterOut, byGranteeOut] = await Promise.all([ok(['q', 'authz', 'grants-by-granter', address.alice!, '-o', 'json', ...n]), ok(['q', 'authz', 'grants-by-grantee', address.bob!, '-o', 'json', ...n])]);
+    const byGranter = JSON.parse(byGranterOut);
     expect(byGranter.grants.map((g: { grantee: string }) => g.grantee)).toEqual([address.bob]);
-    const byGrantee = JSON.parse(await ok(['q', 'authz', 'grants-by-grantee', address.bob!, '-o', 'json', ...n]));
+    const byGrantee = JSON.parse(byGranteeOut);
     expect(byGrantee.grants.map((g: { granter: string }) => g.granter)).toEqual([address.alice]);
 
     const revoked = await tx(['authz', 'revoke', address.bob!, '/cosmos.bank.v1beta1.MsgSend', '--from', 'alice', ...FEES]);
@@ -100,11 +105,7 @@ describe('authz and feegrant with the real binary', () => {
     const granted = await tx(['authz', 'grant', address.bob!, 'send', '--spend-limit', '100attotoken', '--expiration', String(expiresAt), '--from', 'alice', ...FEES]);
     expect(granted.code).toBe(0);
     // Wait until the chain's time is past the expiration (the grant is pruned at that block).
-    for (;;) {
-      const status = JSON.parse(await ok(['status', '-o', 'json', ...n]));
-      if (Date.parse(status.sync_info.latest_block_time) > expiresAt * 1000) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitForBlockTime(bg!.node, expiresAt * 1000);
     const erinBefore = await balance('erin');
     const late = await tx(['authz', 'exec', file, '--from', 'bob', ...FEES]);
     expect([late.exit, late.code]).toEqual([1, 2]);
@@ -119,20 +120,29 @@ describe('authz and feegrant with the real binary', () => {
     expect(granted.code).toBe(0);
     const allowance = JSON.parse(await ok(['q', 'feegrant', 'grant', address.alice!, address.dave!, '-o', 'json', ...n]));
     expect(allowance.allowance.allowance).toEqual({ '@type': '/cosmos.feegrant.v1beta1.BasicAllowance', spend_limit: [{ denom: 'attotoken', amount: '1000000' }], expiration: null });
-    const [aliceBefore, daveBefore] = [await balance('alice'), await balance('dave')];
+    const [aliceBefore, daveBefore] = await Promise.all([balance('alice'), balance('dave')]);
     const sent = await tx(['send', 'dave', address.carol!, '1attotoken', '--fee-granter', address.alice!, ...FEES]);
     expect([sent.code, sent.exit]).toEqual([0, 0]);
-    expect(await balance('dave')).toBe(daveBefore - 1n);
-    expect(await balance('alice')).toBe(aliceBefore - 200000n);
-    const left = JSON.parse(await ok(['q', 'feegrant', 'grant', address.alice!, address.dave!, '-o', 'json', ...n]));
+    // Independent reads (and a --generate-only, which broadcasts nothing) at once.
+    const [daveAfter, aliceAfter, leftOut, byGranteeOut, byGranterOut, generatedOut] = await Promise.all([
+      balance('dave'),
+      balance('alice'),
+      ok(['q', 'feegrant', 'grant', address.alice!, address.dave!, '-o', 'json', ...n]),
+      ok(['q', 'feegrant', 'grants-by-grantee', address.dave!, '-o', 'json', ...n]),
+      ok(['q', 'feegrant', 'grants-by-granter', address.alice!, '-o', 'json', ...n]),
+      ok(['tx', 'send', 'dave', address.carol!, '1attotoken', '--fee-granter', address.alice!, '--fee-payer', address.dave!, '--generate-only', ...kb, ...n]),
+    ]);
+    expect(daveAfter).toBe(daveBefore - 1n);
+    expect(aliceAfter).toBe(aliceBefore - 200000n);
+    const left = JSON.parse(leftOut);
     expect(left.allowance.allowance.spend_limit).toEqual([{ denom: 'attotoken', amount: '800000' }]);
-    const byGrantee = JSON.parse(await ok(['q', 'feegrant', 'grants-by-grantee', address.dave!, '-o', 'json', ...n]));
+    const byGrantee = JSON.parse(byGranteeOut);
     expect(byGrantee.allowances).toHaveLength(1);
-    const byGranter = JSON.parse(await ok(['q', 'feegrant', 'grants-by-granter', address.alice!, '-o', 'json', ...n]));
+    const byGranter = JSON.parse(byGranterOut);
     expect(byGranter.allowances.map((a: { grantee: string }) => a.grantee)).toEqual([address.dave]);
 
     // --fee-granter / --fee-payer land in Fee.granter / Fee.payer (hex accepted, written as bech32).
-    const generated = JSON.parse(await ok(['tx', 'send', 'dave', address.carol!, '1attotoken', '--fee-granter', address.alice!, '--fee-payer', address.dave!, '--generate-only', ...kb, ...n]));
+    const generated = JSON.parse(generatedOut);
     expect(generated.auth_info.fee).toMatchObject({ granter: address.alice, payer: address.dave });
 
     // Beyond the limit: refused at CheckTx, nothing spent.
@@ -151,11 +161,7 @@ describe('authz and feegrant with the real binary', () => {
     expect(refused.stderr).toContain('period limit: fee limit exceeded');
     // Wait until the chain's time passes the period reset, then the allowance pays again.
     const reset = Date.parse(JSON.parse(await ok(['q', 'feegrant', 'grant', address.alice!, address.erin!, '-o', 'json', ...n])).allowance.allowance.period_reset);
-    for (;;) {
-      const status = JSON.parse(await ok(['status', '-o', 'json', ...n]));
-      if (Date.parse(status.sync_info.latest_block_time) > reset) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitForBlockTime(bg!.node, reset);
     const afterReset = await tx(['send', 'erin', address.carol!, '1attotoken', '--fee-granter', address.alice!, ...FEES]);
     expect([afterReset.code, afterReset.exit]).toEqual([0, 0]);
   });
@@ -184,11 +190,13 @@ describe('authz and feegrant with the real binary', () => {
       [['send', 'bob', address.carol!, '1attotoken', '--fee-granter', 'nobody'], /invalid --fee-granter address "nobody"/, 2],
     ];
     const sequenceBefore = JSON.parse(await ok(['q', 'account', address.alice!, '-o', 'json', ...n])).sequence;
-    for (const [args, pattern, exit] of cases) {
-      const result = await runCli(['tx', ...args, '--yes', ...kb, ...n]);
+    // None of them gets as far as a broadcast, so they run at once.
+    const results = await Promise.all(cases.map(([args]) => runCli(['tx', ...args, '--yes', ...kb, ...n], { timeoutMs: 60000 })));
+    cases.forEach(([args, pattern, exit], i) => {
+      const result = results[i]!;
       expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length, stdout: result.stdout }).toEqual({ args, code: exit, lines: 1, stdout: '' });
       expect(result.stderr).toMatch(pattern);
-    }
+    });
     expect(JSON.parse(await ok(['q', 'account', address.alice!, '-o', 'json', ...n])).sequence).toBe(sequenceBefore);
   });
 });

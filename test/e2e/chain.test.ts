@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runCli, tempHome, snapshotTree, cliOk as ok } from '../helpers/cli.js';
 import { fastBlocks, freePort, startBackground, status, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 const KB = ['--keyring-backend', 'test'];
 
@@ -32,8 +32,7 @@ describe('a single-validator chain from genesis to export', () => {
     const h = ['--home', home];
     await ok(['init', 'node0', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    const alice = JSON.parse(await ok(['keys', 'add', 'alice', ...KB, ...h, '-o', 'json'])).address as string;
-    const bob = JSON.parse(await ok(['keys', 'add', 'bob', ...KB, ...h, '-o', 'json'])).address as string;
+    const [alice, bob] = (await Promise.all(['alice', 'bob'].map(async (name) => JSON.parse(await ok(['keys', 'add', name, ...KB, ...h, '-o', 'json'])).address))) as [string, string];
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...KB, ...h]);
     await ok(['add-genesis-account', bob, '5000attotoken', ...h]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--chain-id', 'testnet', ...KB, ...h]);
@@ -45,8 +44,7 @@ describe('a single-validator chain from genesis to export', () => {
     running.push(bg);
     await waitForHeight(bg.node, 2);
 
-    const aliceBefore = await balance(bg.node, alice);
-    const bobBefore = await balance(bg.node, bob);
+    const [aliceBefore, bobBefore] = await Promise.all([balance(bg.node, alice), balance(bg.node, bob)]);
     expect(bobBefore).toBe(5000n);
     const fee = 200000n;
     const amount = 1234567n;
@@ -56,13 +54,20 @@ describe('a single-validator chain from genesis to export', () => {
     // The tx is found by hash, included in a block.
     const found = JSON.parse(await ok(['q', 'tx', sent.txhash, '--node', bg.node, '-o', 'json']));
     expect(found).toMatchObject({ txhash: sent.txhash, height: sent.height, code: 0 });
-    expect(await balance(bg.node, alice)).toBe(aliceBefore - amount - fee);
-    expect(await balance(bg.node, bob)).toBe(bobBefore + amount);
-    const account = JSON.parse(await ok(['q', 'account', alice, '--node', bg.node, '-o', 'json']));
+    const [aliceAfter, bobAfter, accountOut] = await Promise.all([balance(bg.node, alice), balance(bg.node, bob), ok(['q', 'account', alice, '--node', bg.node, '-o', 'json'])]);
+    expect(aliceAfter).toBe(aliceBefore - amount - fee);
+    expect(bobAfter).toBe(bobBefore + amount);
+    const account = JSON.parse(accountOut);
     expect(account).toMatchObject({ '@type': '/ethermint.types.v1.EthAccount', address: alice, sequence: '2' });
 
+    // `tokend status` (the helpers poll the RPC's /status over HTTP instead): the node's sync info.
+    const cliStatus = JSON.parse(await ok(['status', '--node', bg.node, '-o', 'json']));
     // kill -9 at an arbitrary moment, then start again on the same home.
     const before = (await status(bg.node))!;
+    expect(cliStatus.node_info.network).toBe('testnet');
+    expect(Number(cliStatus.sync_info.latest_block_height)).toBeGreaterThanOrEqual(Number(sent.height));
+    expect(Number(cliStatus.sync_info.latest_block_height)).toBeLessThanOrEqual(before.height);
+    expect(cliStatus.sync_info).toMatchObject({ latest_block_hash: expect.stringMatching(/^[0-9A-F]{64}$/), latest_app_hash: expect.stringMatching(/^[0-9A-F]{64}$/), catching_up: false });
     bg.child.kill('SIGKILL');
     await bg.exited;
     bg = await startBackground(home, port);
@@ -116,8 +121,7 @@ describe('a single-validator chain from genesis to export', () => {
     const bg2 = await startBackground(fresh, port2);
     running.push(bg2);
     await waitForHeight(bg2.node, last.height + 2);
-    expect(await balance(bg2.node, bob)).toBe(bobBefore + amount);
-    expect(await balance(bg2.node, alice)).toBe(aliceBefore - amount - fee);
+    expect(await Promise.all([balance(bg2.node, bob), balance(bg2.node, alice)])).toEqual([bobBefore + amount, aliceBefore - amount - fee]);
     await stopNode(bg2);
   });
 

@@ -31,8 +31,8 @@ describe('standard clients', () => {
     // A minimum gas price, so CheckTx enforces fees (0.001 × 200000 gas = 200attotoken).
     const appToml = join(home, 'config', 'app.toml');
     writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^minimum-gas-prices = .*$/m, 'minimum-gas-prices = "0.001attotoken"'));
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    bob = JSON.parse(await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '-o', 'json', ...h])).address;
+    const [, bobKey] = await Promise.all([ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK), ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '-o', 'json', ...h])]);
+    bob = JSON.parse(bobKey!).address;
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['collect-gentxs', ...h]);
@@ -158,15 +158,17 @@ describe('standard clients', () => {
     expect(search.txs[0].tx.body.memo).toBe('payout-7');
     expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('700');
     // The oclif-free fast path of these two commands prints byte for byte what the oclif command prints.
-    for (const args of [
-      ['q', 'bank', 'balances', carol],
-      ['q', 'txs', '--events', `transfer.recipient=${carol}`, '-o', 'json'],
-      ['q', 'bank', 'balances', 'nope', '-o', 'json'],
-    ]) {
-      const fast = await runCli([...args, '--node', bg!.node]);
-      const oclif = await runCli([...args, '--node', bg!.node], { env: { TOKEND_NO_FAST_PATH: '1' } });
-      expect(fast).toEqual(oclif);
-    }
+    // (read-only, so all six runs at once)
+    await Promise.all(
+      [
+        ['q', 'bank', 'balances', carol],
+        ['q', 'txs', '--events', `transfer.recipient=${carol}`, '-o', 'json'],
+        ['q', 'bank', 'balances', 'nope', '-o', 'json'],
+      ].map(async (args) => {
+        const [fast, oclif] = await Promise.all([runCli([...args, '--node', bg!.node], { timeoutMs: 60000 }), runCli([...args, '--node', bg!.node], { env: { TOKEND_NO_FAST_PATH: '1' }, timeoutMs: 60000 })]);
+        expect(fast).toEqual(oclif);
+      }),
+    );
     // Resuming from a height, as the README tells service providers to.
     expect((await q('txs', '--query', `transfer.recipient='${carol}' AND tx.height>=${multi.height}`)).total_count).toBe('1');
     expect((await q('txs', '--query', `transfer.recipient='${carol}' AND tx.height>${multi.height}`)).total_count).toBe('0');

@@ -63,29 +63,41 @@ describe('bech32ibc and ibc-fee commands', () => {
   });
 
   test('q bech32ibc: the native prefix, the records, one prefix\'s record', async () => {
-    expect(JSON.parse(await ok(['q', 'bech32ibc', 'native-hrp', '-o', 'json', ...n]))).toEqual({ native_hrp: 'token' });
+    // Read-only queries, independent: run at once.
+    const [native, records, one, missing, noArg] = await Promise.all([
+      ok(['q', 'bech32ibc', 'native-hrp', '-o', 'json', ...n]),
+      ok(['q', 'bech32ibc', 'hrp-ibc-records', '-o', 'json', ...n]),
+      ok(['q', 'bech32ibc', 'hrp-source-channel', 'cosmos', '-o', 'json', ...n]),
+      runCli(['q', 'bech32ibc', 'hrp-source-channel', 'osmo', ...n]),
+      runCli(['q', 'bech32ibc', 'hrp-source-channel', ...n]),
+    ]);
+    expect(JSON.parse(native)).toEqual({ native_hrp: 'token' });
     const record = { hrp: 'cosmos', source_channel: 'channel-0', ics_to_height_offset: '100', ics_to_time_offset: '600s' };
-    expect(JSON.parse(await ok(['q', 'bech32ibc', 'hrp-ibc-records', '-o', 'json', ...n]))).toEqual({ hrp_ibc_records: [record] });
-    expect(JSON.parse(await ok(['q', 'bech32ibc', 'hrp-source-channel', 'cosmos', '-o', 'json', ...n]))).toEqual({ hrp_ibc_record: record });
-    const missing = await runCli(['q', 'bech32ibc', 'hrp-source-channel', 'osmo', ...n]);
+    expect(JSON.parse(records)).toEqual({ hrp_ibc_records: [record] });
+    expect(JSON.parse(one)).toEqual({ hrp_ibc_record: record });
     expect([missing.code, missing.stderr.trim().split('\n').length]).toEqual([1, 1]);
     expect(missing.stderr).toContain('hrp record not found for osmo');
-    const noArg = await runCli(['q', 'bech32ibc', 'hrp-source-channel', ...n]);
     expect(noArg.code).not.toBe(0);
     expect(noArg.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   test('q ibc-fee: channels, one channel, a packet without fees', async () => {
-    expect(JSON.parse(await ok(['q', 'ibc-fee', 'channels', '-o', 'json', ...n]))).toEqual({ fee_enabled_channels: [] });
-    expect(JSON.parse(await ok(['q', 'ibc-fee', 'channel', 'transfer', 'channel-0', '-o', 'json', ...n]))).toEqual({ fee_enabled: false });
-    expect(JSON.parse(await ok(['q', 'ibc-fee', 'packets', '-o', 'json', ...n]))).toEqual({ incentivized_packets: [] });
-    const packet = await runCli(['q', 'ibc-fee', 'packet', 'transfer', 'channel-0', '1', ...n]);
+    // Read-only queries, independent: run at once.
+    const [channels, channel, packets, packet, badSequence, payee] = await Promise.all([
+      ok(['q', 'ibc-fee', 'channels', '-o', 'json', ...n]),
+      ok(['q', 'ibc-fee', 'channel', 'transfer', 'channel-0', '-o', 'json', ...n]),
+      ok(['q', 'ibc-fee', 'packets', '-o', 'json', ...n]),
+      runCli(['q', 'ibc-fee', 'packet', 'transfer', 'channel-0', '1', ...n]),
+      runCli(['q', 'ibc-fee', 'total-recv-fees', 'transfer', 'channel-0', '0', ...n]),
+      runCli(['q', 'ibc-fee', 'payee', 'channel-0', 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2', ...n]),
+    ]);
+    expect(JSON.parse(channels)).toEqual({ fee_enabled_channels: [] });
+    expect(JSON.parse(channel)).toEqual({ fee_enabled: false });
+    expect(JSON.parse(packets)).toEqual({ incentivized_packets: [] });
     expect([packet.code, packet.stderr.trim().split('\n').length]).toEqual([1, 1]);
     expect(packet.stderr).toContain('there is no fee escrowed for the given packetID');
-    const badSequence = await runCli(['q', 'ibc-fee', 'total-recv-fees', 'transfer', 'channel-0', '0', ...n]);
     expect([badSequence.code, badSequence.stderr.trim().split('\n').length]).toEqual([2, 1]);
     expect(badSequence.stderr).toContain('invalid sequence "0"');
-    const payee = await runCli(['q', 'ibc-fee', 'payee', 'channel-0', 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2', ...n]);
     expect([payee.code, payee.stderr.trim().split('\n').length]).toEqual([1, 1]);
     expect(payee.stderr).toContain('payee address not found for address');
   });
@@ -99,11 +111,14 @@ describe('bech32ibc and ibc-fee commands', () => {
       expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
       expect(errorText(result.stderr)).toMatch(pattern);
     };
-    await refused(['Osmo', 'channel-1', '--ics-to-height-offset', '10'], /invalid bech32 prefix "Osmo": string not all lowercase/);
-    await refused(['osmo', 'channel-1'], /at least one of offset height or offset timeout should be set/);
-    await refused(['osmo', 'chan/1', '--ics-to-height-offset', '10'], /invalid channel identifier "chan\/1"/);
-    await refused(['osmo', 'channel-1', '--ics-to-timeout-offset', 'soon'], /invalid --ics-to-timeout-offset "soon"/);
-    await refused(['osmo'], /update-hrp-ibc-record needs a bech32 prefix and a channel/);
+    // Refused before signing (exit 2): run at once.
+    await Promise.all([
+      refused(['Osmo', 'channel-1', '--ics-to-height-offset', '10'], /invalid bech32 prefix "Osmo": string not all lowercase/),
+      refused(['osmo', 'channel-1'], /at least one of offset height or offset timeout should be set/),
+      refused(['osmo', 'chan/1', '--ics-to-height-offset', '10'], /invalid channel identifier "chan\/1"/),
+      refused(['osmo', 'channel-1', '--ics-to-timeout-offset', 'soon'], /invalid --ics-to-timeout-offset "soon"/),
+      refused(['osmo'], /update-hrp-ibc-record needs a bech32 prefix and a channel/),
+    ]);
     expect(await proposalCount()).toBe(before);
     // gov runs the content's handler when the proposal is submitted: an unknown channel is refused there.
     const unknown = await runCli([...base, 'osmo', 'channel-7', '--ics-to-height-offset', '10', ...flags]);
@@ -113,24 +128,27 @@ describe('bech32ibc and ibc-fee commands', () => {
 
     const submitted = JSON.parse(await ok([...base, 'osmo', 'channel-1', '--ics-to-height-offset', '10', '--ics-to-timeout-offset', '10m', ...flags]));
     expect(submitted.code).toBe(0);
-    expect(await proposalCount()).toBe(before + 1);
     const proposals = JSON.parse(await ok(['q', 'gov', 'proposals', '-o', 'json', ...n])).proposals;
+    expect(proposals).toHaveLength(before + 1);
     const content = proposals.at(-1).messages[0].content;
     expect(content).toMatchObject({ '@type': '/bech32ibc.bech32ibc.v1beta1.UpdateHrpIbcChannelProposal', hrp: 'osmo', source_channel: 'channel-1', ics_to_height_offset: '10', ics_to_time_offset: '600s' });
   });
 
   test('tx ibc-fee pay-packet-fee: bad input in one line before signing; a channel without fees refused by the chain', async () => {
     const pay = (args: string[]) => runCli(['tx', 'ibc-fee', 'pay-packet-fee', ...args, '--from', 'alice', ...FEE_FLAGS, ...kb]);
-    for (const [args, pattern] of [
-      [['transfer', 'channel-0', '1'], /all fees are zero/],
-      [['transfer', 'channel-0', 'x', '--recv-fee', '1attotoken'], /invalid sequence "x"/],
-      [['transfer', 'channel-0', '1', '--recv-fee', 'ten'], /invalid --recv-fee "ten"/],
-      [['t', 'channel-0', '1', '--recv-fee', '1attotoken'], /invalid port ID "t"/],
-    ] as const) {
-      const result = await pay([...args]);
-      expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
-      expect(errorText(result.stderr)).toMatch(pattern);
-    }
+    // Refused before signing (exit 2): run at once.
+    await Promise.all(
+      ([
+        [['transfer', 'channel-0', '1'], /all fees are zero/],
+        [['transfer', 'channel-0', 'x', '--recv-fee', '1attotoken'], /invalid sequence "x"/],
+        [['transfer', 'channel-0', '1', '--recv-fee', 'ten'], /invalid --recv-fee "ten"/],
+        [['t', 'channel-0', '1', '--recv-fee', '1attotoken'], /invalid port ID "t"/],
+      ] as const).map(async ([args, pattern]) => {
+        const result = await pay([...args]);
+        expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
+        expect(errorText(result.stderr)).toMatch(pattern);
+      }),
+    );
     const chain = await pay(['transfer', 'channel-0', '1', '--recv-fee', '1attotoken']);
     expect([chain.code, chain.stderr.trim().split('\n').length]).toEqual([1, 1]);
     expect(chain.stderr).toMatch(/code 9 \(feeibc\).*fee module is not enabled for this channel/);

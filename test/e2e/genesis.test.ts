@@ -3,7 +3,7 @@
  * `start` refuses to run on them, each with one clear line and a non-zero exit.
  */
 import { jest } from '@jest/globals';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { freePort } from '../helpers/node.js';
@@ -16,14 +16,16 @@ type Genesis = { app_state: any; chain_id: string };
 describe('genesis validation', () => {
   let home: string;
   let valid: string;
+  /** A freshly `init`ed home, copied for each `start` case (its genesis replaced). */
+  let template: string;
 
   beforeAll(async () => {
     home = tempHome('tokend-genesis-');
     const h = ['--home', home];
     const kb = ['--keyring-backend', 'test'];
-    await ok(['init', 'g', '--chain-id', 'testnet', ...h]);
-    await ok(['keys', 'add', 'alice', '--no-backup', ...kb, ...h]);
-    await ok(['keys', 'add', 'bob', '--no-backup', ...kb, ...h]);
+    template = tempHome('tokend-badstart-template-');
+    await Promise.all([ok(['init', 'g', '--chain-id', 'testnet', ...h]), ok(['init', 'g', '--chain-id', 'testnet', '--home', template])]);
+    await Promise.all([ok(['keys', 'add', 'alice', '--no-backup', ...kb, ...h]), ok(['keys', 'add', 'bob', '--no-backup', ...kb, ...h])]);
     await ok(['add-genesis-account', 'alice', '1000000000000000000000attotoken', ...kb, ...h]);
     await ok(['add-genesis-account', 'bob', '5000attotoken', ...kb, ...h]);
     await ok(['gentx', 'alice', '1000000000000000000attotoken', ...kb, ...h]);
@@ -66,21 +68,23 @@ describe('genesis validation', () => {
     mutate(genesis);
     const file = join(tempHome(), 'genesis.json');
     writeFileSync(file, JSON.stringify(genesis, null, 2));
-    const validated = await runCli(['validate-genesis', file]);
+    // start on a fresh node home (a copy of an `init`ed one) with this genesis, alongside validate-genesis
+    const nodeHome = tempHome('tokend-badstart-');
+    cpSync(template, nodeHome, { recursive: true });
+    writeFileSync(join(nodeHome, 'config', 'genesis.json'), JSON.stringify(genesis));
+    const port = await freePort();
+    const [validated, started] = await Promise.all([
+      runCli(['validate-genesis', file]),
+      runCli(
+        ['start', '--home', nodeHome, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${await freePort()}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`],
+        { timeoutMs: 30000 },
+      ),
+    ]);
     expect(validated.code).toBe(1);
     expect(validated.stdout).toBe('');
     expect(validated.stderr.trim().split('\n')).toHaveLength(1);
     expect(validated.stderr).toMatch(pattern);
 
-    // start on a copy of the home with this genesis
-    const nodeHome = tempHome('tokend-badstart-');
-    await ok(['init', 'g', '--chain-id', 'testnet', '--home', nodeHome]);
-    writeFileSync(join(nodeHome, 'config', 'genesis.json'), JSON.stringify(genesis));
-    const port = await freePort();
-    const started = await runCli(
-      ['start', '--home', nodeHome, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${await freePort()}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`],
-      { timeoutMs: 30000 },
-    );
     expect(started.code).not.toBe(0);
     expect(started.stderr).toMatch(/^Error: /m);
     expect(started.stderr).toMatch(pattern);

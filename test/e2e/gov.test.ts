@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, cliOk as ok, runCli, runNodeScript, tempHome } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -28,8 +28,7 @@ describe('governance with the real binary', () => {
     const h = ['--home', home];
     await ok(['init', 'gov', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', ...h]);
+    await Promise.all([ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK), ok(['keys', 'add', 'bob', '--keyring-backend', 'test', ...h])]);
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['add-genesis-account', 'bob', '1000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
@@ -57,11 +56,15 @@ describe('governance with the real binary', () => {
   async function waitForStatus(id: number, wanted: string): Promise<void> {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const current = await proposalStatus(id);
+      const proposal = JSON.parse(await ok(['q', 'gov', 'proposal', String(id), '-o', 'json', ...n])).proposal;
+      const current: string = proposal.status;
       if (current === wanted) return;
       if (current !== 'PROPOSAL_STATUS_VOTING_PERIOD' && current !== 'PROPOSAL_STATUS_DEPOSIT_PERIOD') throw new Error(`proposal ${id} ended ${current}, expected ${wanted}`);
       if (Date.now() > deadline) throw new Error(`proposal ${id} still ${current}`);
-      await waitForHeight(bg!.node, Number(JSON.parse(await ok(['status', ...n, '-o', 'json'])).sync_info.latest_block_height) + 1);
+      // The period ends in the first block whose time is past its end: wait for that over HTTP.
+      const end = current === 'PROPOSAL_STATUS_VOTING_PERIOD' ? proposal.voting_end_time : proposal.deposit_end_time;
+      if (end) await waitForBlockTime(bg!.node, Date.parse(end), Math.max(1000, deadline - Date.now()));
+      await nextBlock(bg!.node);
     }
   }
 
@@ -91,6 +94,17 @@ describe('governance with the real binary', () => {
   });
 
   test('a parameter-change proposal passes and the parameter changes; a proposal without quorum is rejected and its deposit refunded', async () => {
+    // bob's proposal gets no votes: rejected (quorum), and with burn_vote_quorum false his deposit comes back.
+    // Submitted first (bob's own account, nothing shared with alice's txs), so its voting period runs
+    // while alice's proposals are handled; checked at the end.
+    const bobAddress = (await ok(['keys', 'show', 'bob', '-a', '--keyring-backend', 'test', '--home', home])).trim();
+    const balanceOf = async (): Promise<bigint> => BigInt(JSON.parse(await ok(['q', 'bank', 'balances', bobAddress, '-o', 'json', ...n])).balances.find((c: { denom: string }) => c.denom === 'attotoken').amount);
+    const bobBefore = await balanceOf();
+    const text = await tx(['submit-legacy-proposal', '--type', 'text', '--title', 'Nobody cares', '--description', 'No votes', '--deposit', MIN_DEPOSIT, '--from', 'bob']);
+    expect(text.code).toBe(0);
+    const bobId = Math.max(...JSON.parse(await ok(['q', 'gov', 'proposals', '--depositor', bobAddress, '-o', 'json', ...n])).proposals.map((p: { id: string }) => Number(p.id)));
+    expect(await balanceOf()).toBe(bobBefore - 200000n - 10000000n);
+
     const before = JSON.parse(await ok(['q', 'params', 'subspace', 'staking', 'MaxValidators', '-o', 'json', ...n]));
     expect(before.param.value).toBe('100');
     const file = join(home, 'param-change.json');
@@ -136,14 +150,7 @@ describe('governance with the real binary', () => {
     const tally = JSON.parse(await ok(['q', 'gov', 'tally', String(id), '-o', 'json', ...n]));
     expect(tally.tally.yes_count).toBe('1000000000000000000000');
 
-    // bob's proposal gets no votes: rejected (quorum), and with burn_vote_quorum false his deposit comes back.
-    const bobAddress = (await ok(['keys', 'show', 'bob', '-a', '--keyring-backend', 'test', '--home', home])).trim();
-    const balanceOf = async (): Promise<bigint> => BigInt(JSON.parse(await ok(['q', 'bank', 'balances', bobAddress, '-o', 'json', ...n])).balances.find((c: { denom: string }) => c.denom === 'attotoken').amount);
-    const bobBefore = await balanceOf();
-    const text = await tx(['submit-legacy-proposal', '--type', 'text', '--title', 'Nobody cares', '--description', 'No votes', '--deposit', MIN_DEPOSIT, '--from', 'bob']);
-    expect(text.code).toBe(0);
-    const bobId = Math.max(...JSON.parse(await ok(['q', 'gov', 'proposals', '--depositor', bobAddress, '-o', 'json', ...n])).proposals.map((p: { id: string }) => Number(p.id)));
-    expect(await balanceOf()).toBe(bobBefore - 200000n - 10000000n);
+    // bob's proposal, submitted at the start: rejected for lack of quorum, deposit refunded.
     await waitForStatus(bobId, 'PROPOSAL_STATUS_REJECTED');
     expect(await balanceOf()).toBe(bobBefore - 200000n);
     const deposits = JSON.parse(await ok(['q', 'gov', 'deposits', String(bobId), '-o', 'json', ...n]));

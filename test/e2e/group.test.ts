@@ -27,12 +27,13 @@ describe('tx group / q group with the real binary', () => {
     const kb = ['--keyring-backend', 'test', ...h];
     await ok(['init', 'group', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
-    for (const name of ['bob', 'carol', 'dave']) await ok(['keys', 'add', name, ...kb]);
-    for (const name of ['alice', 'bob', 'carol', 'dave']) {
-      address[name] = JSON.parse(await ok(['keys', 'show', name, '-o', 'json', ...kb])).address;
-      await ok(['add-genesis-account', name, '1000000000000000000000000attotoken', ...kb]);
-    }
+    // The keys are independent files in the test keyring: added at once.
+    await Promise.all(
+      ['alice', 'bob', 'carol', 'dave'].map(async (name) => {
+        address[name] = JSON.parse(await ok(['keys', 'add', name, ...(name === 'alice' ? ['--recover'] : []), '-o', 'json', ...kb], name === 'alice' ? JUNK : undefined)).address;
+      }),
+    );
+    for (const name of ['alice', 'bob', 'carol', 'dave']) await ok(['add-genesis-account', name, '1000000000000000000000000attotoken', ...kb]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
     await ok(['collect-gentxs', ...h]);
     bg = await startBackground(home, await freePort());
@@ -80,23 +81,25 @@ describe('tx group / q group with the real binary', () => {
     expect(JSON.parse(await ok(['tx', 'group', 'submit-proposal', proposal, '--sign-mode', 'amino-json', ...tx])).code).toBe(0);
     expect(JSON.parse(await ok(['q', 'group', 'proposal', '1', '-o', 'json', ...n])).proposal.status).toBe('PROPOSAL_STATUS_SUBMITTED');
 
-    expect(JSON.parse(await ok(['tx', 'group', 'vote', '1', 'alice', 'VOTE_OPTION_YES', '', ...tx])).code).toBe(0);
-    expect(JSON.parse(await ok(['tx', 'group', 'vote', '1', 'bob', 'yes', 'lgtm', '--sign-mode', 'amino-json', ...tx])).code).toBe(0);
-    const tally = JSON.parse(await ok(['q', 'group', 'tally-result', '1', '-o', 'json', ...n]));
+    // Two signers' votes, independent of each other: sent at once.
+    const [aliceVote, bobVote] = await Promise.all([ok(['tx', 'group', 'vote', '1', 'alice', 'VOTE_OPTION_YES', '', ...tx]), ok(['tx', 'group', 'vote', '1', 'bob', 'yes', 'lgtm', '--sign-mode', 'amino-json', ...tx])]);
+    expect([JSON.parse(aliceVote).code, JSON.parse(bobVote).code]).toEqual([0, 0]);
+    const [tallyOut, votesOut, daveBeforeOut] = await Promise.all([ok(['q', 'group', 'tally-result', '1', '-o', 'json', ...n]), ok(['q', 'group', 'votes-by-proposal', '1', '-o', 'json', ...n]), ok(['q', 'bank', 'balances', address.dave!, '-o', 'json', ...n])]);
+    const tally = JSON.parse(tallyOut);
     expect(tally.tally).toMatchObject({ yes_count: '2', no_count: '0' });
-    const votes = JSON.parse(await ok(['q', 'group', 'votes-by-proposal', '1', '-o', 'json', ...n]));
+    const votes = JSON.parse(votesOut);
     expect(votes.votes.map((v: { voter: string }) => v.voter).sort()).toEqual([address.alice, address.bob].sort());
 
-    const daveBefore = JSON.parse(await ok(['q', 'bank', 'balances', address.dave!, '-o', 'json', ...n])).balances[0].amount as string;
+    const daveBefore = JSON.parse(daveBeforeOut).balances[0].amount as string;
     const exec = JSON.parse(await ok(['tx', 'group', 'exec', '1', '--from', 'carol', '--sign-mode', 'amino-json', ...tx]));
     expect(exec.code).toBe(0);
     expect(JSON.stringify(exec.events)).toContain('PROPOSAL_EXECUTOR_RESULT_SUCCESS');
-    const daveAfter = JSON.parse(await ok(['q', 'bank', 'balances', address.dave!, '-o', 'json', ...n])).balances[0].amount as string;
+    const [daveAfterOut, policyOut, gone] = await Promise.all([ok(['q', 'bank', 'balances', address.dave!, '-o', 'json', ...n]), ok(['q', 'bank', 'balances', policyAddress, '-o', 'json', ...n]), runCli(['q', 'group', 'proposal', '1', ...n])]);
+    const daveAfter = JSON.parse(daveAfterOut).balances[0].amount as string;
     expect(BigInt(daveAfter) - BigInt(daveBefore)).toBe(300n);
-    const policyBalance = JSON.parse(await ok(['q', 'bank', 'balances', policyAddress, '-o', 'json', ...n])).balances;
+    const policyBalance = JSON.parse(policyOut).balances;
     expect(policyBalance).toEqual([{ denom: 'attotoken', amount: '700' }]);
     // Executed proposals are pruned.
-    const gone = await runCli(['q', 'group', 'proposal', '1', ...n]);
     expect(gone.code).not.toBe(0);
 
     // A proposal from a non-member: the chain refuses it (group/7), exit 1.
@@ -127,11 +130,13 @@ describe('tx group / q group with the real binary', () => {
       [['tx', 'group', 'update-group-members', 'alice', '0', notJson], /invalid group id "0"/],
     ];
     const heightBefore = JSON.parse(await ok(['q', 'group', 'groups', '-o', 'json', ...n])).groups.length as number;
-    for (const [args, message] of cases) {
-      const result = await runCli([...args, ...tx]);
+    // Each is refused before signing: run at once.
+    const results = await Promise.all(cases.map(([args]) => runCli([...args, ...tx], { timeoutMs: 60000 })));
+    cases.forEach(([, message], i) => {
+      const result = results[i]!;
       expect([result.code, result.stderr.trim().split('\n').length, result.stdout]).toEqual([2, 1, '']);
       expect(result.stderr).toMatch(message);
-    }
+    });
     expect(JSON.parse(await ok(['q', 'group', 'groups', '-o', 'json', ...n])).groups).toHaveLength(heightBefore);
   });
 });

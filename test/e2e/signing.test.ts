@@ -33,13 +33,17 @@ describe('amino and multisig signing, end to end', () => {
     kb = ['--keyring-backend', 'test', '--home', home];
     await ok(['init', 'signing', '--chain-id', 'testnet', '--home', home]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
     // Members: two eth_secp256k1 keys (the default) here, and a Cosmos secp256k1 key that lives in
-    // another home (another machine): this keyring holds only its public key.
-    recipient = JSON.parse(await ok(['keys', 'add', 'm1', '--no-backup', '-o', 'json', ...kb])).address as string;
-    await ok(['keys', 'add', 'm2', '--no-backup', ...kb]);
+    // another home (another machine): this keyring holds only its public key. Independent key
+    // files, so added at once.
     memberHome = tempHome('tokend-member-');
-    await ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', '--keyring-backend', 'test', '--home', memberHome]);
+    const [, m1] = await Promise.all([
+      ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK),
+      ok(['keys', 'add', 'm1', '--no-backup', '-o', 'json', ...kb]),
+      ok(['keys', 'add', 'm2', '--no-backup', ...kb]),
+      ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', '--keyring-backend', 'test', '--home', memberHome]),
+    ]);
+    recipient = JSON.parse(m1!).address as string;
     const m3PubKey = (await ok(['keys', 'show', 'm3', '-p', '--keyring-backend', 'test', '--home', memberHome])).trim();
     expect(JSON.parse(await ok(['keys', 'add', 'm3', '--pubkey', m3PubKey, '-o', 'json', ...kb])).type).toBe('offline');
     await ok(['add-genesis-account', 'alice', `${GENESIS_FUNDS}attotoken`, ...kb]);
@@ -81,16 +85,19 @@ describe('amino and multisig signing, end to end', () => {
       writeFileSync(out, await ok(['tx', 'sign', file, '--from', member, '--multisig', 'vault', ...kb, ...n]));
       return out;
     };
-    const sig1 = await sign('m1', unsigned);
-    // Member 3 signs in its own home, which knows the multisig only by its address.
-    const sig3 = join(home, 'm3-sig.json');
-    writeFileSync(sig3, await ok(['tx', 'sign', unsigned, '--from', 'm3', '--multisig', vault.address, '--keyring-backend', 'test', '--home', memberHome, ...n]));
-    expect(JSON.parse(readFileSync(sig1, 'utf8')).signatures[0].data.single.mode).toBe('SIGN_MODE_LEGACY_AMINO_JSON');
-
     // A signature made for another tx (the same send with another amount).
     const other = join(home, 'other.json');
     writeFileSync(other, readFileSync(unsigned, 'utf8').replace('"4321"', '"4322"'));
-    const sig2Other = await sign('m2', other);
+    // The members sign independently (separate output files): at once.
+    // Member 3 signs in its own home, which knows the multisig only by its address.
+    const sig3 = join(home, 'm3-sig.json');
+    const [sig1, sig3Text, sig2Other] = await Promise.all([
+      sign('m1', unsigned),
+      ok(['tx', 'sign', unsigned, '--from', 'm3', '--multisig', vault.address, '--keyring-backend', 'test', '--home', memberHome, ...n]),
+      sign('m2', other),
+    ]);
+    writeFileSync(sig3, sig3Text);
+    expect(JSON.parse(readFileSync(sig1, 'utf8')).signatures[0].data.single.mode).toBe('SIGN_MODE_LEGACY_AMINO_JSON');
 
     const multisign = (...sigs: string[]): Promise<{ code: number; stdout: string; stderr: string }> => runCli(['tx', 'multisign', unsigned, 'vault', ...sigs, ...kb, ...n], { timeoutMs: 60000 });
     const bad: [string[], string][] = [
@@ -98,13 +105,14 @@ describe('amino and multisig signing, end to end', () => {
       [[sig1, sig1], `repeats the signature of member`],
       [[sig1, sig2Other], `Error: the signature in ${sig2Other} does not verify for this transaction.`],
     ];
-    for (const [sigs, message] of bad) {
-      const result = await multisign(...sigs);
+    const badResults = await Promise.all(bad.map(([sigs]) => multisign(...sigs)));
+    bad.forEach(([, message], i) => {
+      const result = badResults[i]!;
       expect(result.code).not.toBe(0);
       expect(result.stdout).toBe('');
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(message);
-    }
+    });
 
     const signed = join(home, 'signed.json');
     writeFileSync(signed, await ok(['tx', 'multisign', unsigned, 'vault', sig1, sig3, ...kb, ...n]));

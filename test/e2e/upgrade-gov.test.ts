@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, waitForStatus, type BackgroundNode } from '../helpers/node.js';
 import { upgradeBuild, type UpgradeBuild } from '../helpers/upgradeBuild.js';
 
 jest.setTimeout(300_000);
@@ -56,8 +56,9 @@ describe('a software upgrade by governance', () => {
     return bg;
   }
 
+  /** The latest height, from the RPC's /status over HTTP (no CLI process per look). */
   async function height(node: string): Promise<number> {
-    return Number(JSON.parse(await ok(['status', '--node', node, '-o', 'json'])).sync_info.latest_block_height);
+    return (await waitForStatus(node, () => true, 'unreachable')).height;
   }
 
   test('the proposal passes, the old binary stops at the plan height, the build with the handler continues', async () => {
@@ -87,10 +88,12 @@ describe('a software upgrade by governance', () => {
     expect(stored.messages).toEqual([{ '@type': '/cosmos.upgrade.v1beta1.MsgSoftwareUpgrade', authority: gov, plan: expect.objectContaining({ name: 'v2', height: String(planHeight), info: 'v2 release' }) }]);
     // Passed at the end of the voting period: the plan is scheduled.
     for (;;) {
-      const status = JSON.parse(await ok(['q', 'gov', 'proposal', '1', '-o', 'json', ...n])).proposal.status;
-      if (status === 'PROPOSAL_STATUS_PASSED') break;
-      expect(status).toBe('PROPOSAL_STATUS_VOTING_PERIOD');
-      await waitForHeight(old.node, (await height(old.node)) + 1, 60_000);
+      const proposal = JSON.parse(await ok(['q', 'gov', 'proposal', '1', '-o', 'json', ...n])).proposal;
+      if (proposal.status === 'PROPOSAL_STATUS_PASSED') break;
+      expect(proposal.status).toBe('PROPOSAL_STATUS_VOTING_PERIOD');
+      // The tally runs in the first block past voting_end_time: wait for the chain time over HTTP.
+      await waitForBlockTime(old.node, Date.parse(proposal.voting_end_time), 60_000);
+      await nextBlock(old.node, 60_000);
     }
     expect(JSON.parse(await ok(['q', 'upgrade', 'plan', '-o', 'json', ...n])).plan).toMatchObject({ name: 'v2', height: String(planHeight), info: 'v2 release' });
     expect(await height(old.node)).toBeLessThan(planHeight);

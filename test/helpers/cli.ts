@@ -1,6 +1,6 @@
 /** Spawn the real built binary (bin/run.js) the way a user's shell script would. */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -30,6 +30,10 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
     for (const [key, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[key];
     const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // TOKEND_TEST_CLI_LOG=<file>: one line per CLI run (start ms, duration ms, first words), to see where an e2e suite's time goes.
+    const started = Date.now();
+    const log = process.env.TOKEND_TEST_CLI_LOG;
+    if (log) child.on('close', () => appendFileSync(log, `${started} ${Date.now() - started} ${args.slice(0, 4).join(' ')}\n`));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, runCli } from './cli.js';
+import { BIN } from './cli.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,21 +56,59 @@ export async function startBackground(home: string, port: number, extra: string[
   return { child, node: `tcp://127.0.0.1:${port}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, logs: () => logs, exited };
 }
 
-export async function status(node: string): Promise<{ height: number; appHash: string; blockHash: string } | undefined> {
-  const result = await runCli(['status', '--node', node, '-o', 'json'], { timeoutMs: 10000 });
-  if (result.code !== 0) return undefined;
-  const sync = JSON.parse(result.stdout).sync_info;
-  return { height: Number(sync.latest_block_height), appHash: sync.latest_app_hash, blockHash: sync.latest_block_hash };
+/** The RPC's http:// URL for a `--node` value (tcp://host:port). */
+export function rpcUrl(node: string): string {
+  return node.replace(/^tcp:\/\//, 'http://');
 }
 
-export async function waitForHeight(node: string, height: number, timeoutMs = 30000): Promise<number> {
+export interface NodeStatus {
+  height: number;
+  appHash: string;
+  blockHash: string;
+  /** latest_block_time in ms since the epoch. */
+  time: number;
+}
+
+/**
+ * The node's /status over HTTP (the RPC's GET form) — the helpers poll this instead of spawning
+ * `tokend status` each time (a process start costs far more than the request on a loaded machine);
+ * tests of the `status` command itself run the CLI. undefined while the node is unreachable.
+ */
+export async function status(node: string): Promise<NodeStatus | undefined> {
+  try {
+    const res = await fetch(`${rpcUrl(node)}/status`, { signal: AbortSignal.timeout(10000) });
+    if (!res.ok) return undefined;
+    const sync = ((await res.json()) as { result: { sync_info: Record<string, string> } }).result.sync_info;
+    return { height: Number(sync.latest_block_height), appHash: sync.latest_app_hash!, blockHash: sync.latest_block_hash!, time: Date.parse(sync.latest_block_time!) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Poll /status until `done` holds for it; throws with `what` and the last status after `timeoutMs`. */
+export async function waitForStatus(node: string, done: (s: NodeStatus) => boolean, what: string, timeoutMs = 30000): Promise<NodeStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const s = await status(node);
-    if (s && s.height >= height) return s.height;
-    if (Date.now() > deadline) throw new Error(`node ${node} did not reach height ${height} (at ${s?.height ?? 'unreachable'})`);
-    await new Promise((r) => setTimeout(r, 200));
+    if (s && done(s)) return s;
+    if (Date.now() > deadline) throw new Error(`node ${node}: ${what} (at height ${s?.height ?? 'unreachable'})`);
+    await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export async function waitForHeight(node: string, height: number, timeoutMs = 30000): Promise<number> {
+  return (await waitForStatus(node, (s) => s.height >= height, `did not reach height ${height}`, timeoutMs)).height;
+}
+
+/** Wait until the latest block's time is past `ms` (chain time, for expirations and periods). */
+export async function waitForBlockTime(node: string, ms: number, timeoutMs = 60000): Promise<NodeStatus> {
+  return waitForStatus(node, (s) => s.time > ms, `block time did not pass ${new Date(ms).toISOString()}`, timeoutMs);
+}
+
+/** Wait for the next block after the latest one now. */
+export async function nextBlock(node: string, timeoutMs = 30000): Promise<number> {
+  const now = (await waitForStatus(node, () => true, 'unreachable', timeoutMs)).height;
+  return waitForHeight(node, now + 1, timeoutMs);
 }
 
 export async function stopNode(bg: BackgroundNode, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
