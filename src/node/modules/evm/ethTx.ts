@@ -16,7 +16,9 @@ import {
   type AccessList,
 } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
 import { secp256k1 } from '../../../keyring/secp256k1.js';
+import { ethRecoverKeyField, type VerifyJob } from '../../app/sigverify.js';
 import { keccak256 } from '../../../util/hash.js';
 import { AccessTupleSchema, type AccessTuple as AccessTupleMsg } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import {
@@ -294,11 +296,8 @@ export function cosmosTxBytes(tx: EthTx, sender: string, denom: string): Uint8Ar
 
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
-/**
- * The sender of a signed tx (20 bytes), recovered with libsecp256k1 when its binding loads (the
- * library's own recovery is pure JS, ~100× slower). EIP-2: s ≤ n/2. Throws "Invalid Signature…".
- */
-export function recoverSender(tx: EthTx): Uint8Array {
+/** The recovery inputs of a signed tx: 64-byte r‖s and recovery id, after EIP-2's and v's checks. Throws "Invalid Signature…". */
+function recoveryInputs(tx: EthTx): { signature: Uint8Array; recovery: number } {
   const { v, r, s } = tx;
   if (v === undefined || r === undefined || s === undefined) throw new Error('Invalid Signature: the transaction is not signed');
   if (r === 0n || s === 0n || s > HALF_N) throw new Error('Invalid Signature: s-values greater than secp256k1n/2 are considered invalid');
@@ -308,13 +307,34 @@ export function recoverSender(tx: EthTx): Uint8Array {
   const signature = new Uint8Array(64);
   signature.set(setLengthLeft(bigIntToBytes(r), 32), 0);
   signature.set(setLengthLeft(bigIntToBytes(s), 32), 32);
+  return { signature, recovery: Number(recovery) };
+}
+
+/**
+ * The sender of a signed tx (20 bytes), recovered with libsecp256k1 when its binding loads (the
+ * library's own recovery is pure JS, ~100× slower). EIP-2: s ≤ n/2. Throws "Invalid Signature…".
+ */
+export function recoverSender(tx: EthTx): Uint8Array {
+  const { signature, recovery } = recoveryInputs(tx);
   let publicKey: Uint8Array;
   try {
-    publicKey = secp256k1().recover(tx.getHashedMessageToSign(), signature, Number(recovery), false);
+    publicKey = secp256k1().recover(tx.getHashedMessageToSign(), signature, recovery, false);
   } catch {
     throw new Error('Invalid Signature: no public key recovers from it');
   }
   return keccak256(publicKey.subarray(1)).subarray(12);
+}
+
+/**
+ * A worker job (App.precheckTx) that passes when `tx`'s signature recovers to `claimed`: the
+ * unhashed signing payload (the worker hashes it with keccak256), r‖s, and the recovery id with
+ * the claimed address. Throws when recoverSender would throw before recovering.
+ */
+export function senderRecoveryJob(tx: EthTx, claimed: Uint8Array): VerifyJob {
+  const { signature, recovery } = recoveryInputs(tx);
+  const payload = tx.getMessageToSign();
+  const message = payload instanceof Uint8Array ? payload : RLP.encode(payload);
+  return { algo: 'eth_recover', message, signature, pubKey: ethRecoverKeyField(recovery, claimed) };
 }
 
 const decodedMsgs = new WeakMap<object, { common: Common; tx: EthTx; sender?: Uint8Array | Error }>();
@@ -328,6 +348,19 @@ export function cachedTxFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
   return tx;
 }
 
+/**
+ * Records `sender` as the recovered sender of `msg`'s tx `tx` (a worker found that the
+ * signature recovers to it, see senderRecoveryJob): cachedSender then answers it without
+ * recovering. Nothing is recorded when `msg` is now memoised with another tx object.
+ */
+export function rememberSender(msg: MsgEthereumTx, tx: EthTx, sender: Uint8Array): void {
+  const entry = decodedMsgs.get(msg);
+  if (entry !== undefined && entry.tx === tx && entry.sender === undefined) entry.sender = sender;
+}
+
+/** Senders recovered on the calling thread by cachedSender (tests, benchmarks). */
+export const inlineSenderRecoveries = { count: 0 };
+
 /** recoverSender, memoised per message object. */
 export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
   const entry = decodedMsgs.get(msg);
@@ -336,6 +369,7 @@ export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
     return entry.sender;
   }
   let sender: Uint8Array | Error;
+  inlineSenderRecoveries.count++;
   try {
     sender = recoverSender(tx);
   } catch (err) {
