@@ -83,7 +83,9 @@ export function commonFor(chainId: bigint, hardfork: string, eips: readonly numb
   const key = `${chainId}:${hardfork}:${eips.join(',')}`;
   let common = commons.get(key);
   if (common === undefined) {
-    common = createCustomCommon({ chainId: Number(chainId), name: `tokend-${chainId}` }, Mainnet, { hardfork, eips: [...eips] });
+    // The app's Keccak-256 (WebAssembly once loaded, see util/hash.ts) for tx hashes, the
+    // KECCAK256 opcode and CREATE2 addresses: the same digests as the library's own.
+    common = createCustomCommon({ chainId: Number(chainId), name: `tokend-${chainId}` }, Mainnet, { hardfork, eips: [...eips], customCrypto: { keccak256 } });
     commons.set(key, common);
   }
   return common;
