@@ -198,7 +198,7 @@ export function evmSignaturePrecheck(keeper: EvmKeeper): SignaturePrecheck {
   return (ctx, tx) => {
     if (tx.extensionOptions[0]?.typeUrl !== EXTENSION_OPTIONS_ETHEREUM_TX) return [];
     const params = keeper.getParams(ctx);
-    const { cachedTxFromMsg, commonFor, senderRecoveryJob, rememberSender, hexToBytes } = evmLibraries();
+    const { cachedTxFromMsg, commonFor, senderRecoveryJob, rememberSender, knownSender, hexToBytes } = evmLibraries();
     const common = commonFor(keeper.chainId(ctx, params), keeper.hardfork(ctx, params), params.extraEips.map(Number));
     const out: PrecheckedSignature[] = [];
     for (const { typeUrl, message } of tx.msgs) {
@@ -210,6 +210,7 @@ export function evmSignaturePrecheck(keeper: EvmKeeper): SignaturePrecheck {
       const claimed = hexToBytes(msg.from as `0x${string}`);
       try {
         ethTx = cachedTxFromMsg(msg, common);
+        if (knownSender(ethTx) !== undefined) continue; // recovered already (eth_sendRawTransaction)
         job = senderRecoveryJob(ethTx, claimed);
       } catch {
         continue; // the ante chain reports it

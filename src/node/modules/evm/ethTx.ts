@@ -360,6 +360,32 @@ export function rememberSender(msg: MsgEthereumTx, tx: EthTx, sender: Uint8Array
   if (entry !== undefined && entry.tx === tx && entry.sender === undefined) entry.sender = sender;
 }
 
+/**
+ * Senders already recovered elsewhere in this process, by signed-tx hash (which commits to every
+ * signed field, v, r and s included, so the sender is a function of it): eth_sendRawTransaction
+ * recovers the sender to fill in `from`, and CheckTx and FinalizeBlock of the Cosmos tx it builds
+ * then find it here instead of recovering again. Bounded; the oldest entries go first.
+ */
+const knownSenders = new Map<string, Uint8Array>();
+const KNOWN_SENDERS_LIMIT = 20_000;
+
+/** The sender of `tx`, from knownSenders or recovered (and remembered there); throws as recoverSender. */
+export function recoverAndRememberSender(tx: EthTx): Uint8Array {
+  if (!tx.isSigned()) return recoverSender(tx); // throws its "not signed" text
+  const key = bytesToHex(tx.hash());
+  const known = knownSenders.get(key);
+  if (known !== undefined) return known;
+  const sender = recoverSender(tx);
+  knownSenders.set(key, sender);
+  if (knownSenders.size > KNOWN_SENDERS_LIMIT) knownSenders.delete(knownSenders.keys().next().value!);
+  return sender;
+}
+
+/** A sender knownSenders holds for `tx` (no recovery). */
+export function knownSender(tx: EthTx): Uint8Array | undefined {
+  return knownSenders.size === 0 || !tx.isSigned() ? undefined : knownSenders.get(bytesToHex(tx.hash()));
+}
+
 /** Senders recovered on the calling thread by cachedSender (tests, benchmarks). */
 export const inlineSenderRecoveries = { count: 0 };
 
@@ -370,7 +396,12 @@ export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
     if (entry.sender instanceof Error) throw entry.sender;
     return entry.sender;
   }
-  let sender: Uint8Array | Error;
+  let sender: Uint8Array | Error | undefined = knownSender(tx);
+  if (sender !== undefined) {
+    // Known senders passed recoverSender's checks when they were recovered.
+    if (entry !== undefined && entry.tx === tx) entry.sender = sender;
+    return sender;
+  }
   inlineSenderRecoveries.count++;
   try {
     sender = recoverSender(tx);

@@ -5,7 +5,7 @@
  */
 import { Wallet, getBytes, hexlify } from 'ethers';
 import { bytesToHex } from '@ethereumjs/util';
-import { commonFor, cosmosTxBytes, inlineSenderRecoveries, recoverSender, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
+import { commonFor, cosmosTxBytes, inlineSenderRecoveries, recoverAndRememberSender, recoverSender, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
 import { useSecp256k1Implementation, isNativeSecp256k1Available } from '../../../../src/keyring/secp256k1.js';
 import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
@@ -352,6 +352,25 @@ describe('Ethereum senders recovered on the worker threads (App.precheckTx)', ()
     } finally {
       await withWorkers.close();
       await inline.close();
+    }
+  });
+
+  test('a sender eth_sendRawTransaction recovered is not recovered again by CheckTx or the block', async () => {
+    const chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }));
+    try {
+      await chain.block([]);
+      const raw = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 3n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+      const tx = txFromRaw(getBytes(raw), commonFor(CHAIN, 'cancun'));
+      const from = recoverAndRememberSender(tx);
+      expect(bytesToHex(from)).toBe(wallet.address.toLowerCase());
+      const bytes = cosmosTxBytes(tx, bytesToHex(from), DENOM);
+      const before = inlineSenderRecoveries.count;
+      expect((await chain.app.checkTx({ tx: bytes, type: 'new' })).code).toBe(0);
+      const result = (await chain.block([bytes])).txResults[0]!;
+      expect([result.code, result.gasUsed]).toEqual([0, 21000n]);
+      expect(inlineSenderRecoveries.count).toBe(before);
+    } finally {
+      await chain.close();
     }
   });
 });
