@@ -34,6 +34,7 @@ const SUITES: Suite[] = [
   { name: 'e2e', load: () => import('./e2e/e2e.bench.js') },
   { name: 'evm', load: () => import('./evm/evm.bench.js') },
   { name: 'evm-chain', load: () => import('./evm/chain.bench.js') },
+  { name: 'evm-e2e', load: () => import('./evm/e2e.bench.js') },
   { name: 'evm-logs', load: () => import('./evm/logs.bench.js') },
   { name: 'group', load: () => import('./group/group.bench.js') },
   { name: 'trace', load: () => import('./evm/trace.bench.js') },

@@ -14,7 +14,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Session } from 'node:inspector/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { Wallet, getCreateAddress, hexlify, getBytes } from 'ethers';
@@ -44,8 +47,12 @@ const RUNTIME = '60003580600055600052602a60206000a160206000f3';
 const INIT = '0x6016600c60003960166000f3' + RUNTIME;
 
 async function finalize(app: App, height: number, txs: Uint8Array[]): Promise<void> {
-  for (const tx of txs) {
-    const checked = await app.checkTx({ tx, type: 0 } as never);
+  // As the mempool does: every arriving tx's pre-check (signature work on the worker threads,
+  // batched) starts at once, and CheckTx runs in order, each after its own pre-check.
+  const prechecks = txs.map((tx) => app.precheckTx(tx));
+  for (let i = 0; i < txs.length; i++) {
+    await prechecks[i];
+    const checked = await app.checkTx({ tx: txs[i]!, type: 0 } as never);
     if (checked.code !== 0) throw new Error(`CheckTx failed: ${checked.log}`);
   }
   const response = await app.finalizeBlock({
@@ -61,6 +68,18 @@ async function finalize(app: App, height: number, txs: Uint8Array[]): Promise<vo
   await app.commit();
   const failed = response.txResults.find((r) => r.code !== 0);
   if (failed !== undefined) throw new Error(`tx failed at height ${height}: ${failed.log}`);
+}
+
+/** CPU time of the main thread (ms) from /proc (Linux; undefined elsewhere): workers not counted. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 async function loadgen(url: string, body: string, seconds: number, concurrency: number): Promise<number> {
@@ -99,7 +118,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       ],
     );
     appState = collectGentxs(appState, [gentx(validator)], CHAIN_ID);
-    const opened = await openApp(db, { chainId: CHAIN_ID, minGasPrices: '0attotoken', sigVerifyWorkers: 0 });
+    // EVM_BENCH_WORKERS: signature worker threads (default: the node's default).
+    const workers = process.env['EVM_BENCH_WORKERS'];
+    const opened = await openApp(db, { chainId: CHAIN_ID, minGasPrices: '0attotoken', ...(workers === undefined ? {} : { sigVerifyWorkers: Number(workers) }) });
+    log(`signature workers: ${opened.app.verifierThreads}`);
     const app = opened.app;
     await app.initChain({ time: new Date('2024-01-01T00:00:00Z'), chainId: CHAIN_ID, consensusParams: defaultConsensusParams(), validators: [], appStateBytes: new TextEncoder().encode(JSON.stringify(appState)), initialHeight: 1 });
     let height = 1;
@@ -116,7 +138,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     await finalize(app, height++, [carry(await wallets[0]!.signTransaction({ ...fee, nonce: nonces[0]!++, data: INIT, gasLimit: 200000n }))]);
     const contract = getCreateAddress({ from: wallets[0]!.address, nonce: 0 });
 
-    const measure = async (label: string, build: (w: Wallet, i: number, nonce: number) => Promise<string>): Promise<number> => {
+    const measure = async (label: string, build: (w: Wallet, i: number, nonce: number) => Promise<string>): Promise<{ rate: number; cpuPerTx: number; mainPerTx: number | undefined }> => {
       log(`${label}: signing ${blocks} × ${perBlock} txs`);
       const plan: Uint8Array[][] = [];
       let k = 0;
@@ -128,29 +150,51 @@ export async function run(log: (line: string) => void = () => undefined): Promis
         }
         plan.push(txs);
       }
+      const profile = process.env['EVM_BENCH_PROFILE'];
+      const session = profile === undefined ? undefined : new Session();
+      if (session !== undefined) {
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+      }
+      const cpu = process.cpuUsage();
+      const mainCpu = mainThreadCpuMs();
       const started = performance.now();
       for (const txs of plan) await finalize(app, height++, txs);
-      const rate = (blocks * perBlock) / ((performance.now() - started) / 1000);
-      log(`${label}: ${rate.toFixed(0)} tx/s`);
-      return rate;
+      const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      const mainCpuEnd = mainThreadCpuMs();
+      if (session !== undefined) {
+        const { profile: result } = await session.post('Profiler.stop');
+        await writeFile(`${profile}-${label.replace(/ /g, '-')}.cpuprofile`, JSON.stringify(result));
+        session.disconnect();
+      }
+      const rate = (blocks * perBlock) / seconds;
+      // Process CPU (all threads) per tx: steadier than wall time on a shared machine.
+      const cpuPerTx = (used.user + used.system) / (blocks * perBlock);
+      const mainPerTx = mainCpu === undefined || mainCpuEnd === undefined ? undefined : ((mainCpuEnd - mainCpu) * 1000) / (blocks * perBlock);
+      log(`${label}: ${rate.toFixed(0)} tx/s, ${cpuPerTx.toFixed(0)} µs CPU/tx, main thread ${mainPerTx?.toFixed(0) ?? '?'} µs/tx`);
+      return { rate, cpuPerTx, mainPerTx };
     };
-    rows.push({ name: 'evm value transfer → commit', value: await measure('value transfers', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: wallets[(k + 1) % senders]!.address, value: 1n, gasLimit: 21000n })), unit: 'tx/s' });
-    rows.push({
-      name: 'evm contract call (sstore+log) → commit',
-      value: await measure('contract calls', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: contract, data: '0x' + k.toString(16).padStart(64, '0'), gasLimit: 100000n })),
-      unit: 'tx/s',
-    });
+    const transfers = await measure('value transfers', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: wallets[(k + 1) % senders]!.address, value: 1n, gasLimit: 21000n }));
+    rows.push({ name: 'evm value transfer → commit', value: transfers.rate, unit: 'tx/s' });
+    rows.push({ name: 'evm value transfer, process CPU', value: transfers.cpuPerTx, unit: 'µs/tx' });
+    if (transfers.mainPerTx !== undefined) rows.push({ name: 'evm value transfer, main-thread CPU', value: transfers.mainPerTx, unit: 'µs/tx' });
+    const calls = await measure('contract calls', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: contract, data: '0x' + k.toString(16).padStart(64, '0'), gasLimit: 100000n }));
+    rows.push({ name: 'evm contract call (sstore+log) → commit', value: calls.rate, unit: 'tx/s' });
+    rows.push({ name: 'evm contract call, process CPU', value: calls.cpuPerTx, unit: 'µs/tx' });
+    if (calls.mainPerTx !== undefined) rows.push({ name: 'evm contract call, main-thread CPU', value: calls.mainPerTx, unit: 'µs/tx' });
 
     // eth_call latency through the query path.
     const args = new TextEncoder().encode(JSON.stringify({ to: contract, data: '0x' + '01'.padStart(64, '0') }));
     const data = toBinary(EthCallRequestSchema, create(EthCallRequestSchema, { args, gasCap: 25_000_000n }));
-    const calls = 300;
+    const queries = 300;
     let started = performance.now();
-    for (let i = 0; i < calls; i++) {
+    for (let i = 0; i < queries; i++) {
       const response = await app.query({ path: '/ethermint.evm.v1.Query/EthCall', data, height: 0, prove: false });
       if (response.code !== 0) throw new Error(response.log);
     }
-    rows.push({ name: 'eth_call (EthCall query)', value: (performance.now() - started) / calls, unit: 'ms' });
+    rows.push({ name: 'eth_call (EthCall query)', value: (performance.now() - started) / queries, unit: 'ms' });
 
     // JSON-RPC server overhead: eth_blockNumber vs a bare node:http answer.
     const env = { blockStore: { height: () => height - 1 }, stateStore: { load: () => ({ lastBlockHeight: height - 1 }) } } as unknown as RpcEnvironment;

@@ -65,6 +65,7 @@ import {
 import type { MsgRoute } from '../modules/shared/module.js';
 import { ProtoWriter } from '../modules/shared/proto.js';
 import { AnteHandler, type AnteEnvBase, type AnteState, type PreverifiedSignatures } from './ante/index.js';
+import type { PrecheckedSignature, SignaturePrecheck } from './ante/types.js';
 import type { AccountKeeper } from '../modules/auth/keeper.js';
 import type { BankKeeper } from '../modules/bank/keeper.js';
 import type { ModuleManager } from '../platform/manager.js';
@@ -137,6 +138,8 @@ export class App implements Application {
   private readonly verifierPool: SignatureVerifierPool | undefined;
   /** Signatures of txs waiting for CheckTx, verified on the workers in batches. */
   private readonly checkBatcher: VerifyBatcher | undefined;
+  /** The modules' signature pre-checks (precheckTx). */
+  private readonly signaturePrechecks: SignaturePrecheck[];
   private readonly minGasPrices: DecCoin[];
   private readonly indexSet: ReadonlySet<string>;
   private chainId: string;
@@ -174,6 +177,7 @@ export class App implements Application {
       this.options.moduleSet ?? {},
     );
     this.ante.configure({ aminoNameOverrides: this.manager.aminoNames(), feeGrantKeeper: this.manager.feeGrantKeeper(), signatureFallback: this.manager.signatureFallback() });
+    this.signaturePrechecks = this.manager.signaturePrechecks();
     for (const [typeUrl, chain] of this.manager.anteChains()) this.ante.router.register(typeUrl, chain);
     this.ante.router.extendDefault(this.manager.anteDecorators());
     this.accountKeeper = this.manager.keeper<AccountKeeper>('auth');
@@ -652,15 +656,28 @@ export class App implements Application {
     }
     const ctx = new Context({ mode: 'check', multiStore: this.checkState, header: this.checkHeader });
     const signers = this.signatureJobs(ctx, tx, this.checkHeader.height);
-    if (signers.length === 0) return;
+    // Modules' own signature work (the evm module's Ethereum sender recovery); a module that
+    // cannot tell (bad tx, state it cannot read) offers nothing and its ante chain decides.
+    const moduleJobs: PrecheckedSignature[] = [];
+    for (const precheck of this.signaturePrechecks) {
+      try {
+        moduleJobs.push(...precheck(ctx, tx));
+      } catch {
+        // nothing prechecked: CheckTx does the work inline
+      }
+    }
+    if (signers.length === 0 && moduleJobs.length === 0) return;
     let results: boolean[];
     try {
-      results = await this.checkBatcher.verify(signers.map((signer) => signer.job));
+      results = await this.checkBatcher.verify([...signers.map((signer) => signer.job), ...moduleJobs.map((entry) => entry.job)]);
     } catch {
       return; // a worker failed: CheckTx verifies inline
     }
     signers.forEach(({ index, accountNumber, pubKey }, i) => {
       if (results[i] === true) this.sigCache.add(tx.hash, this.chainId, index, { accountNumber, pubKey });
+    });
+    moduleJobs.forEach((entry, i) => {
+      if (results[signers.length + i] === true) entry.accept();
     });
   }
 

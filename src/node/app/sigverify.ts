@@ -278,18 +278,31 @@ export class VerifiedSignatureCache {
 // ------------------------------------------------------------------------------------- workers
 
 /**
- * One signature check: the signed bytes (hashed by the worker: keccak256 for eth_secp256k1,
- * sha256 for secp256k1), the 64-byte compact signature and the 33-byte compressed key.
+ * One signature check: the signed bytes (hashed by the worker: keccak256 for eth_secp256k1 and
+ * eth_recover, sha256 for secp256k1), the 64-byte compact signature and a 33-byte key field:
+ * the compressed public key, or for `eth_recover` (an Ethereum tx's sender, see
+ * `ethRecoverKeyField`) the recovery id, the claimed 20-byte address and 12 zero bytes — the job
+ * passes when the key recovered from the signature hashes to that address.
  */
 export interface VerifyJob {
-  algo: 'eth_secp256k1' | 'secp256k1';
+  algo: 'eth_secp256k1' | 'secp256k1' | 'eth_recover';
   message: Uint8Array;
   signature: Uint8Array;
   pubKey: Uint8Array;
 }
 
-/** Job record: u8 algo (0 eth, 1 cosmos) ‖ u32le message length ‖ message ‖ sig[64] ‖ key[33]. */
+/** The 33-byte key field of an `eth_recover` job: recovery id ‖ address[20] ‖ 0[12]. */
+export function ethRecoverKeyField(recovery: number, address: Uint8Array): Uint8Array {
+  const field = new Uint8Array(33);
+  field[0] = recovery;
+  field.set(address.subarray(0, 20), 1);
+  return field;
+}
+
+/** Job record: u8 algo (0 eth, 1 cosmos, 2 eth recover) ‖ u32le message length ‖ message ‖ sig[64] ‖ key[33]. */
 const JOB_FIXED = 1 + 4 + 64 + 33;
+
+const ALGO_CODES = { eth_secp256k1: 0, secp256k1: 1, eth_recover: 2 } as const;
 
 /**
  * The worker: a CommonJS script that loads the libsecp256k1 binding directly and noble's keccak
@@ -307,9 +320,18 @@ function check(data, o) {
   const message = data.subarray(o + 5, o + 5 + length);
   const signature = data.subarray(o + 5 + length, o + 69 + length);
   const pubKey = data.subarray(o + 69 + length, o + 102 + length);
+  return checkOne(algo, message, signature, pubKey);
+}
+function checkOne(algo, message, signature, key) {
   try {
+    if (algo === 2) {
+      const recovered = native.ecdsaRecover(signature, key[0], keccak(message), false);
+      const address = keccak(recovered.subarray(1)).subarray(12);
+      for (let i = 0; i < 20; i++) if (address[i] !== key[1 + i]) return false;
+      return true;
+    }
     const digest = algo === 0 ? keccak(message) : createHash('sha256').update(message).digest();
-    return native.ecdsaVerify(signature, digest, pubKey);
+    return native.ecdsaVerify(signature, digest, key);
   } catch {
     return false;
   }
@@ -341,12 +363,7 @@ parentPort.on('message', async (job) => {
     const signature = data.subarray(o, o + 64);
     const pubKey = data.subarray(o + 64, o + 97);
     o += 97;
-    try {
-      const digest = algo === 0 ? keccak(message) : createHash('sha256').update(message).digest();
-      out[i] = native.ecdsaVerify(signature, digest, pubKey) ? 1 : 0;
-    } catch {
-      out[i] = 0;
-    }
+    out[i] = checkOne(algo, message, signature, pubKey) ? 1 : 0;
   }
   parentPort.postMessage({ id: job.id, buffer: out.buffer }, [out.buffer]);
 });
@@ -354,6 +371,16 @@ parentPort.on('message', async (job) => {
 
 /** Checks a job on the calling thread (the same work as the worker). */
 export function verifyJobLocally(job: VerifyJob): boolean {
+  if (job.algo === 'eth_recover') {
+    let recovered: Uint8Array;
+    try {
+      recovered = secp256k1().recover(keccak256(job.message), job.signature.subarray(0, 64), job.pubKey[0]!, false);
+    } catch {
+      return false;
+    }
+    const address = keccak256(recovered.subarray(1)).subarray(12);
+    return address.every((byte, i) => byte === job.pubKey[1 + i]);
+  }
   const digest = job.algo === 'eth_secp256k1' ? keccak256(job.message) : sha256(job.message);
   return secp256k1().verify(digest, job.signature, job.pubKey);
 }
@@ -476,7 +503,7 @@ export class SignatureVerifierPool {
     let o = 0;
     jobs.forEach((job, i) => {
       offsets[i] = o;
-      view[o] = job.algo === 'eth_secp256k1' ? 0 : 1;
+      view[o] = ALGO_CODES[job.algo];
       dataView.setUint32(o + 1, job.message.length, true);
       o += 5;
       view.set(job.message, o);
@@ -513,7 +540,7 @@ export class SignatureVerifierPool {
     const data = new DataView(buffer);
     let o = 0;
     for (const job of jobs) {
-      view[o] = job.algo === 'eth_secp256k1' ? 0 : 1;
+      view[o] = ALGO_CODES[job.algo];
       data.setUint32(o + 1, job.message.length, true);
       o += 5;
       view.set(job.message, o);

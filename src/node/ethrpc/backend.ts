@@ -13,7 +13,7 @@ import type { ExecTxResult } from '../abci/types.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { Query as IndexQuery } from '../indexer/query.js';
 import { decodeTx } from '../app/tx.js';
-import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, recoverSender, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
+import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, recoverAndRememberSender, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
 import { eip155ChainId, hardforkAt } from '../modules/evm/params.js';
 import { EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
 import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm/v1/tx_pb.js';
@@ -247,7 +247,8 @@ export class EthBackend {
     }
     let from: string;
     try {
-      from = bytesToHex(recoverSender(tx));
+      // Remembered by signed-tx hash: CheckTx and FinalizeBlock of the tx built here do not recover it again.
+      from = bytesToHex(recoverAndRememberSender(tx));
     } catch (err) {
       throw new EthRpcError(-32000, `couldn't retrieve sender address from the ethereum transaction: ${(err as Error).message.split(' (')[0]}: tx intended signer does not match the given signer`);
     }

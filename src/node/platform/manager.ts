@@ -8,7 +8,7 @@
 import { ParamSpaces } from './params.js';
 import { type DescMessage, type DescService, type JsonObject, type JsonValue, type Registry } from '@bufbuild/protobuf';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
-import type { AnteChain, AnteInsertion, SignatureFallback } from '../app/ante/types.js';
+import type { AnteChain, AnteInsertion, SignatureFallback, SignaturePrecheck } from '../app/ante/types.js';
 import type { ValidatorUpdate } from '../abci/types.js';
 import { moduleAddress } from '../modules/shared/address.js';
 import type { Context } from '../modules/shared/context.js';
@@ -180,6 +180,11 @@ export class ModuleManager {
     const offered = this.list().filter((module) => module.instance.signatureFallback !== undefined);
     if (offered.length > 1) throw new Error(`modules ${offered.map((module) => module.declaration.name).join(', ')} all offer a signature fallback`);
     return offered[0]?.instance.signatureFallback;
+  }
+
+  /** The modules' pre-checks of signatures (App.precheckTx), in module order. */
+  signaturePrechecks(): SignaturePrecheck[] {
+    return this.list().flatMap(({ instance }) => (instance.signaturePrecheck === undefined ? [] : [instance.signaturePrecheck]));
   }
 
   aminoNames(): Map<string, string> {

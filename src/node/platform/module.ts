@@ -13,7 +13,7 @@ import type { DescMessage, DescService, JsonObject, JsonValue } from '@bufbuild/
 import type { Registry } from '@bufbuild/protobuf';
 import type { CommitInfo, ConsensusParams, Misbehavior, ValidatorUpdate } from '../abci/types.js';
 import type { FeeGrantKeeper } from '../app/ante/expectedKeepers.js';
-import type { AnteChain, AnteInsertion, SignatureFallback } from '../app/ante/types.js';
+import type { AnteChain, AnteInsertion, SignatureFallback, SignaturePrecheck } from '../app/ante/types.js';
 import type { Context } from '../modules/shared/context.js';
 import type { RegisteredError } from '../modules/shared/errors.js';
 import type { GenesisDefaults, MsgRoute, QueryServiceImpl } from '../modules/shared/module.js';
@@ -136,6 +136,11 @@ export interface ModuleInstance<K = unknown> {
    * sign bytes (the evm module's EIP-712 typed data). At most one module offers it.
    */
   readonly signatureFallback?: SignatureFallback;
+  /**
+   * Signature work of this module's txs that the app may do ahead of CheckTx on its worker
+   * threads (the evm module: Ethereum sender recovery), see PrecheckedSignature.
+   */
+  readonly signaturePrecheck?: SignaturePrecheck;
   /**
    * Loads what the module needs before the app serves anything (heavy libraries kept off the
    * import graph of the CLI); the app awaits it when it opens.

@@ -4,7 +4,9 @@
  */
 import { isNativeSecp256k1Available } from '../../../src/keyring/index.js';
 import { signMessage } from '../../../src/keyring/keys.js';
-import { SignatureVerifierPool, VerifiedSignatureCache, inlineVerifyStats } from '../../../src/node/app/sigverify.js';
+import { keccak256 } from '../../../src/keyring/hash.js';
+import { SignatureVerifierPool, VerifiedSignatureCache, ethRecoverKeyField, inlineVerifyStats, verifyJobLocally, type VerifyJob } from '../../../src/node/app/sigverify.js';
+import { secp256k1 } from '../../../src/keyring/secp256k1.js';
 import { TOKEN, buildAppState, msgSend, signTx, startChain, testKey } from './helpers.js';
 
 const alice = testKey('alice');
@@ -62,6 +64,38 @@ describe('SignatureVerifierPool', () => {
       cancelled.cancel();
       await cancelled.done;
       expect(jobs.every((_, i) => [0, 1, 2].includes(cancelled.state(i)))).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('eth_recover jobs', () => {
+  // A job passes when the key recovered from the signature over keccak256(message) hashes to the
+  // address in the key field — on a worker and on the calling thread alike.
+  const message = new TextEncoder().encode('an Ethereum tx signing payload');
+  const { signature, recovery } = secp256k1().sign(keccak256(message), alice.privateKey);
+  const job = (address: Uint8Array, recid = recovery, sig = signature): VerifyJob => ({ algo: 'eth_recover', message, signature: sig, pubKey: ethRecoverKeyField(recid, address) });
+  const jobs = [
+    job(alice.address),
+    job(bob.address),
+    job(alice.address, 1 - recovery),
+    job(alice.address, recovery, Uint8Array.from(signature, (byte, i) => (i === 5 ? byte ^ 1 : byte))),
+    job(alice.address, recovery, new Uint8Array(64)),
+  ];
+  const expected = [true, false, false, false, false];
+
+  test('on the calling thread', () => {
+    expect(jobs.map((j) => verifyJobLocally(j))).toEqual(expected);
+  });
+
+  nativeTest('on a worker thread, batched and through shared memory', async () => {
+    const pool = SignatureVerifierPool.create(1)!;
+    try {
+      expect(await pool.verifyOnWorkers(jobs)).toEqual(expected);
+      const shared = pool.startShared(jobs)!;
+      await shared.done;
+      expect(jobs.map((_, i) => shared.state(i))).toEqual(expected.map((ok) => (ok ? 1 : 2)));
     } finally {
       await pool.close();
     }

@@ -4,7 +4,7 @@ import type { DecCoin } from '../../modules/shared/coins.js';
 import type { Context } from '../../modules/shared/context.js';
 import type { SignMode } from '../../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import type { AminoJsonSigner } from '../../codec/aminoJson.js';
-import type { SignerData, SignModeHandler, VerifiedSignatureCache } from '../sigverify.js';
+import type { SignerData, SignModeHandler, VerifiedSignatureCache, VerifyJob } from '../sigverify.js';
 import type { DecodedTx, SignatureData } from '../tx.js';
 import type { AnteAccountKeeper, AnteBankKeeper, FeeGrantKeeper } from './expectedKeepers.js';
 
@@ -34,6 +34,20 @@ export interface AnteEnvBase {
 export interface SignatureFallback {
   verify(pubKey: PubKey, mode: SignMode, signature: Uint8Array, tx: DecodedTx, signer: SignerData, amino: AminoJsonSigner): boolean;
 }
+
+/**
+ * A signature check a module hands to the app's pre-check (App.precheckTx: on the worker
+ * threads, ahead of CheckTx): `accept` runs on the main thread when the job passes, to record
+ * what the module's ante chain then need not recompute. A job that fails or never runs records
+ * nothing, so the ante chain's own check decides (the evm module's Ethereum sender recovery).
+ */
+export interface PrecheckedSignature {
+  readonly job: VerifyJob;
+  accept(): void;
+}
+
+/** A module's pre-check: the jobs for `tx` over the CheckTx state (none when it is not its kind of tx). */
+export type SignaturePrecheck = (ctx: Context, tx: DecodedTx) => readonly PrecheckedSignature[];
 
 /** The full environment of a decorator: the app's part plus the ante handler's configuration. */
 export interface AnteEnv extends AnteEnvBase {

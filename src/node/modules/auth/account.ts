@@ -37,7 +37,7 @@ import { aminoPubKeyBytes } from '../../codec/aminoPubKey.js';
 import { accString, parseAccAddress } from '../shared/address.js';
 import { SdkErrors, isSdkError } from '../shared/errors.js';
 import { toHexString } from '../shared/keys.js';
-import { ProtoReader, ProtoWriter, delimitedSize, utf8Decode } from '../shared/proto.js';
+import { ProtoReader, ProtoWriter, delimitedSize, utf8Decode, varintSize } from '../shared/proto.js';
 
 export type PubKeyAlgo = 'eth_secp256k1' | 'secp256k1' | 'ed25519' | 'multisig';
 
@@ -207,27 +207,39 @@ export function accountToAny(account: Account): Any {
 
 /** The stored form (Any bytes); hand-encoded, byte-identical to protobuf-es (tested). */
 export function encodeAccount(account: Account): Uint8Array {
-  const base = new ProtoWriter(128).stringField(1, accString(account.address));
-  if (account.pubKey !== undefined) base.messageField(2, encodePubKeyAny(account.pubKey));
-  base.uintField(3, account.accountNumber).uintField(4, account.sequence);
-  const baseBytes = base.finish();
   let bytes: Uint8Array;
   switch (account.kind) {
-    case 'eth': {
-      const codeHashLength = Buffer.byteLength(account.codeHash);
-      const valueLength = delimitedSize(baseBytes.length) + (codeHashLength === 0 ? 0 : delimitedSize(codeHashLength));
-      bytes = new ProtoWriter(delimitedSize(ETH_ACCOUNT_TYPE_URL.length) + delimitedSize(valueLength))
-        .stringField(1, ETH_ACCOUNT_TYPE_URL)
-        .header(2, valueLength)
-        .messageField(1, baseBytes)
-        .stringField(2, account.codeHash)
-        .finish();
+    case 'eth':
+    case 'base': {
+      // The two kinds every send and Ethereum tx writes: sized up front and written into one
+      // buffer (the BaseAccount nested in place) — no intermediate BaseAccount bytes.
+      const address = accString(account.address);
+      const addressLength = Buffer.byteLength(address);
+      const pubKeyAny = account.pubKey === undefined ? undefined : encodePubKeyAny(account.pubKey);
+      const baseLength =
+        (addressLength === 0 ? 0 : delimitedSize(addressLength)) +
+        (pubKeyAny === undefined ? 0 : delimitedSize(pubKeyAny.length)) +
+        uintFieldSize(account.accountNumber) +
+        uintFieldSize(account.sequence);
+      const writeBase = (writer: ProtoWriter): ProtoWriter => {
+        writer.stringField(1, address);
+        if (pubKeyAny !== undefined) writer.messageField(2, pubKeyAny);
+        return writer.uintField(3, account.accountNumber).uintField(4, account.sequence);
+      };
+      if (account.kind === 'eth') {
+        const codeHashLength = Buffer.byteLength(account.codeHash);
+        const valueLength = delimitedSize(baseLength) + (codeHashLength === 0 ? 0 : delimitedSize(codeHashLength));
+        const writer = new ProtoWriter(delimitedSize(ETH_ACCOUNT_TYPE_URL.length) + delimitedSize(valueLength)).stringField(1, ETH_ACCOUNT_TYPE_URL).header(2, valueLength).header(1, baseLength);
+        bytes = writeBase(writer).stringField(2, account.codeHash).finish();
+      } else {
+        const writer = new ProtoWriter(delimitedSize(BASE_ACCOUNT_TYPE_URL.length) + (baseLength === 0 ? 0 : delimitedSize(baseLength))).stringField(1, BASE_ACCOUNT_TYPE_URL);
+        if (baseLength > 0) writeBase(writer.header(2, baseLength));
+        bytes = writer.finish();
+      }
       break;
     }
-    case 'base':
-      bytes = new ProtoWriter(delimitedSize(BASE_ACCOUNT_TYPE_URL.length) + delimitedSize(baseBytes.length)).stringField(1, BASE_ACCOUNT_TYPE_URL).bytesField(2, baseBytes).finish();
-      break;
     case 'module': {
+      const baseBytes = baseAccountBytes(account);
       const writer = new ProtoWriter(baseBytes.length + 64).messageField(1, baseBytes).stringField(2, account.name);
       for (const permission of account.permissions) writer.bytesField(3, textEncoder.encode(permission));
       const value = writer.finish();
@@ -235,6 +247,7 @@ export function encodeAccount(account: Account): Uint8Array {
       break;
     }
     case 'interchain': {
+      const baseBytes = baseAccountBytes(account);
       const value = new ProtoWriter(baseBytes.length + 80).messageField(1, baseBytes).stringField(2, account.accountOwner ?? '').finish();
       bytes = new ProtoWriter(value.length + 64).stringField(1, INTERCHAIN_ACCOUNT_TYPE_URL).bytesField(2, value).finish();
       break;
@@ -242,6 +255,26 @@ export function encodeAccount(account: Account): Uint8Array {
   }
   decoded.set(bytes, account);
   return bytes;
+}
+
+/** A BaseAccount's bytes. */
+function baseAccountBytes(account: Account): Uint8Array {
+  const base = new ProtoWriter(128).stringField(1, accString(account.address));
+  if (account.pubKey !== undefined) base.messageField(2, encodePubKeyAny(account.pubKey));
+  return base.uintField(3, account.accountNumber).uintField(4, account.sequence).finish();
+}
+
+/** Bytes of a varint field (field number < 16) holding `value`; 0 when it is omitted (zero). */
+function uintFieldSize(value: bigint): number {
+  if (value === 0n) return 0;
+  if (value < 0x80000000n) return 1 + varintSize(Number(value));
+  let v = BigInt.asUintN(64, value);
+  let size = 2;
+  while (v >= 0x80n) {
+    v >>= 7n;
+    size++;
+  }
+  return size;
 }
 
 const textEncoder = new TextEncoder();

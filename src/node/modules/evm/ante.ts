@@ -20,7 +20,8 @@
 import type { Message } from '@bufbuild/protobuf';
 import { bytesToHex } from './hex.js';
 import { InfiniteGasMeter } from '../../store/index.js';
-import type { AnteChain, AnteDecorator, AnteInsertion, AnteState } from '../../app/ante/types.js';
+import type { AnteChain, AnteDecorator, AnteInsertion, AnteState, PrecheckedSignature, SignaturePrecheck } from '../../app/ante/types.js';
+import { ExtensionOptionsEthereumTxSchema } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { coinsToString } from '../shared/coins.js';
 import type { MsgEthereumTx } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { FEE_COLLECTOR_NAME } from './keys.js';
@@ -75,7 +76,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     handle(state, env) {
       const params = keeper.getParams(state.ctx);
       const { cachedTxFromMsg, commonFor } = evmLibraries();
-      const common = commonFor(keeper.chainId(state.ctx), keeper.hardfork(state.ctx, params), params.extraEips.map(Number));
+      const common = commonFor(keeper.chainId(state.ctx, params), keeper.hardfork(state.ctx, params), params.extraEips.map(Number));
       const txs: EthTx[] = [];
       let totalGas = 0n;
       for (const msg of ethMsgs(state)) {
@@ -181,6 +182,43 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
   };
 
   return [setUp, validate, sigVerify, accountAndFee, gasWanted];
+}
+
+const EXTENSION_OPTIONS_ETHEREUM_TX = `/${ExtensionOptionsEthereumTxSchema.typeName}`;
+
+/**
+ * The Ethereum sender recovery of EthSigVerification, done ahead of CheckTx on the app's worker
+ * threads (App.precheckTx): for each MsgEthereumTx whose `from` is filled in, a job that passes
+ * when the signature recovers to `from`; a pass memoises `from` as the sender of that message's
+ * decoded tx (the object CheckTx and FinalizeBlock then share), so the ante chain does not
+ * recover it again. Only a pure function of the tx is recorded: a tx whose job failed or never
+ * ran is recovered inline, with the same result.
+ */
+export function evmSignaturePrecheck(keeper: EvmKeeper): SignaturePrecheck {
+  return (ctx, tx) => {
+    if (tx.extensionOptions[0]?.typeUrl !== EXTENSION_OPTIONS_ETHEREUM_TX) return [];
+    const params = keeper.getParams(ctx);
+    const { cachedTxFromMsg, commonFor, senderRecoveryJob, rememberSender, knownSender, hexToBytes } = evmLibraries();
+    const common = commonFor(keeper.chainId(ctx, params), keeper.hardfork(ctx, params), params.extraEips.map(Number));
+    const out: PrecheckedSignature[] = [];
+    for (const { typeUrl, message } of tx.msgs) {
+      if (typeUrl !== MSG_ETHEREUM_TX_URL) return [];
+      const msg = message as MsgEthereumTx;
+      if (!/^0x[0-9a-fA-F]{40}$/.test(msg.from)) continue;
+      let ethTx: EthTx;
+      let job;
+      const claimed = hexToBytes(msg.from as `0x${string}`);
+      try {
+        ethTx = cachedTxFromMsg(msg, common);
+        if (knownSender(ethTx) !== undefined) continue; // recovered already (eth_sendRawTransaction)
+        job = senderRecoveryJob(ethTx, claimed);
+      } catch {
+        continue; // the ante chain reports it
+      }
+      out.push({ job, accept: () => rememberSender(msg, ethTx, claimed) });
+    }
+    return out;
+  };
 }
 
 /**

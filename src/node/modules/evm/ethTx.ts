@@ -16,7 +16,9 @@ import {
   type AccessList,
 } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
 import { secp256k1 } from '../../../keyring/secp256k1.js';
+import { ethRecoverKeyField, type VerifyJob } from '../../app/sigverify.js';
 import { keccak256 } from '../../../util/hash.js';
 import { AccessTupleSchema, type AccessTuple as AccessTupleMsg } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import {
@@ -81,7 +83,9 @@ export function commonFor(chainId: bigint, hardfork: string, eips: readonly numb
   const key = `${chainId}:${hardfork}:${eips.join(',')}`;
   let common = commons.get(key);
   if (common === undefined) {
-    common = createCustomCommon({ chainId: Number(chainId), name: `tokend-${chainId}` }, Mainnet, { hardfork, eips: [...eips] });
+    // The app's Keccak-256 (WebAssembly once loaded, see util/hash.ts) for tx hashes, the
+    // KECCAK256 opcode and CREATE2 addresses: the same digests as the library's own.
+    common = createCustomCommon({ chainId: Number(chainId), name: `tokend-${chainId}` }, Mainnet, { hardfork, eips: [...eips], customCrypto: { keccak256 } });
     commons.set(key, common);
   }
   return common;
@@ -294,11 +298,8 @@ export function cosmosTxBytes(tx: EthTx, sender: string, denom: string): Uint8Ar
 
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 
-/**
- * The sender of a signed tx (20 bytes), recovered with libsecp256k1 when its binding loads (the
- * library's own recovery is pure JS, ~100× slower). EIP-2: s ≤ n/2. Throws "Invalid Signature…".
- */
-export function recoverSender(tx: EthTx): Uint8Array {
+/** The recovery inputs of a signed tx: 64-byte r‖s and recovery id, after EIP-2's and v's checks. Throws "Invalid Signature…". */
+function recoveryInputs(tx: EthTx): { signature: Uint8Array; recovery: number } {
   const { v, r, s } = tx;
   if (v === undefined || r === undefined || s === undefined) throw new Error('Invalid Signature: the transaction is not signed');
   if (r === 0n || s === 0n || s > HALF_N) throw new Error('Invalid Signature: s-values greater than secp256k1n/2 are considered invalid');
@@ -308,13 +309,34 @@ export function recoverSender(tx: EthTx): Uint8Array {
   const signature = new Uint8Array(64);
   signature.set(setLengthLeft(bigIntToBytes(r), 32), 0);
   signature.set(setLengthLeft(bigIntToBytes(s), 32), 32);
+  return { signature, recovery: Number(recovery) };
+}
+
+/**
+ * The sender of a signed tx (20 bytes), recovered with libsecp256k1 when its binding loads (the
+ * library's own recovery is pure JS, ~100× slower). EIP-2: s ≤ n/2. Throws "Invalid Signature…".
+ */
+export function recoverSender(tx: EthTx): Uint8Array {
+  const { signature, recovery } = recoveryInputs(tx);
   let publicKey: Uint8Array;
   try {
-    publicKey = secp256k1().recover(tx.getHashedMessageToSign(), signature, Number(recovery), false);
+    publicKey = secp256k1().recover(tx.getHashedMessageToSign(), signature, recovery, false);
   } catch {
     throw new Error('Invalid Signature: no public key recovers from it');
   }
   return keccak256(publicKey.subarray(1)).subarray(12);
+}
+
+/**
+ * A worker job (App.precheckTx) that passes when `tx`'s signature recovers to `claimed`: the
+ * unhashed signing payload (the worker hashes it with keccak256), r‖s, and the recovery id with
+ * the claimed address. Throws when recoverSender would throw before recovering.
+ */
+export function senderRecoveryJob(tx: EthTx, claimed: Uint8Array): VerifyJob {
+  const { signature, recovery } = recoveryInputs(tx);
+  const payload = tx.getMessageToSign();
+  const message = payload instanceof Uint8Array ? payload : RLP.encode(payload);
+  return { algo: 'eth_recover', message, signature, pubKey: ethRecoverKeyField(recovery, claimed) };
 }
 
 const decodedMsgs = new WeakMap<object, { common: Common; tx: EthTx; sender?: Uint8Array | Error }>();
@@ -328,6 +350,45 @@ export function cachedTxFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
   return tx;
 }
 
+/**
+ * Records `sender` as the recovered sender of `msg`'s tx `tx` (a worker found that the
+ * signature recovers to it, see senderRecoveryJob): cachedSender then answers it without
+ * recovering. Nothing is recorded when `msg` is now memoised with another tx object.
+ */
+export function rememberSender(msg: MsgEthereumTx, tx: EthTx, sender: Uint8Array): void {
+  const entry = decodedMsgs.get(msg);
+  if (entry !== undefined && entry.tx === tx && entry.sender === undefined) entry.sender = sender;
+}
+
+/**
+ * Senders already recovered elsewhere in this process, by signed-tx hash (which commits to every
+ * signed field, v, r and s included, so the sender is a function of it): eth_sendRawTransaction
+ * recovers the sender to fill in `from`, and CheckTx and FinalizeBlock of the Cosmos tx it builds
+ * then find it here instead of recovering again. Bounded; the oldest entries go first.
+ */
+const knownSenders = new Map<string, Uint8Array>();
+const KNOWN_SENDERS_LIMIT = 20_000;
+
+/** The sender of `tx`, from knownSenders or recovered (and remembered there); throws as recoverSender. */
+export function recoverAndRememberSender(tx: EthTx): Uint8Array {
+  if (!tx.isSigned()) return recoverSender(tx); // throws its "not signed" text
+  const key = bytesToHex(tx.hash());
+  const known = knownSenders.get(key);
+  if (known !== undefined) return known;
+  const sender = recoverSender(tx);
+  knownSenders.set(key, sender);
+  if (knownSenders.size > KNOWN_SENDERS_LIMIT) knownSenders.delete(knownSenders.keys().next().value!);
+  return sender;
+}
+
+/** A sender knownSenders holds for `tx` (no recovery). */
+export function knownSender(tx: EthTx): Uint8Array | undefined {
+  return knownSenders.size === 0 || !tx.isSigned() ? undefined : knownSenders.get(bytesToHex(tx.hash()));
+}
+
+/** Senders recovered on the calling thread by cachedSender (tests, benchmarks). */
+export const inlineSenderRecoveries = { count: 0 };
+
 /** recoverSender, memoised per message object. */
 export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
   const entry = decodedMsgs.get(msg);
@@ -335,7 +396,13 @@ export function cachedSender(msg: MsgEthereumTx, tx: EthTx): Uint8Array {
     if (entry.sender instanceof Error) throw entry.sender;
     return entry.sender;
   }
-  let sender: Uint8Array | Error;
+  let sender: Uint8Array | Error | undefined = knownSender(tx);
+  if (sender !== undefined) {
+    // Known senders passed recoverSender's checks when they were recovered.
+    if (entry !== undefined && entry.tx === tx) entry.sender = sender;
+    return sender;
+  }
+  inlineSenderRecoveries.count++;
   try {
     sender = recoverSender(tx);
   } catch (err) {

@@ -9,7 +9,8 @@
 import { create } from '@bufbuild/protobuf';
 import type { Common } from '@ethereumjs/common';
 import { createEVM, type EVM } from '@ethereumjs/evm';
-import { Address, bytesToHex, createContractAddress, toChecksumAddress } from '@ethereumjs/util';
+import { Address, bytesToHex, createContractAddress, setLengthLeft } from '@ethereumjs/util';
+import { checksumAddress as toChecksumAddress } from './hex.js';
 import { LogSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import { MsgEthereumTxResponseSchema, type MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Context } from '../shared/context.js';
@@ -38,7 +39,7 @@ const idle = new Map<Common, PooledEvm[]>();
 const POOL_LIMIT = 8;
 
 async function acquireEvm(k: EvmKeeper, ctx: Context, params: EvmParams): Promise<PooledEvm> {
-  const common = commonFor(k.chainId(ctx), k.hardfork(ctx, params), params.extraEips.map(Number));
+  const common = commonFor(k.chainId(ctx, params), k.hardfork(ctx, params), params.extraEips.map(Number));
   const bound = ctx.with({ metered: false });
   const pooled = idle.get(common)?.pop();
   if (pooled !== undefined) {
@@ -76,6 +77,11 @@ export function blockOf(ctx: Context, baseFee: bigint | undefined) {
       getBlobGasPrice: () => 1n,
     },
   };
+}
+
+/** An access list in the hex form `warm` takes (what the tx's toJSON gives, without rendering the rest of it). */
+function accessListOf(list: readonly (readonly [Uint8Array, readonly Uint8Array[]])[]): { address: string; storageKeys: string[] }[] {
+  return list.map(([address, keys]) => ({ address: bytesToHex(setLengthLeft(address, 20)), storageKeys: keys.map((key) => bytesToHex(setLengthLeft(key, 32))) }));
 }
 
 /** Warms the sender, recipient, precompiles and access list (EIP-2929/2930, EIP-3651 coinbase). */
@@ -121,7 +127,7 @@ async function runTransaction(
 ): Promise<MsgEthereumTxResponse> {
   const caller = new Address(sender);
   const block = blockOf(ctx, baseFee);
-  const accessList = 'accessList' in tx ? (tx.toJSON().accessList ?? []) : [];
+  const accessList = 'accessList' in tx ? accessListOf(tx.accessList) : [];
   warm(evm, common, caller, tx.to, accessList, block.header.coinbase);
   const intrinsic = tx.getIntrinsicGas();
   const contractAddress = tx.to === undefined ? createContractAddress(caller, tx.nonce) : undefined;

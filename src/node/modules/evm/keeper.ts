@@ -87,8 +87,8 @@ export class EvmKeeper {
     ctx.events.emit(newEvent(EVENT_TYPE_BLOCK_BLOOM, [ATTRIBUTE_KEY_BLOOM, `0x${Buffer.from(bloom).toString('hex')}`]));
   }
 
-  chainId(ctx: Context): bigint {
-    return eip155ChainId(ctx.chainId, this.getParams(ctx));
+  chainId(ctx: Context, params: EvmParams = this.getParams(ctx)): bigint {
+    return eip155ChainId(ctx.chainId, params);
   }
 
   baseFee(ctx: Context, params: EvmParams = this.getParams(ctx)): bigint | undefined {

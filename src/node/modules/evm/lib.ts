@@ -3,6 +3,7 @@
  * the module list is imported: CLI commands import the module list for its types and must not
  * pay for the EVM. The ante chain (synchronous) then reads them through `evmLibraries()`.
  */
+import { loadFastKeccak } from '../../../util/hash.js';
 import type * as EthTxModule from './ethTx.js';
 import type * as ExecModule from './exec.js';
 import type * as TraceModule from './trace.js';
@@ -15,7 +16,7 @@ let loading: Promise<EvmLibraries> | undefined;
 export function loadEvmLibraries(): Promise<EvmLibraries> {
   // trace.js after exec.js: both import @ethereumjs/evm, and jest's ESM loader trips over two
   // concurrent first imports of one package.
-  loading ??= Promise.all([import('./ethTx.js'), import('./exec.js')]).then(async ([ethTx, exec]) => {
+  loading ??= Promise.all([import('./ethTx.js'), import('./exec.js'), loadFastKeccak()]).then(async ([ethTx, exec]) => {
     const trace = await import('./trace.js');
     loaded = { ...ethTx, ...exec, ...trace };
     return loaded;

@@ -10,7 +10,7 @@ import { validateEvmParams } from './params.js';
 import { ExtensionOptionsEthereumTxSchema, AccessListTxSchema, DynamicFeeTxSchema, LegacyTxSchema, Msg } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { Query } from '../../../gen/ethermint/evm/v1/query_pb.js';
 import { defineModule } from '../../platform/module.js';
-import { evmAnteChain, evmCosmosDecorators } from './ante.js';
+import { evmAnteChain, evmCosmosDecorators, evmSignaturePrecheck } from './ante.js';
 import { EXTENSION_OPTIONS_WEB3_TX_URL, web3AnteChain } from './eip712/ante.js';
 import { eip712SignatureFallback } from './eip712/encoding.js';
 import { ExtensionOptionsWeb3TxSchema } from '../../../gen/ethermint/types/v1/web3_pb.js';
@@ -65,6 +65,8 @@ export const evmModule = defineModule<EvmKeeper>({
       anteDecorators: evmCosmosDecorators(keeper, () => feeMarket),
       // An eth_secp256k1 signature over the EIP-712 typed data of a plain Cosmos tx (eip712/encoding.ts).
       signatureFallback: eip712SignatureFallback,
+      // Ethereum senders recovered on the app's worker threads ahead of CheckTx (ante.ts).
+      signaturePrecheck: evmSignaturePrecheck(keeper),
     };
   },
 });

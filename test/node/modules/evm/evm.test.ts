@@ -5,7 +5,7 @@
  */
 import { Wallet, getBytes, hexlify } from 'ethers';
 import { bytesToHex } from '@ethereumjs/util';
-import { commonFor, cosmosTxBytes, recoverSender, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
+import { commonFor, cosmosTxBytes, inlineSenderRecoveries, recoverAndRememberSender, recoverSender, txFromRaw } from '../../../../src/node/modules/evm/ethTx.js';
 import { useSecp256k1Implementation, isNativeSecp256k1Available } from '../../../../src/keyring/secp256k1.js';
 import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
 import type { BankKeeper } from '../../../../src/node/modules/bank/keeper.js';
@@ -311,5 +311,66 @@ describe('evm module', () => {
       expect([refused.code, refused.log]).toEqual([11, 'tx gas (250000) exceeds block gas limit (200000): out of gas']);
       await expectUnchanged();
     });
+  });
+});
+
+describe('Ethereum senders recovered on the worker threads (App.precheckTx)', () => {
+  const nativeTest = isNativeSecp256k1Available() ? test : test.skip;
+
+  nativeTest('prechecked senders are not recovered again, a forged `from` is left to CheckTx, and blocks match an app without workers', async () => {
+    const state = buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN });
+    const withWorkers = await startChain(state, { appOptions: { sigVerifyWorkers: 1 } });
+    const inline = await startChain(state);
+    try {
+      await withWorkers.block([]);
+      await inline.block([]);
+      const to = bytesToHex(bob.address);
+      const legacy = carry(await wallet.signTransaction({ type: 0, chainId: CHAIN, nonce: 0, to, value: 5n, gasLimit: 21000n, gasPrice: 2n * GWEI }));
+      const dynamic = carry(await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 1, to, value: 7n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI }));
+      // Signed by alice, claiming bob as its sender.
+      const forgedTx = txFromRaw(getBytes(await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 2, to, value: 9n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI })), commonFor(CHAIN, 'cancun'));
+      const forged = cosmosTxBytes(forgedTx, to, DENOM);
+
+      await Promise.all([legacy, dynamic, forged].map((tx) => withWorkers.app.precheckTx(tx)));
+      const before = inlineSenderRecoveries.count;
+      for (const tx of [legacy, dynamic]) expect((await withWorkers.app.checkTx({ tx, type: 'new' })).code).toBe(0);
+      expect(inlineSenderRecoveries.count).toBe(before);
+      const refused = await withWorkers.app.checkTx({ tx: forged, type: 'new' });
+      expect(refused.log).toBe(`expected ${to}, got ${wallet.address.toLowerCase()}: tx intended signer does not match the given signer`);
+      expect(inlineSenderRecoveries.count).toBe(before + 1);
+
+      const a = await withWorkers.block([legacy, dynamic, forged]);
+      const b = await inline.block([legacy, dynamic, forged]);
+      expect(a.txResults.map((r) => [r.code, r.gasUsed])).toEqual([
+        [0, 21000n],
+        [0, 21000n],
+        [b.txResults[2]!.code, b.txResults[2]!.gasUsed],
+      ]);
+      expect(a.txResults[2]!.code).not.toBe(0);
+      expect(a.txResults).toEqual(b.txResults);
+      expect(withWorkers.store.lastCommitId().hash).toEqual(inline.store.lastCommitId().hash);
+    } finally {
+      await withWorkers.close();
+      await inline.close();
+    }
+  });
+
+  test('a sender eth_sendRawTransaction recovered is not recovered again by CheckTx or the block', async () => {
+    const chain = await startChain(buildAppState({ accounts: [[alice, 1000n * TOKEN], [validator, 200n * TOKEN]], validator, selfDelegation: 100n * TOKEN }));
+    try {
+      await chain.block([]);
+      const raw = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to: bytesToHex(bob.address), value: 3n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+      const tx = txFromRaw(getBytes(raw), commonFor(CHAIN, 'cancun'));
+      const from = recoverAndRememberSender(tx);
+      expect(bytesToHex(from)).toBe(wallet.address.toLowerCase());
+      const bytes = cosmosTxBytes(tx, bytesToHex(from), DENOM);
+      const before = inlineSenderRecoveries.count;
+      expect((await chain.app.checkTx({ tx: bytes, type: 'new' })).code).toBe(0);
+      const result = (await chain.block([bytes])).txResults[0]!;
+      expect([result.code, result.gasUsed]).toEqual([0, 21000n]);
+      expect(inlineSenderRecoveries.count).toBe(before);
+    } finally {
+      await chain.close();
+    }
   });
 });
