@@ -118,6 +118,16 @@ describe('two tokend chains connected by @confio/relayer', () => {
     debug: (m: string) => logs.push(`debug ${m}`),
   };
 
+  /** Runs a relayer step; on failure, the error with the relayer's last log lines and each node's. */
+  const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      const nodeLogs = chains.map((chain) => `\nnode ${chain.chainId}:\n${chain.bg?.logs().slice(-2000) ?? ''}`).join('');
+      throw new Error(`${what}: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}${nodeLogs}`);
+    }
+  };
+
   beforeAll(async () => {
     const address = await relayerAddress(RELAYER_MNEMONIC, 'token', RELAYER_HD_PATH);
     const started: Chain[] = [];
@@ -165,13 +175,6 @@ describe('two tokend chains connected by @confio/relayer', () => {
     expect(relayer).toBeDefined();
     const { link, clientA, clientB } = relayer!;
     const [a, b] = chains as [Chain, Chain];
-    const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-      try {
-        return await run();
-      } catch (err) {
-        throw new Error(`${what}: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
-      }
-    };
     // MsgUpdateClient with a new header of the other chain (headers, commits and validator sets from the RPC).
     for (const [side, chain] of [['A', a], ['B', b]] as const) {
       const before = JSON.parse(await ok(['q', 'ibc', 'client', 'state', side === 'A' ? link.endA.clientID : link.endB.clientID, '--node', chain.bg!.node, '-o', 'json']));
@@ -194,13 +197,6 @@ describe('two tokend chains connected by @confio/relayer', () => {
     expect(relayer).toBeDefined();
     const { link, clientA, clientB } = relayer!;
     const [a, b] = chains as [Chain, Chain];
-    const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-      try {
-        return await run();
-      } catch (err) {
-        throw new Error(`${what}: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
-      }
-    };
     const channels = await guard<any>('createChannel', () => link.createChannel('A', 'transfer', 'transfer', ORDER_UNORDERED, 'ics20-1'));
     const [channelA, channelB] = [channels.src.channelId as string, channels.dest.channelId as string];
     transfer = { channelA, channelB };
@@ -263,13 +259,6 @@ describe('two tokend chains connected by @confio/relayer', () => {
     expect(relayer).toBeDefined();
     const { link, clientA, clientB } = relayer!;
     const [a, b] = chains as [Chain, Chain];
-    const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-      try {
-        return await run();
-      } catch (err) {
-        throw new Error(`${what}: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}\nnode A:\n${a.bg!.logs().slice(-2000)}\nnode B:\n${b.bg!.logs().slice(-2000)}`);
-      }
-    };
     const [connectionA, connectionB] = [link.endA.connectionID as string, link.endB.connectionID as string];
     const controllerPort = `icacontroller-${a.val}`;
 
@@ -338,13 +327,6 @@ describe('two tokend chains connected by @confio/relayer', () => {
     expect(relayer).toBeDefined();
     const { link, clientA } = relayer!;
     const [a, b] = chains as [Chain, Chain];
-    const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-      try {
-        return await run();
-      } catch (err) {
-        throw new Error(`${what}: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
-      }
-    };
     const channels = await guard<any>('createChannel (fee)', () => link.createChannel('A', 'transfer', 'transfer', ORDER_UNORDERED, FEE_VERSION));
     const [channelA, channelB] = [channels.src.channelId as string, channels.dest.channelId as string];
     for (const [chain, channel] of [[a, channelA], [b, channelB]] as const) {

@@ -187,6 +187,27 @@ export function attributeMap(events: readonly AbciEvent[], type: string): Record
   return Object.fromEntries(attributeList(events, type));
 }
 
+/** The block time of `side`'s block `h`, in nanoseconds since the epoch (as packet timeouts count). */
+export function blockTimeNs(side: Side, h: number): bigint {
+  const t = side.node.consensus.blockStore.loadBlock(h)!.header.time;
+  return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
+}
+
+/** Waits for `side`'s first block whose time is at or past `deadline` (ns); its height. */
+export async function heightPast(side: Side, deadline: bigint): Promise<number> {
+  let past = 0;
+  await waitFor(
+    () => {
+      const h = side.node.consensus.blockStore.height();
+      if (h > 0 && blockTimeNs(side, h) >= deadline) past = h;
+      return past > 0;
+    },
+    30_000,
+    `${side.id}'s block time past the deadline`,
+  );
+  return past;
+}
+
 /** Updates `side`'s client of `other` to other's header above `above` (above + 1); that height. */
 export async function updateClient(side: Side, other: Side, above: number, options?: DeliverOptions): Promise<number> {
   const target = above + 1;

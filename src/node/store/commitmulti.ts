@@ -415,12 +415,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     version: number,
     read: (key: Uint8Array) => Uint8Array | undefined,
   ): AsyncIterableIterator<KVEntry[]> {
-    const prefix = keyIndexPrefix(state.id);
-    const range = {
-      gte: start === undefined ? prefix : concatBytes(prefix, start),
-      lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
-      reverse: options.reverse === true,
-    };
+    const { range } = indexRange(state, start, end, options);
     for await (const chunk of this.db.chunks(range)) {
       const out: (KVEntry | Uint8Array)[] = [];
       let unread: Uint8Array[] | undefined;
@@ -462,12 +457,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     read: (key: Uint8Array) => Uint8Array | undefined,
     visit: ScanVisitor,
   ): Promise<void> {
-    const prefix = keyIndexPrefix(state.id);
-    const range = {
-      gte: start === undefined ? prefix : concatBytes(prefix, start),
-      lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
-      reverse: options.reverse === true,
-    };
+    const { prefix, range } = indexRange(state, start, end, options);
     const cut = prefix.length;
     const chunks = this.db.rawChunks?.(range) ?? this.db.chunks(range);
     for await (const chunk of chunks) {
@@ -1276,4 +1266,15 @@ function decodeChangeset(bytes: Uint8Array | undefined): Map<number, { buckets: 
 function readMetaU64(db: Database, key: Uint8Array): number {
   const bytes = db.getSync(key);
   return bytes === undefined || bytes.length !== 8 ? 0 : readU64(bytes, 0);
+}
+
+/** The key-index range of `[start, end)` in a store, and the store's index prefix. */
+function indexRange(state: StoreState, start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions) {
+  const prefix = keyIndexPrefix(state.id);
+  const range = {
+    gte: start === undefined ? prefix : concatBytes(prefix, start),
+    lt: end === undefined ? prefixEnd(prefix)! : concatBytes(prefix, end),
+    reverse: options.reverse === true,
+  };
+  return { prefix, range };
 }

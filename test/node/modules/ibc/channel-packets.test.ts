@@ -54,7 +54,7 @@ import type { ExecTxResult } from '../../../../src/node/abci/types.js';
 import { txHash } from '../../../../src/node/consensus/types/block.js';
 import { alice, waitFor } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import { MOCK_CHANNEL as CHANNEL, MOCK_PORT as PORT, MOCK_VERSION as VERSION, CLIENT, CONNECTION, attributeList as attributes, attempt, deliver, headerOf, ok, openConnection, proofHeight, prove, query, response, stopChains, updateClient, mockModuleSet, type MockSide, type SendRequest, send, sent, startMockChains } from '../../../helpers/ibcChains.js';
+import { MOCK_CHANNEL as CHANNEL, MOCK_PORT as PORT, MOCK_VERSION as VERSION, CLIENT, CONNECTION, attributeList as attributes, attempt, blockTimeNs, deliver, headerOf, heightPast, ok, openConnection, proofHeight, prove, query, response, stopChains, updateClient, mockModuleSet, type MockSide, type SendRequest, send, sent, startMockChains } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'chaina-1';
 const CHAIN_B = 'chainb-1';
@@ -350,19 +350,10 @@ describe('a channel and its packets between two tokend chains', () => {
     const pastTime = await send(A, { data: utf8.encode('x'), timeoutHeight: height(0n, 0n), timeoutTimestamp: 1n });
     expect('error' in pastTime && pastTime.error.message).toContain('receiving chain block timestamp >= packet timeout timestamp');
 
-    const timeOf = (h: number) => {
-      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
-      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
-    };
-    const deadline = timeOf(B.node.consensus.blockStore.height()) + 3_000_000_000n;
+    const deadline = blockTimeNs(B, B.node.consensus.blockStore.height()) + 3_000_000_000n;
     const packetSent = await sent(A, { data: utf8.encode('slow'), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
     const packet = create(PacketSchema, { sequence: packetSent.sequence, sourcePort: PORT, sourceChannel: CHANNEL, destinationPort: PORT, destinationChannel: CHANNEL, data: utf8.encode('slow'), timeoutTimestamp: deadline });
-    let past = 0;
-    await waitFor(() => {
-      const h = B.node.consensus.blockStore.height();
-      if (h > 0 && timeOf(h) >= deadline) past = h;
-      return past > 0;
-    }, 30_000, 'B’s block time past the deadline');
+    const past = await heightPast(B, deadline);
     const hB = await updateClient(A, B, past - 1);
     const absence = await prove(B, `receipts/ports/${PORT}/channels/${CHANNEL}/sequences/${packet.sequence}`, hB - 1);
     const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: absence.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 1n, signer: alice.bech32 })));

@@ -32,9 +32,9 @@ import { anyPack } from '../../../../src/node/codec/index.js';
 import { defaultMetadata, metadataFromVersion, metadataToVersion } from '../../../../src/node/modules/ibc/apps/ica/types.js';
 import { accString, moduleAddress } from '../../../../src/node/modules/shared/address.js';
 import { DENOM, TOKEN, msgSend, testKey } from '../../app/helpers.js';
-import { alice, bob, waitFor } from '../../services/helpers.js';
+import { alice, bob } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import { CONNECTION, attributeMap as attributes, deliver, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Side } from '../../../helpers/ibcChains.js';
+import { CONNECTION, attributeMap as attributes, deliver, heightPast, ok, openConnection, proofHeight, prove, query, response, startChains, stopChains, updateClient, type Side } from '../../../helpers/ibcChains.js';
 
 const CONTROLLER_PORT = `icacontroller-${alice.bech32}`;
 const HOST_PORT = 'icahost';
@@ -205,16 +205,7 @@ describe('an interchain account on a fee-enabled channel', () => {
     expect(sendEvent['packet_sequence']).toBe('2');
     const deadline = BigInt(sendEvent['packet_timeout_timestamp']!);
     const packet = create(PacketSchema, { sequence: 2n, sourcePort: CONTROLLER_PORT, sourceChannel: controllerChannel, destinationPort: HOST_PORT, destinationChannel: hostChannel, data: utf8.encode(sendEvent['packet_data']!), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
-    const timeOf = (h: number) => {
-      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
-      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
-    };
-    let past = 0;
-    await waitFor(() => {
-      const h = B.node.consensus.blockStore.height();
-      if (h > 0 && timeOf(h) >= deadline) past = h;
-      return past > 0;
-    }, 30_000, 'B’s block time past the deadline');
+    const past = await heightPast(B, deadline);
     const hB = await updateClient(A, B, past - 1);
     const nextRecv = await prove(B, `nextSequenceRecv/ports/${HOST_PORT}/channels/${hostChannel}`, hB - 1);
     const payeeBefore = await balance(A, payee.bech32);

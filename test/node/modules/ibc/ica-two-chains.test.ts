@@ -30,9 +30,9 @@ import { QueryFeeEnabledChannelRequestSchema, QueryFeeEnabledChannelResponseSche
 import { defaultMetadata, metadataFromVersion, metadataToVersion } from '../../../../src/node/modules/ibc/apps/ica/types.js';
 import { parseAccAddress } from '../../../../src/node/modules/shared/address.js';
 import { TOKEN, msgSend } from '../../app/helpers.js';
-import { alice, bob, waitFor } from '../../services/helpers.js';
+import { alice, bob } from '../../services/helpers.js';
 import { height } from '../../../helpers/ibcHeaders.js';
-import { CONNECTION, attributeMap as attributes, deliver, ok, openConnection, proofHeight, prove, query, startChains, stopChains, updateClient, type Side } from '../../../helpers/ibcChains.js';
+import { CONNECTION, attributeMap as attributes, deliver, heightPast, ok, openConnection, proofHeight, prove, query, startChains, stopChains, updateClient, type Side } from '../../../helpers/ibcChains.js';
 
 const CHAIN_A = 'icaa-1';
 const CHAIN_B = 'icab-1';
@@ -173,16 +173,7 @@ describe('an interchain account registered from A executes a bank send on B', ()
     expect(sendEvent['packet_sequence']).toBe('2');
     const deadline = BigInt(sendEvent['packet_timeout_timestamp']!);
     const packet = create(PacketSchema, { sequence: 2n, sourcePort: CONTROLLER_PORT, sourceChannel: controllerChannel, destinationPort: HOST_PORT, destinationChannel: hostChannel, data: utf8.encode(sendEvent['packet_data']!), timeoutHeight: height(0n, 0n), timeoutTimestamp: deadline });
-    const timeOf = (h: number) => {
-      const t = B.node.consensus.blockStore.loadBlock(h)!.header.time;
-      return BigInt(t.seconds) * 1_000_000_000n + BigInt(t.nanos);
-    };
-    let past = 0;
-    await waitFor(() => {
-      const h = B.node.consensus.blockStore.height();
-      if (h > 0 && timeOf(h) >= deadline) past = h;
-      return past > 0;
-    }, 30_000, 'B’s block time past the deadline');
+    const past = await heightPast(B, deadline);
     const hB = await updateClient(A, B, past - 1);
     const nextRecv = await prove(B, `nextSequenceRecv/ports/${HOST_PORT}/channels/${hostChannel}`, hB - 1);
     const timedOut = await ok(A, anyPack(MsgTimeoutSchema, create(MsgTimeoutSchema, { packet, proofUnreceived: nextRecv.proof, proofHeight: proofHeight(hB), nextSequenceRecv: 2n, signer: alice.bech32 })));
