@@ -6,7 +6,7 @@
  * txs of IBC_RELAY_BATCH MsgTransfers, and the relayer carries them to B (MsgRecvPacket, one tx per
  * batch with a client update) and their acknowledgements back to A (MsgAcknowledgement). Timed:
  * sending, receiving on B, acknowledging on A, all from the moment the packets are committed on A;
- * gas per MsgRecvPacket and MsgAcknowledgement from the delivered txs. The balances are checked at
+ * gas per MsgRecvPacket from the delivered txs. The balances are checked at
  * the end (every voucher arrived, nothing left pending).
  *
  *   npm run build && npx tsx bench/ibc/relay.bench.ts
@@ -121,18 +121,6 @@ export async function run(): Promise<Row[]> {
     }
     const sendMs = performance.now() - sendStart;
 
-    if (process.env.IBC_RELAY_TRACE) {
-      for (const [name, c] of [['A', clientA], ['B', clientB]] as const) {
-        for (const [obj, method] of [[c.sign, 'simulate'], [c.sign, 'signAndBroadcast'], [c.sign, 'broadcastTx'], [c, 'getPacketProof'], [c, 'doUpdateClient'], [c, 'waitOneBlock'], [c, 'latestHeader'], [c, 'getCommit'], [c, 'buildHeader'], [c, 'getSignedHeader'], [c, 'getValidatorSet'], [c, 'waitForIndexer'], [c, 'querySentPackets']] as const) {
-          const original = (obj as any)[method];
-          if (typeof original !== 'function') continue;
-          (obj as any)[method] = async (...args: unknown[]) => {
-            const t = performance.now();
-            try { return await original.apply(obj, args); } finally { console.error(`${name}.${method} ${(performance.now() - t).toFixed(0)} ms`); }
-          };
-        }
-      }
-    }
     // The relayer's own steps, a batch per tx: packets A → B, then their acks B → A.
     const relayStart = performance.now();
     const pending = await link.getPendingPackets('A');

@@ -14,10 +14,6 @@ import { TokendError } from '../../util/errors.js';
 import { ibcDenom, parseDenomTrace } from '../modules/ibc/apps/transfer/denom.js';
 import type { RpcClient } from './rpc.js';
 
-/** The default relative timeouts: 1000 blocks and 10 minutes (DefaultRelativePacketTimeout*). */
-export const DEFAULT_RELATIVE_TIMEOUT_HEIGHT = '0-1000';
-export const DEFAULT_RELATIVE_TIMEOUT_TIMESTAMP_NS = 600_000_000_000n;
-
 export interface TransferInput {
   sourcePort: string;
   sourceChannel: string;

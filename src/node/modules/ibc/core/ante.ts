@@ -6,10 +6,10 @@
  * there first — so a racing relayer learns it in CheckTx instead of paying for an empty tx in a
  * block. A tx with any other message is not looked at.
  *
- * - CheckTx / ReCheckTx: the messages run on the ante's own branch, whose writes the mempool's
- *   check state keeps when the tx is accepted (as in ibc-go): a second tx relaying the same
- *   packets before the next block is then refused too. Their gas is not charged here (CheckTx
- *   gas is not consensus), so the tx's gas limit is not spent twice.
+ * - CheckTx / ReCheckTx: the messages run on the ante's own branch and gas meter (as in ibc-go),
+ *   so the tx's gas limit bounds the work (messages do not run again in CheckTx); the writes are
+ *   kept by the mempool's check state when the tx is accepted: a second tx relaying the same
+ *   packets before the next block is then refused too.
  * - Simulate: on a discarded branch, so the messages then run in full and the simulated gas is
  *   what delivery will use (relayers size their fees from it).
  * - DeliverTx: nothing (a redundant packet message is a NOOP there, as before).
@@ -45,7 +45,9 @@ export function redundantRelayDecorator(routes: readonly MsgRoute[]): AnteDecora
       if (packets === 0) return undefined;
       return (async () => {
         const branch = ctx.mode === 'simulate' ? ctx.multiStore.branch() : undefined;
-        const run = ctx.with({ multiStore: branch ?? ctx.multiStore, gasMeter: new InfiniteGasMeter(), metered: false });
+        // Simulate's meter is unbounded already; a scratch one keeps the messages' gas out of the
+        // simulated total, which the message phase then charges once.
+        const run = branch === undefined ? ctx : ctx.with({ multiStore: branch, gasMeter: new InfiniteGasMeter(), metered: false });
         let redundant = 0;
         try {
           for (const msg of tx.msgs) {

@@ -15,12 +15,3 @@ export const FeeErrors = {
   RelayerNotFoundForAsyncAck: registerError(FEE_CODESPACE, 10, 'relayer address must be stored for async WriteAcknowledgement'),
   FeeModuleLocked: registerError(FEE_CODESPACE, 11, 'the fee module is currently locked, a severe bug has been detected'),
 } as const;
-
-/** 04-channel's (codespace "channel"), registered by core with the same texts. */
-export const ChannelErrs = {
-  ChannelNotFound: registerError('channel', 3, 'channel not found'),
-  SequenceSendNotFound: registerError('channel', 10, 'sequence send not found'),
-  InvalidPacket: registerError('channel', 13, 'invalid packet'),
-  PacketCommitmentNotFound: registerError('channel', 20, 'packet commitment not found'),
-  PacketNotSent: registerError('channel', 25, 'packet has not been sent'),
-} as const;

@@ -20,7 +20,8 @@ import { coinsError, coinsFromProto, type Coin } from '../../../shared/coins.js'
 import { SdkErrors, wrapError } from '../../../shared/errors.js';
 import { msgRoute, type MsgRoute } from '../../../shared/module.js';
 import { channelIdentifierError, portIdentifierError } from '../../core/host/identifiers.js';
-import { ChannelErrs, FeeErrors } from './errors.js';
+import { ChannelErrors } from '../../core/channel/errors.js';
+import { FeeErrors } from './errors.js';
 import { feeTotal, type FeeKeeper } from './keeper.js';
 import { registerCounterpartyPayeeEvents, registerPayeeEvents } from './events.js';
 
@@ -76,13 +77,13 @@ export function packetIdError(id: PacketId | undefined): Error | undefined {
   if (port !== undefined) return wrapError(port, 'invalid source port ID');
   const channel = channelIdentifierError(id?.channelId ?? '');
   if (channel !== undefined) return wrapError(channel, 'invalid source channel ID');
-  if ((id?.sequence ?? 0n) === 0n) return ChannelErrs.InvalidPacket.wrap('packet sequence cannot be 0');
+  if ((id?.sequence ?? 0n) === 0n) return ChannelErrors.InvalidPacket.wrap('packet sequence cannot be 0');
   return undefined;
 }
 
 export function feeMsgRoutes(keeper: FeeKeeper, bank: Pick<FeeBankKeeper, 'blockedAddr' | 'checkSendEnabled'>): MsgRoute[] {
   const requireFeeEnabledChannel = (ctx: Context, portId: string, channelId: string): void => {
-    if (keeper.channels.getChannel(ctx, portId, channelId) === undefined) throw ChannelErrs.ChannelNotFound.error();
+    if (keeper.channels.getChannel(ctx, portId, channelId) === undefined) throw ChannelErrors.ChannelNotFound.error();
     if (!keeper.isFeeEnabled(ctx, portId, channelId)) throw FeeErrors.FeeNotEnabled.error();
   };
   const checkPayer = (ctx: Context, payer: Uint8Array, text: string, fee: Fee | undefined): void => {
@@ -123,7 +124,7 @@ export function feeMsgRoutes(keeper: FeeKeeper, bank: Pick<FeeBankKeeper, 'block
       if (keeper.isLocked(ctx)) throw FeeErrors.FeeModuleLocked.error();
       checkPayer(ctx, payer, msg.signer, msg.fee);
       const sequence = keeper.channels.getNextSequenceSend(ctx, msg.sourcePortId, msg.sourceChannelId);
-      if (sequence === undefined) throw ChannelErrs.SequenceSendNotFound.error();
+      if (sequence === undefined) throw ChannelErrors.SequenceSendNotFound.error();
       const id = create(PacketIdSchema, { portId: msg.sourcePortId, channelId: msg.sourceChannelId, sequence });
       keeper.escrowPacketFee(ctx, id, create(PacketFeeSchema, { fee: msg.fee, refundAddress: msg.signer, relayers: msg.relayers }));
       return create(MsgPayPacketFeeResponseSchema);
@@ -139,10 +140,10 @@ export function feeMsgRoutes(keeper: FeeKeeper, bank: Pick<FeeBankKeeper, 'block
       if (keeper.isLocked(ctx)) throw FeeErrors.FeeModuleLocked.error();
       checkPayer(ctx, address(packetFee.refundAddress, 'refund address'), packetFee.refundAddress, packetFee.fee);
       const next = keeper.channels.getNextSequenceSend(ctx, id.portId, id.channelId);
-      if (next === undefined) throw ChannelErrs.SequenceSendNotFound.wrap(`channel does not exist, portID: ${id.portId}, channelID: ${id.channelId}`);
-      if (id.sequence >= next) throw ChannelErrs.PacketNotSent.error();
+      if (next === undefined) throw ChannelErrors.SequenceSendNotFound.wrap(`channel does not exist, portID: ${id.portId}, channelID: ${id.channelId}`);
+      if (id.sequence >= next) throw ChannelErrors.PacketNotSent.error();
       const commitment = keeper.channels.getPacketCommitment(ctx, id.portId, id.channelId, id.sequence);
-      if (commitment === undefined || commitment.length === 0) throw ChannelErrs.PacketCommitmentNotFound.wrap('packet has already been acknowledged or timed out');
+      if (commitment === undefined || commitment.length === 0) throw ChannelErrors.PacketCommitmentNotFound.wrap('packet has already been acknowledged or timed out');
       keeper.escrowPacketFee(ctx, id, packetFee);
       return create(MsgPayPacketFeeAsyncResponseSchema);
     }),

@@ -8,7 +8,7 @@
 import type { Ics4Wrapper, ScopedKeeper } from '../../core/port/types.js';
 import type { IcaCapabilityKeeper, IcaIbcCore, IcaIbcKeeper } from './expectedKeepers.js';
 
-export function ibcCore(ibc: IcaIbcKeeper, capability: IcaCapabilityKeeper, modules: readonly string[], ics4: () => Ics4Wrapper = () => ibc.channelKeeper): IcaIbcCore {
+export function ibcCore(ibc: IcaIbcKeeper, capability: IcaCapabilityKeeper, modules: readonly string[], ics4: () => Ics4Wrapper): IcaIbcCore {
   const scopes = new Map<string, ScopedKeeper>(modules.map((module) => [module, capability.scopeToModule(module)]));
   return {
     connections: ibc.connectionKeeper,

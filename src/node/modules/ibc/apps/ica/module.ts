@@ -34,7 +34,6 @@ import { icaControllerStoreKey, icaHostStoreKey } from './keys.js';
 import { icaControllerMsgRoutes } from './msgServer.js';
 import { icaControllerQueryService, icaHostQueryService } from './queryServer.js';
 import { ICA_CONTROLLER_NAME, ICA_HOST_NAME, ICA_MODULE_NAME } from './types.js';
-import type { IbcModule, Ics4Wrapper } from '../../core/port/types.js';
 import type { FeeKeeper } from '../fee/keeper.js';
 import { wrapWithFeeMiddleware } from '../fee/middleware.js';
 
@@ -42,8 +41,6 @@ import { wrapWithFeeMiddleware } from '../fee/middleware.js';
 export interface IcaKeeper {
   readonly controller: ControllerKeeper;
   readonly host: HostKeeper;
-  /** The submodules' own IBC callbacks (core's port router routes to them through the fee middleware). */
-  readonly ibcModules: { readonly icacontroller: ControllerIbcModule; readonly icahost: HostIbcModule };
 }
 
 export const icaModule = defineModule<IcaKeeper>({
@@ -67,17 +64,16 @@ export const icaModule = defineModule<IcaKeeper>({
     // ibc-go's stacks: controller → fee → channel keeper when sending; core → fee → controller or
     // host on callbacks. Both keepers send / read app versions through the fee middleware's ICS4
     // wrapper (the host only reads versions: it never sends).
-    const stacks: { controller?: { ibcModule: IbcModule; ics4Wrapper: Ics4Wrapper }; host?: { ibcModule: IbcModule } } = {};
-    const core = ibcCore(ibc, deps.keeper<IcaCapabilityKeeper>('capability'), [ICA_CONTROLLER_NAME, ICA_HOST_NAME], () => stacks.controller!.ics4Wrapper);
+    // The keepers are built before the controller's stack that wraps them: core reads its ICS4
+    // wrapper when used.
+    const core = ibcCore(ibc, deps.keeper<IcaCapabilityKeeper>('capability'), [ICA_CONTROLLER_NAME, ICA_HOST_NAME], () => controllerStack.ics4Wrapper);
     const controller = new ControllerKeeper(core, deps.router, moduleAddress(ICA_MODULE_NAME));
     const host = new HostKeeper(core, deps.keeper<IcaAccountKeeper>('auth'), deps.router);
-    const ibcModules = { [ICA_CONTROLLER_NAME]: new ControllerIbcModule(controller), [ICA_HOST_NAME]: new HostIbcModule(host) } as const;
-    stacks.controller = wrapWithFeeMiddleware(ibcModules.icacontroller, ibc.channelKeeper, fee);
-    stacks.host = wrapWithFeeMiddleware(ibcModules.icahost, ibc.channelKeeper, fee);
-    ibc.router.addRoute(ICA_CONTROLLER_NAME, stacks.controller.ibcModule);
-    ibc.router.addRoute(ICA_HOST_NAME, stacks.host.ibcModule);
+    const controllerStack = wrapWithFeeMiddleware(new ControllerIbcModule(controller), ibc.channelKeeper, fee);
+    ibc.router.addRoute(ICA_CONTROLLER_NAME, controllerStack.ibcModule);
+    ibc.router.addRoute(ICA_HOST_NAME, wrapWithFeeMiddleware(new HostIbcModule(host), ibc.channelKeeper, fee).ibcModule);
     return {
-      keeper: { controller, host, ibcModules },
+      keeper: { controller, host },
       msgRoutes: icaControllerMsgRoutes(controller),
       queryServices: [icaControllerQueryService(controller), icaHostQueryService(host)],
       genesis: {

@@ -186,17 +186,3 @@ export function escrowAddress(portId: string, channelId: string): Uint8Array {
   preimage.set(contents, version.length + 1);
   return sha256(preimage).slice(0, 20);
 }
-
-/** Capability names (ICS-24 host paths): `ports/{port}` and `capabilities/ports/{port}/channels/{channel}`. */
-export function portCapabilityPath(portId: string): string {
-  return `ports/${portId}`;
-}
-
-export function channelCapabilityPath(portId: string, channelId: string): string {
-  return `capabilities/ports/${portId}/channels/${channelId}`;
-}
-
-/** An SDK "invalid coins" style problem for a transfer amount, or undefined (shared by the CLI). */
-export function invalidAmount(text: string): SdkError {
-  return TransferErrors.InvalidAmount.wrap(`unable to parse transfer amount (${text}) into math.Int`);
-}

@@ -9,7 +9,7 @@ import { ChannelErrors } from '../../core/channel/errors.js';
 import type { Acknowledgement, Capability, IbcModule } from '../../core/port/types.js';
 import type { Context } from '../../../shared/context.js';
 import { SdkErrors } from '../../../shared/errors.js';
-import { channelCapabilityPath } from './denom.js';
+import { channelCapabilityPath } from '../../core/port/keeper.js';
 import { HostErrors } from '../../core/host/errors.js';
 import { parseChannelSequence } from '../../core/host/identifiers.js';
 import { PortInvalidPort, TransferErrors } from './errors.js';

@@ -21,7 +21,6 @@ import { parseInt256, type Coin } from '../../../shared/coins.js';
 import type { Context } from '../../../shared/context.js';
 import { SdkErrors, wrapError } from '../../../shared/errors.js';
 import {
-  channelCapabilityPath,
   denomPrefix,
   denomTraceHash,
   escrowAddress,
@@ -30,12 +29,12 @@ import {
   ibcDenom,
   parseDenomTrace,
   parseHexHash,
-  portCapabilityPath,
   receiverChainIsSource,
   senderChainIsSource,
   sortDenomTraces,
   type DenomTrace,
 } from './denom.js';
+import { channelCapabilityPath, portPath } from '../../core/port/keeper.js';
 import { TransferErrors } from './errors.js';
 import { denomTraceEvent } from './events.js';
 import type { TransferAccountKeeper, TransferBankKeeper, TransferIbcHost } from './expectedKeepers.js';
@@ -80,13 +79,13 @@ export class TransferKeeper {
   }
 
   isBound(ctx: Context, portId: string): boolean {
-    return this.ibc.scopedKeeper.getCapability(ctx, portCapabilityPath(portId)) !== undefined;
+    return this.ibc.scopedKeeper.getCapability(ctx, portPath(portId)) !== undefined;
   }
 
   /** Binds the port and claims its capability for this module. */
   bindPort(ctx: Context, portId: string): void {
     const cap = this.ibc.portKeeper.bindPort(ctx, portId);
-    this.ibc.scopedKeeper.claimCapability(ctx, cap, portCapabilityPath(portId));
+    this.ibc.scopedKeeper.claimCapability(ctx, cap, portPath(portId));
   }
 
   claimCapability(ctx: Context, cap: Capability, name: string): void {

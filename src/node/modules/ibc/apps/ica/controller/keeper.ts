@@ -29,7 +29,7 @@ import type { Capability } from '../../../core/port/types.js';
 import { IcaErrors } from '../errors.js';
 import type { IcaIbcCore } from '../expectedKeepers.js';
 import { ControllerState, MIDDLEWARE_DISABLED, MIDDLEWARE_ENABLED, PORT_BOUND } from '../keys.js';
-import { channelCapabilityPath, portPath } from '../paths.js';
+import { channelCapabilityPath, portPath } from '../../../core/port/keeper.js';
 import {
   CONTROLLER_PORT_PREFIX,
   HOST_PORT_ID,

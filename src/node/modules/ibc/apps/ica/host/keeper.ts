@@ -26,7 +26,7 @@ import type { Capability } from '../../../core/port/types.js';
 import { IcaErrors } from '../errors.js';
 import type { IcaAccountKeeper, IcaIbcCore } from '../expectedKeepers.js';
 import { HostState, PORT_BOUND } from '../keys.js';
-import { channelCapabilityPath, portPath } from '../paths.js';
+import { channelCapabilityPath, portPath } from '../../../core/port/keeper.js';
 import { HOST_PORT_ID, ICA_HOST_NAME, generateAccountAddress, isPreviousMetadataEqual, metadataFromVersion, metadataToVersion, packetDataFromBytes, validateMetadata } from '../types.js';
 
 /** `allow_messages` = ["*"]: every message type. */
