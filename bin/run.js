@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 if (process.argv[2] === 'q') process.argv[2] = 'query';
 
 // The query commands scripts call in loops (`query bank balances`, `query txs`) run without oclif
-// when given in their plain form (dist/cli/fast.js); anything else — help, a usage error — falls
+// when given in their plain form (dist/bundle/cli/fast.js); anything else — help, a usage error — falls
 // through to oclif, which prints what it always did.
 let handled = false;
 if (process.argv[2] === 'query' && !process.env.TOKEND_NO_FAST_PATH) {
-  const fast = await import('../dist/cli/fast.js').catch((err) => {
+  const fast = await import('../dist/bundle/cli/fast.js').catch((err) => {
     if (err?.code === 'ERR_MODULE_NOT_FOUND') return undefined; // not built yet: oclif reports that
     throw err;
   });

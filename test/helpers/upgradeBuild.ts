@@ -1,8 +1,9 @@
 /**
  * "A build with the handler" for upgrade tests of the real binary: a copy of this checkout's
  * built binary (bin/ + dist/ + package.json + oclif.manifest.json, node_modules linked) whose
- * upgrade-handler list (dist/node/app/upgrades.js, the built src/node/app/upgrades.ts) has one more
- * handler, named by the caller, that runs the modules' migrations — what a release with
+ * upgrade-handler list (the built src/node/app/upgrades.ts: dist/node/app/upgrades.js, and the CLI
+ * bundle's chunk that carries it, under dist/bundle) has one more handler, named by the caller,
+ * that runs the modules' migrations — what a release with
  * `{ name, handler: (ctx, plan, from, migrator) => migrator.runMigrations(ctx, from) }` added to
  * src/node/app/upgrades.ts would be. `npm run build` must have run first.
  *
@@ -10,7 +11,7 @@
  *   runCli(['version'], { bin: next.bin });  startBackground(home, port, [], next.bin);
  *   next.cleanup();
  */
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './cli.js';
@@ -28,6 +29,13 @@ export interface UpgradeBuild {
 /** The built handler list, relative to the build's root. */
 export const UPGRADES_JS = join('dist', 'node', 'app', 'upgrades.js');
 
+/** The handler list's declaration as tsc and esbuild emit it. */
+const DECLARATION = /^(?:export )?(?:var|let|const) UPGRADE_HANDLERS = \[\];$/m;
+
+function bundleFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? bundleFiles(join(dir, entry.name)) : entry.name.endsWith('.js') ? [join(dir, entry.name)] : []));
+}
+
 export function upgradeBuild(name: string, options: { from?: string } = {}): UpgradeBuild {
   const from = options.from ?? REPO_ROOT;
   const handlers = join(from, UPGRADES_JS);
@@ -37,10 +45,11 @@ export function upgradeBuild(name: string, options: { from?: string } = {}): Upg
   for (const part of ['bin', 'dist']) cpSync(join(from, part), join(dir, part), { recursive: true });
   for (const file of ['package.json', 'oclif.manifest.json']) if (existsSync(join(from, file))) cpSync(join(from, file), join(dir, file));
   symlinkSync(join(from, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  appendFileSync(
-    join(dir, UPGRADES_JS),
-    `\n// Added by test/helpers/upgradeBuild.ts: this build carries out the upgrade ${JSON.stringify(name)}.\n` +
-      `UPGRADE_HANDLERS.push({ name: ${JSON.stringify(name)}, handler: (ctx, plan, from, migrator) => migrator.runMigrations(ctx, from) });\n`,
-  );
+  const push = `UPGRADE_HANDLERS.push({ name: ${JSON.stringify(name)}, handler: (ctx, plan, from, migrator) => migrator.runMigrations(ctx, from) });`;
+  appendFileSync(join(dir, UPGRADES_JS), `\n// Added by test/helpers/upgradeBuild.ts: this build carries out the upgrade ${JSON.stringify(name)}.\n${push}\n`);
+  // The CLI bundle (scripts/bundle-cli.js) holds its own copy of the list: add the handler right after its declaration.
+  const bundled = bundleFiles(join(dir, 'dist', 'bundle')).filter((file) => DECLARATION.test(readFileSync(file, 'utf8')));
+  if (bundled.length !== 1) throw new Error(`expected one bundle chunk declaring UPGRADE_HANDLERS under ${join(from, 'dist', 'bundle')}, found ${bundled.length}`);
+  writeFileSync(bundled[0], readFileSync(bundled[0], 'utf8').replace(DECLARATION, (line) => `${line} ${push}`));
   return { dir, bin: join(dir, 'bin', 'run.js'), name, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

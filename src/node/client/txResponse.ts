@@ -79,7 +79,7 @@ export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
     let loaded = false;
     if (TYPE_NAME.test(name)) {
       const dir = name.slice(0, name.lastIndexOf('.')).replace(/\./g, '/');
-      const mod = (await import(new URL(`../../gen/${dir}/tx_pb.js`, import.meta.url).href).catch(() => undefined)) as Record<string, unknown> | undefined;
+      const mod = (await import(`../../gen/${dir}/tx_pb.js`).catch(() => undefined)) as Record<string, unknown> | undefined;
       for (const value of Object.values(mod ?? {})) {
         const file = value as { kind?: string; messages?: DescMessage[] };
         if (file?.kind !== 'file' || !file.messages) continue;

@@ -41,9 +41,20 @@ const MAIN_DEPENDENCIES = [
   'undici',
 ];
 
+let root: string | undefined;
+
+/**
+ * The package's root: the nearest directory above this file whose package.json names tokend. This
+ * file may run from src/node/version, dist/node/version or a chunk of the CLI bundle
+ * (dist/bundle/chunks), so the depth is not fixed.
+ */
 function packageRoot(): string {
-  // src/node/version (or dist/node/version) → package root three levels up.
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  if (root !== undefined) return root;
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = dirname(dir)) {
+    if (readJson(join(dir, 'package.json'))?.name === APP_NAME) return (root = dir);
+    if (dirname(dir) === dir) return (root = join(here, '..', '..', '..'));
+  }
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {

@@ -1,0 +1,56 @@
+// Build step (`npm run build`, after tsc and gen-cli-commands, before `oclif manifest`): bundles
+// every command (dist/commands/**), the query fast path (dist/cli/fast.js) and the oclif hooks
+// into dist/bundle with esbuild, code shared between them split into chunks. A command then loads
+// a few dozen files instead of several hundred: Node's ESM loader resolves, reads and links each
+// file it imports, and that was about a third of a short command's CPU time.
+//
+// What stays outside the bundle: @oclif/* (the commands must extend the Command class oclif itself
+// loads), the native addons (classic-level, keytar, secp256k1) and their loaders, and yaml (below). dist/ keeps tsc's
+// unbundled output beside the bundle (tests, scripts and the upgrade-build helper read it).
+import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const out = join(dist, 'bundle');
+
+function jsFiles(dir) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...jsFiles(path));
+    else if (entry.name.endsWith('.js')) files.push(path);
+  }
+  return files;
+}
+
+const entryPoints = [...jsFiles(join(dist, 'commands')), join(dist, 'cli', 'fast.js'), ...jsFiles(join(dist, 'cli', 'hooks'))];
+
+rmSync(out, { recursive: true, force: true });
+const started = Date.now();
+const result = await build({
+  entryPoints,
+  outdir: out,
+  outbase: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // yaml's Node build is CommonJS, imported lazily by name (`const { stringify } = await import('yaml')`):
+  // a split chunk of a CommonJS package exports only `default`, so Node loads it as it always did.
+  external: ['@oclif/*', 'classic-level', 'keytar', 'secp256k1', 'secp256k1/*', 'yaml'],
+  // A package's ES module build where it has one (hash-wasm's `main` is UMD, whose lazy named
+  // imports would come out empty for the same reason).
+  mainFields: ['module', 'main'],
+  // Bundled CommonJS packages call require() for Node's built-ins; an ES module has none of its own.
+  banner: { js: "import { createRequire as __tokendCreateRequire } from 'node:module'; const require = __tokendCreateRequire(import.meta.url);" },
+  chunkNames: 'chunks/[name]-[hash]',
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+const outputs = Object.keys(result.metafile.outputs).length;
+process.stdout.write(`bundled ${entryPoints.length} entry points into ${outputs} files in ${Date.now() - started} ms\n`);
