@@ -135,20 +135,20 @@ export class FeeMiddleware implements IbcModule, Ics4Wrapper {
     this.app.onChanOpenConfirm(ctx, portId, channelId);
   }
 
-  onChanCloseInit(ctx: Context, portId: string, channelId: string): void {
-    this.app.onChanCloseInit(ctx, portId, channelId);
-    this.refundOnClose(ctx, portId, channelId);
+  async onChanCloseInit(ctx: Context, portId: string, channelId: string): Promise<void> {
+    await this.app.onChanCloseInit(ctx, portId, channelId);
+    await this.refundOnClose(ctx, portId, channelId);
   }
 
-  onChanCloseConfirm(ctx: Context, portId: string, channelId: string): void {
-    this.app.onChanCloseConfirm(ctx, portId, channelId);
-    this.refundOnClose(ctx, portId, channelId);
+  async onChanCloseConfirm(ctx: Context, portId: string, channelId: string): Promise<void> {
+    await this.app.onChanCloseConfirm(ctx, portId, channelId);
+    await this.refundOnClose(ctx, portId, channelId);
   }
 
-  private refundOnClose(ctx: Context, portId: string, channelId: string): void {
+  private async refundOnClose(ctx: Context, portId: string, channelId: string): Promise<void> {
     if (!this.keeper.isFeeEnabled(ctx, portId, channelId)) return;
     if (this.keeper.isLocked(ctx)) throw FeeErrors.FeeModuleLocked.error();
-    this.keeper.refundFeesOnChannelClosure(ctx, portId, channelId);
+    await this.keeper.refundFeesOnChannelClosure(ctx, portId, channelId);
   }
 
   // ------------------------------------------------------------------ packets
