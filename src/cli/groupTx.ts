@@ -18,6 +18,7 @@ import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { readFile } from 'node:fs/promises';
 import { TxCommand, txFlags } from './txCommand.js';
 import { EXIT_USAGE } from './output.js';
+import { durationJson, parseGoDurationNanos } from './goDuration.js';
 import { TokendError } from '../util/errors.js';
 import type { TxOutcome } from '../node/client/broadcast.js';
 
@@ -40,16 +41,12 @@ export async function readJsonFile(path: string, what: string): Promise<JsonValu
   }
 }
 
-const GO_DURATION_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-
-/** "120h", "1h30m", "0s", "1.5h" (Go's time.ParseDuration) → protobuf JSON "5400s". */
+/** "120h", "1h30m", "0s", "1.5h" (Go's time.ParseDuration, not negative) → protobuf JSON "5400s". */
 export function goDurationToJson(text: string, label: string): string {
   const trimmed = text.trim();
-  if (trimmed === '0') return '0s';
-  if (!/^([0-9]*\.?[0-9]+(ns|us|µs|ms|s|m|h))+$/.test(trimmed)) throw usage(`invalid ${label} "${text}": expected a duration such as 120h, 30m or 86400s`);
-  let seconds = 0;
-  for (const [, value, unit] of trimmed.matchAll(/([0-9]*\.?[0-9]+)(ns|us|µs|ms|s|m|h)/g)) seconds += Number(value) * GO_DURATION_UNITS[unit!]!;
-  return `${Number(seconds.toFixed(9))}s`;
+  const nanos = /^[-+]/.test(trimmed) ? undefined : parseGoDurationNanos(trimmed);
+  if (nanos === undefined) throw usage(`invalid ${label} "${text}": expected a duration such as 120h, 30m or 86400s`);
+  return durationJson(nanos);
 }
 
 /** A decision policy file as gateway JSON (an Any with "@type"), durations normalised. */

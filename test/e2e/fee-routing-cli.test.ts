@@ -111,19 +111,30 @@ describe('bech32ibc and ibc-fee commands', () => {
       expect({ args, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ args, code: 2, lines: 1 });
       expect(errorText(result.stderr)).toMatch(pattern);
     };
-    // Refused before signing (exit 2): run at once.
-    await Promise.all([
-      refused(['Osmo', 'channel-1', '--ics-to-height-offset', '10'], /invalid bech32 prefix "Osmo": string not all lowercase/),
-      refused(['osmo', 'channel-1'], /at least one of offset height or offset timeout should be set/),
-      refused(['osmo', 'chan/1', '--ics-to-height-offset', '10'], /invalid channel identifier "chan\/1"/),
-      refused(['osmo', 'channel-1', '--ics-to-timeout-offset', 'soon'], /invalid --ics-to-timeout-offset "soon"/),
-      refused(['osmo'], /update-hrp-ibc-record needs a bech32 prefix and a channel/),
-    ]);
+    // Refused before signing (exit 2): run a few at a time.
+    const cases: [string[], RegExp][] = [
+      [['Osmo', 'channel-1', '--ics-to-height-offset', '10'], /invalid bech32 prefix "Osmo": string not all lowercase/],
+      [['osmo', 'channel-1'], /at least one of offset height or offset timeout should be set/],
+      [['osmo', 'chan/1', '--ics-to-height-offset', '10'], /invalid channel identifier "chan\/1"/],
+      [['osmo', 'channel-1', '--ics-to-timeout-offset', 'soon'], /invalid --ics-to-timeout-offset "soon": expected a Go duration/],
+      [['osmo', 'channel-1', '--ics-to-timeout-offset', '10'], /invalid --ics-to-timeout-offset "10": expected a Go duration/],
+      [['osmo', 'channel-1', '--ics-to-timeout-offset', '-10m'], /invalid --ics-to-timeout-offset "-10m": the offset cannot be negative/],
+      [['osmo', 'channel-1', '--ics-to-height-offset', 'ten'], /invalid --ics-to-height-offset "ten": expected a block count/],
+      [['osmo', 'channel-1', '--ics-to-height-offset', '-5'], /invalid --ics-to-height-offset "-5": expected a block count/],
+      [['osmo', 'channel-1', '--ics-to-height-offset', '18446744073709551616'], /invalid --ics-to-height-offset "18446744073709551616": expected a block count/],
+      [['osmo'], /update-hrp-ibc-record needs a bech32 prefix and a channel/],
+    ];
+    for (let i = 0; i < cases.length; i += 4) await Promise.all(cases.slice(i, i + 4).map(([args, pattern]) => refused(args, pattern)));
     expect(await proposalCount()).toBe(before);
     // gov runs the content's handler when the proposal is submitted: an unknown channel is refused there.
     const unknown = await runCli([...base, 'osmo', 'channel-7', '--ics-to-height-offset', '10', ...flags]);
     expect([unknown.code, unknown.stderr.trim().split('\n').length]).toEqual([1, 1]);
     expect(errorText(unknown.stderr)).toContain('channel not found: channel-7: Invalid IBC Data');
+    expect(await proposalCount()).toBe(before);
+
+    // The offset is carried to the nanosecond (a Go duration, not milliseconds).
+    const generated = JSON.parse(await ok([...base, 'osmo', 'channel-1', '--ics-to-timeout-offset', '1h0.0000015s', '--generate-only', ...flags]));
+    expect(generated.body.messages[0].content).toMatchObject({ ics_to_height_offset: '0', ics_to_time_offset: '3600.000001500s' });
     expect(await proposalCount()).toBe(before);
 
     const submitted = JSON.parse(await ok([...base, 'osmo', 'channel-1', '--ics-to-height-offset', '10', '--ics-to-timeout-offset', '10m', ...flags]));

@@ -2,7 +2,8 @@
  * End-to-end, with the real binary: `tokend query ibc-transfer params|escrow-address|denom-traces|
  * denom-trace|denom-hash` against a node (REST too, with the `{hash=**}` / `{trace=**}` paths), and
  * `tokend tx ibc-transfer transfer`'s bad input: a zero amount, a malformed timeout height, both
- * timeouts disabled, a channel that does not exist — one line on stderr, a non-zero exit, nothing sent.
+ * timeouts disabled, a channel that does not exist, relative timeouts with --offline — one line on
+ * stderr, a non-zero exit, nothing sent or printed.
  */
 import { jest } from '@jest/globals';
 import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
@@ -82,5 +83,18 @@ describe('tokend q/tx ibc-transfer against a node', () => {
     expect(result.code).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
     expect(result.stdout.trim()).toBe('');
+  });
+
+  test('tx ibc-transfer transfer --offline needs --absolute-timeouts: refused before the keyring is opened; with them it signs', async () => {
+    const offline = ['--offline', '--account-number', '0', '--sequence', '1', '--keyring-backend', 'test', '--chain-id', 'testnet', '--yes', ...h()];
+    // "nobody" is not in the keyring: the refusal must come before the key is looked up.
+    const refused = await runCli(['tx', 'ibc-transfer', 'transfer', 'transfer', 'channel-0', 'cosmos1receiver', '5attotoken', '--from', 'nobody', ...offline]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([expect.stringContaining('--offline needs --absolute-timeouts')]);
+    expect(refused.stdout.trim()).toBe('');
+    const signed = JSON.parse(
+      await ok(['tx', 'ibc-transfer', 'transfer', 'transfer', 'channel-0', 'cosmos1receiver', '5attotoken', '--absolute-timeouts', '--packet-timeout-height', '1-52000', '--packet-timeout-timestamp', '0', '--from', 'alice', '-o', 'json', ...offline]),
+    );
+    expect(signed.body.messages[0]).toMatchObject({ '@type': '/ibc.applications.transfer.v1.MsgTransfer', timeout_height: { revision_number: '1', revision_height: '52000' }, timeout_timestamp: '0' });
   });
 });

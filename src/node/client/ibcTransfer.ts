@@ -4,13 +4,16 @@
  * timeouts — by default relative, added to the latest height of the channel's counterparty
  * client and to the later of the local clock and that client's latest consensus time — and the
  * checks ibc-go would only make on chain: a positive amount, a receiver, not both timeouts zero,
- * an absolute timeout not already passed.
+ * an absolute timeout not already passed. Relative timeouts need the counterparty client, which is
+ * read from the node, so `--offline` requires `--absolute-timeouts` (as ibc-go's CLI, whose
+ * relative timeouts query the node).
  */
 import { create } from '@bufbuild/protobuf';
 import { MsgTransferSchema, type MsgTransfer } from '../../gen/ibc/applications/transfer/v1/tx_pb.js';
 import { CoinSchema } from '../../gen/cosmos/base/v1beta1/coin_pb.js';
-import { HeightSchema, type Height } from '../../gen/ibc/core/client/v1/client_pb.js';
 import { TokendError } from '../../util/errors.js';
+import { parseRfc3339 } from '../consensus/types/time.js';
+import { compareHeights, formatHeight, isZeroHeight, newHeight, parseHeight, type Height } from '../modules/ibc/core/client/height.js';
 import { ibcDenom, parseDenomTrace } from '../modules/ibc/apps/transfer/denom.js';
 import type { RpcClient } from './rpc.js';
 
@@ -19,11 +22,20 @@ export interface TransferInput {
   sourceChannel: string;
   receiver: string;
   amount: string;
-  sender: string;
   timeoutHeight: string;
   timeoutTimestamp: string;
   absoluteTimeouts: boolean;
   memo: string;
+  /** Signed without contacting the node (--offline): only absolute timeouts can be resolved. */
+  offline: boolean;
+}
+
+/** Input that passed `checkTransferInput`, with its amount and timeouts parsed. */
+export interface CheckedTransfer {
+  readonly input: TransferInput;
+  readonly token: { denom: string; amount: bigint };
+  readonly timeoutHeight: Height;
+  readonly timeoutTimestamp: bigint;
 }
 
 /** What the channel's counterparty client says: its latest height and that height's consensus time. */
@@ -36,11 +48,13 @@ function bad(message: string, hint?: string): TokendError {
   return new TokendError('INVALID_ARGUMENT', message, { exitCode: 2, ...(hint === undefined ? {} : { hint }) });
 }
 
-/** `{revision}-{height}` (clienttypes.ParseHeight). */
-export function parseTimeoutHeight(text: string): Height {
-  const m = /^(\d+)-(\d+)$/.exec(text.trim());
-  if (m === null) throw bad(`invalid --packet-timeout-height ${JSON.stringify(text)}: expected {revision}-{height}, e.g. 0-1000 (0-0 disables it)`);
-  return create(HeightSchema, { revisionNumber: BigInt(m[1]!), revisionHeight: BigInt(m[2]!) });
+/** `{revision}-{height}` (02-client's parseHeight), refused in the flag's words. */
+function parseTimeoutHeight(text: string): Height {
+  try {
+    return parseHeight(text.trim());
+  } catch {
+    throw bad(`invalid --packet-timeout-height ${JSON.stringify(text)}: expected {revision}-{height}, e.g. 0-1000 (0-0 disables it)`);
+  }
 }
 
 function parseTimestamp(text: string): bigint {
@@ -60,14 +74,6 @@ export function parseTransferAmount(text: string): { denom: string; amount: bigi
   return { denom, amount };
 }
 
-/** RFC 3339 with up to nanoseconds → unix nanoseconds. */
-export function rfc3339ToNanos(text: string): bigint {
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(text);
-  if (m === null) throw new TokendError('RPC_ERROR', `unexpected consensus state timestamp ${JSON.stringify(text)}`);
-  const seconds = BigInt(Date.parse(`${m[1]}Z`) / 1000);
-  return seconds * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
-}
-
 /** The channel's counterparty client: its latest height and consensus time (QueryLatestConsensusState). */
 export async function queryCounterpartyClient(rpc: RpcClient, portId: string, channelId: string): Promise<CounterpartyClientView> {
   const { queryMethod } = await import('./query.js');
@@ -76,7 +82,7 @@ export async function queryCounterpartyClient(rpc: RpcClient, portId: string, ch
   const identified = clientState.identified_client_state as { client_state?: { latest_height?: { revision_number?: string; revision_height?: string } } } | undefined;
   const latest = identified?.client_state?.latest_height;
   if (latest === undefined) throw new TokendError('RPC_ERROR', `channel ${portId}/${channelId} has a client state without a latest height`);
-  const latestHeight = create(HeightSchema, { revisionNumber: BigInt(latest.revision_number ?? '0'), revisionHeight: BigInt(latest.revision_height ?? '0') });
+  const latestHeight = newHeight(BigInt(latest.revision_number ?? '0'), BigInt(latest.revision_height ?? '0'));
   const consensus = (
     await queryMethod(rpc, Query.method.channelConsensusState, {
       port_id: portId,
@@ -87,47 +93,48 @@ export async function queryCounterpartyClient(rpc: RpcClient, portId: string, ch
   ).value;
   const timestamp = (consensus.consensus_state as { timestamp?: string } | undefined)?.timestamp;
   if (timestamp === undefined) throw new TokendError('RPC_ERROR', `channel ${portId}/${channelId}: the client's consensus state has no timestamp`);
-  return { latestHeight, timestampNs: rfc3339ToNanos(timestamp) };
+  const time = parseRfc3339(timestamp);
+  if (time === undefined) throw new TokendError('RPC_ERROR', `channel ${portId}/${channelId}: unexpected consensus state timestamp ${JSON.stringify(timestamp)}`);
+  return { latestHeight, timestampNs: BigInt(time.seconds) * 1_000_000_000n + BigInt(time.nanos) };
 }
 
-function heightAfter(a: Height, b: Height): boolean {
-  return a.revisionNumber > b.revisionNumber || (a.revisionNumber === b.revisionNumber && a.revisionHeight > b.revisionHeight);
-}
-
-/** What can be checked without the node: receiver, amount, timeouts (not both disabled). */
-export function checkTransferInput(input: TransferInput): { token: { denom: string; amount: bigint }; timeoutHeight: Height; timeoutTimestamp: bigint } {
+/**
+ * What can be checked without the node, before the keyring is opened: receiver, amount, timeouts
+ * (not both disabled), and absolute timeouts when offline.
+ */
+export function checkTransferInput(input: TransferInput): CheckedTransfer {
+  if (input.offline && !input.absoluteTimeouts) {
+    throw bad(
+      "--offline needs --absolute-timeouts: relative timeouts are added to the counterparty client's latest height and time, which only the node can tell",
+      'give the timeouts as absolute values with --absolute-timeouts, or drop --offline',
+    );
+  }
   if (input.receiver.trim() === '') throw bad('the receiver address is empty');
   const token = parseTransferAmount(input.amount);
   const timeoutHeight = parseTimeoutHeight(input.timeoutHeight);
   const timeoutTimestamp = parseTimestamp(input.timeoutTimestamp);
-  if (timeoutHeight.revisionNumber === 0n && timeoutHeight.revisionHeight === 0n && timeoutTimestamp === 0n) {
+  if (isZeroHeight(timeoutHeight) && timeoutTimestamp === 0n) {
     throw bad('the packet would never time out: --packet-timeout-height and --packet-timeout-timestamp cannot both be 0');
   }
-  return { token, timeoutHeight, timeoutTimestamp };
+  return { input, token, timeoutHeight, timeoutTimestamp };
 }
 
 /**
- * The MsgTransfer for `input`. `view` is the counterparty client (needed for relative timeouts,
- * and used to refuse absolute ones already past); `nowNs` is the local clock.
+ * The MsgTransfer from `sender` for checked input. `view` is the counterparty client (needed for
+ * relative timeouts, and used to refuse absolute ones already past); `nowNs` is the local clock.
  */
-export function buildMsgTransfer(input: TransferInput, view: CounterpartyClientView | undefined, nowNs: bigint): MsgTransfer {
-  const checked = checkTransferInput(input);
-  const token = checked.token;
+export function buildMsgTransfer(checked: CheckedTransfer, sender: string, view: CounterpartyClientView | undefined, nowNs: bigint): MsgTransfer {
+  const { input, token } = checked;
   let { timeoutHeight, timeoutTimestamp } = checked;
-  const heightSet = timeoutHeight.revisionNumber !== 0n || timeoutHeight.revisionHeight !== 0n;
+  const heightSet = !isZeroHeight(timeoutHeight);
   if (!input.absoluteTimeouts) {
-    if (view === undefined) throw bad('relative timeouts need the node (the counterparty client is read from it)', 'give --absolute-timeouts with --offline');
-    if (heightSet) {
-      timeoutHeight = create(HeightSchema, {
-        revisionNumber: view.latestHeight.revisionNumber + timeoutHeight.revisionNumber,
-        revisionHeight: view.latestHeight.revisionHeight + timeoutHeight.revisionHeight,
-      });
-    }
+    if (view === undefined) throw bad('relative timeouts need the counterparty client, read from the node', 'give --absolute-timeouts');
+    if (heightSet) timeoutHeight = newHeight(view.latestHeight.revisionNumber + timeoutHeight.revisionNumber, view.latestHeight.revisionHeight + timeoutHeight.revisionHeight);
     if (timeoutTimestamp !== 0n) timeoutTimestamp += nowNs > view.timestampNs ? nowNs : view.timestampNs;
   } else if (view !== undefined) {
-    if (heightSet && !heightAfter(timeoutHeight, view.latestHeight)) {
+    if (heightSet && compareHeights(timeoutHeight, view.latestHeight) <= 0) {
       throw bad(
-        `the timeout height ${timeoutHeight.revisionNumber}-${timeoutHeight.revisionHeight} has already passed on the counterparty (its client is at ${view.latestHeight.revisionNumber}-${view.latestHeight.revisionHeight})`,
+        `the timeout height ${formatHeight(timeoutHeight)} has already passed on the counterparty (its client is at ${formatHeight(view.latestHeight)})`,
         'give a later height, or drop --absolute-timeouts to give it relative to the counterparty',
       );
     }
@@ -139,7 +146,7 @@ export function buildMsgTransfer(input: TransferInput, view: CounterpartyClientV
     sourcePort: input.sourcePort,
     sourceChannel: input.sourceChannel,
     token: create(CoinSchema, { denom: token.denom, amount: token.amount.toString() }),
-    sender: input.sender,
+    sender,
     receiver: input.receiver,
     timeoutHeight,
     timeoutTimestamp,

@@ -134,7 +134,7 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     const { UpdateHrpIbcChannelProposalSchema } = await import('../../../gen/bech32ibc/bech32ibc/v1beta1/gov_pb.js');
     const { hrpProblem } = await import('../../../node/modules/bech32ibc/errors.js');
     const { channelIdentifierError } = await import('../../../node/modules/ibc/core/host/identifiers.js');
-    const { parseDurationMs } = await import('../../../node/config/node.js');
+    const { durationFields, parseGoDurationNanos } = await import('../../../cli/goDuration.js');
     const { anyPack } = await import('../../../node/codec/any.js');
     const usage = 'tokend tx gov submit-legacy-proposal update-hrp-ibc-record <hrp> <channel> --ics-to-height-offset N --title T --description D --deposit C --from KEY';
     const hrp = this.args.file;
@@ -145,16 +145,15 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     if (channel !== '' && channelIdentifierError(channel) !== undefined) throw bad(`invalid channel identifier ${JSON.stringify(channel)}`, 'channels look like channel-0; "" removes the record');
     const heightText = this.flags['ics-to-height-offset'] ?? '0';
     if (!/^(0|[1-9][0-9]*)$/.test(heightText) || BigInt(heightText) >= 1n << 64n) throw bad(`invalid --ics-to-height-offset ${JSON.stringify(heightText)}: expected a block count`);
-    let timeoutMs = 0;
+    let timeoutNanos = 0n;
     const timeoutText = this.flags['ics-to-timeout-offset'];
     if (timeoutText !== undefined) {
-      try {
-        timeoutMs = parseDurationMs(timeoutText, '--ics-to-timeout-offset');
-      } catch {
-        throw bad(`invalid --ics-to-timeout-offset ${JSON.stringify(timeoutText)}`, 'use Go duration syntax, e.g. 10m, 1h30m');
-      }
+      const parsed = parseGoDurationNanos(timeoutText.trim());
+      if (parsed === undefined) throw bad(`invalid --ics-to-timeout-offset ${JSON.stringify(timeoutText)}: expected a Go duration`, 'e.g. 10m, 1h30m, 90s');
+      if (parsed < 0n) throw bad(`invalid --ics-to-timeout-offset ${JSON.stringify(timeoutText)}: the offset cannot be negative`);
+      timeoutNanos = parsed;
     }
-    if (BigInt(heightText) === 0n && timeoutMs === 0) throw bad('at least one of offset height or offset timeout should be set', 'pass --ics-to-height-offset and/or --ics-to-timeout-offset');
+    if (BigInt(heightText) === 0n && timeoutNanos === 0n) throw bad('at least one of offset height or offset timeout should be set', 'pass --ics-to-height-offset and/or --ics-to-timeout-offset');
     const title = this.flags.title;
     const description = this.flags.description;
     if (!title) throw bad('a proposal needs a title', 'pass --title');
@@ -165,7 +164,7 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
       hrp,
       sourceChannel: channel,
       icsToHeightOffset: BigInt(heightText),
-      icsToTimeOffset: { seconds: BigInt(Math.floor(timeoutMs / 1000)), nanos: Math.round((timeoutMs % 1000) * 1e6) },
+      icsToTimeOffset: durationFields(timeoutNanos),
     });
     return anyPack(UpdateHrpIbcChannelProposalSchema, proposal);
   }

@@ -290,18 +290,39 @@ describe('escrow and distribution', () => {
     discard();
   });
 
-  test('closing the channel refunds every escrowed fee', () => {
+  test('closing the channel refunds every escrowed fee', async () => {
     const { ctx, discard } = branchCtx();
     const { ibcModule, calls } = recording();
     const before = balance(ctx, payer.address);
-    ibcModule.onChanCloseInit(ctx, 'transfer', 'channel-0');
+    await ibcModule.onChanCloseInit(ctx, 'transfer', 'channel-0');
     expect([balance(ctx, payer.address) - before, balance(ctx, FEE_MODULE)]).toEqual([410n, 0n]);
-    expect(feeKeeper().escrowedSequences(ctx, 'transfer', 'channel-0')).toEqual([]);
+    expect(await feeKeeper().getIdentifiedPacketFeesForChannel(ctx, 'transfer', 'channel-0')).toEqual([]);
     expect(calls).toEqual([['closeInit', 'channel-0']]);
     discard();
   });
 
-  test('an escrow short of a packet\'s fees locks the module: nothing is paid, packets pass to the app, payments and closures are refused', () => {
+  test('a payment writes only its own packet\'s record; closing refunds in store order (as upstream iterates)', async () => {
+    const branch = chain.store.branch();
+    const ctx = new Context({ mode: 'block', multiStore: branch, header: emptyHeader(chain.app.currentChainId, chain.height + 1, new Date(GENESIS_TIME.getTime() + (chain.height + 1) * 1000)) });
+    const keeper = feeKeeper();
+    const id = (sequence: bigint) => create(PacketIdSchema, { portId: 'transfer', channelId: 'channel-0', sequence });
+    const feeStore = branch.getStore('feeibc') as unknown as { size: number };
+    keeper.escrowPacketFee(ctx, id(4n), create(PacketFeeSchema, { fee: fee(7n, 0n, 0n), refundAddress: payer.bech32 }));
+    expect(feeStore.size).toBe(1);
+    expect(keeper.getFeesInEscrow(ctx, id(4n))!.map((f) => f.fee!.recvFee[0]!.amount)).toEqual(['7', '10']);
+    // Packets 10 and 2 as well (escrowed here without their commitments): refunds go in key order 10, 2, 3, 4, each payment on its own.
+    keeper.escrowPacketFee(ctx, id(10n), create(PacketFeeSchema, { fee: fee(1000n, 0n, 0n), refundAddress: payer.bech32 }));
+    keeper.escrowPacketFee(ctx, id(2n), create(PacketFeeSchema, { fee: fee(2000n, 0n, 0n), refundAddress: payer.bech32 }));
+    const events = ctx.events.events.length;
+    const { ibcModule } = recording();
+    await ibcModule.onChanCloseInit(ctx, 'transfer', 'channel-0');
+    const refunds = ctx.events.events.slice(events).filter((e) => e.type === 'coin_received').map((e) => e.attributes.find((a) => a.key === 'amount')!.value);
+    expect(refunds).toEqual([`1000${DENOM}`, `2000${DENOM}`, `175${DENOM}`, `175${DENOM}`, `7${DENOM}`, `60${DENOM}`]);
+    expect([await keeper.getIdentifiedPacketFeesForChannel(ctx, 'transfer', 'channel-0'), balance(ctx, FEE_MODULE)]).toEqual([[], 0n]);
+    branch.discard();
+  });
+
+  test('an escrow short of a packet\'s fees locks the module: nothing is paid, packets pass to the app, payments and closures are refused', async () => {
     const { ctx, discard } = branchCtx();
     const { ibcModule, calls } = recording();
     const keeper = feeKeeper();
@@ -314,7 +335,7 @@ describe('escrow and distribution', () => {
     ibcModule.onAcknowledgementPacket(ctx, packet(3n), incentivizedAcknowledgementBytes(new Uint8Array([5]), forward.bech32, true), reverse.bech32);
     expect(calls).toEqual([['timeout', 4n, reverse.bech32], ['timeout', 4n, reverse.bech32], ['ackPacket', 3n, '\u0005', reverse.bech32]]);
     expect(balance(ctx, forward.address)).toBe(0n);
-    expect(() => ibcModule.onChanCloseInit(ctx, 'transfer', 'channel-0')).toThrow('the fee module is currently locked, a severe bug has been detected');
+    await expect(ibcModule.onChanCloseInit(ctx, 'transfer', 'channel-0')).rejects.toThrow('the fee module is currently locked, a severe bug has been detected');
     discard();
   });
 });

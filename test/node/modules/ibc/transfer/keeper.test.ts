@@ -37,7 +37,8 @@ import {
   prefixedDenomError,
   ibcDenomError,
 } from '../../../../../src/node/modules/ibc/apps/transfer/denom.js';
-import { acknowledgementText, errorAcknowledgement, newPacketData, packetDataBytes, parseAcknowledgement, parsePacketData, resultAcknowledgement } from '../../../../../src/node/modules/ibc/apps/transfer/packet.js';
+import { errorAcknowledgement, resultAcknowledgement } from '../../../../../src/node/modules/ibc/core/channel/acknowledgement.js';
+import { acknowledgementText, newPacketData, packetDataBytes, parseAcknowledgement, parsePacketData, TRANSFER_ACK_RESULT } from '../../../../../src/node/modules/ibc/apps/transfer/packet.js';
 import { TransferErrors } from '../../../../../src/node/modules/ibc/apps/transfer/errors.js';
 import { CHAIN_ID, TOKEN, buildAppState, startChain, testKey, type Chain } from '../../../app/helpers.js';
 
@@ -84,11 +85,11 @@ describe('ICS-20 wire vectors', () => {
   });
 
   test('acknowledgements: {"result":"AQ=="} and the code-only error', () => {
-    expect(text(resultAcknowledgement().bytes)).toBe('{"result":"AQ=="}');
+    expect(text(resultAcknowledgement(TRANSFER_ACK_RESULT).bytes)).toBe('{"result":"AQ=="}');
     const failed = errorAcknowledgement(TransferErrors.InvalidAmount.wrap('whatever the log says'));
     expect([failed.success, text(failed.bytes)]).toEqual([false, '{"error":"ABCI code: 5: error handling packet: see events for details"}']);
     expect(text(errorAcknowledgement(new Error('no code')).bytes)).toBe('{"error":"ABCI code: 1: error handling packet: see events for details"}');
-    expect(acknowledgementText(parseAcknowledgement(resultAcknowledgement().bytes))).toBe('result:"\\001" ');
+    expect(acknowledgementText(parseAcknowledgement(resultAcknowledgement(TRANSFER_ACK_RESULT).bytes))).toBe('result:"\\001" ');
   });
 
   test('denom validation', () => {
@@ -256,7 +257,7 @@ describe('ICS-20 keeper with the real bank', () => {
     expect(ackEvents[1]!.attributes.map((a) => [a.key, a.value])).toEqual([['error', 'ABCI code: 1: error handling packet: see events for details']]);
 
     // A successful ack changes nothing.
-    app.onAcknowledgementPacket(ctx, outgoing(sent), resultAcknowledgement().bytes, 'relayer');
+    app.onAcknowledgementPacket(ctx, outgoing(sent), resultAcknowledgement(TRANSFER_ACK_RESULT).bytes, 'relayer');
     expect(bank.getBalance(ctx, bob.address, ATOM_VOUCHER)).toBe(100n);
   });
 

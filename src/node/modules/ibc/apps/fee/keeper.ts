@@ -22,7 +22,7 @@ import { EventManager } from '../../../shared/events.js';
 import { distributeFeeEvents, incentivizedPacketEvents } from './events.js';
 import { FeeErrors } from './errors.js';
 import type { FeeAccountKeeper, FeeBankKeeper, FeeChannelKeeper } from './expectedKeepers.js';
-import { CounterpartyPayees, EscrowIndex, FEE_MODULE_NAME, FeeEnabled, FeesInEscrow, ForwardRelayers, Locked, Payees } from './keys.js';
+import { CounterpartyPayees, FEE_MODULE_NAME, FeeEnabled, FeesInEscrow, ForwardRelayers, Locked, Payees } from './keys.js';
 
 /** The fee middleware's version in a channel's version metadata. */
 export const FEE_VERSION = 'ics29-1';
@@ -143,37 +143,13 @@ export class FeeKeeper {
     return FeesInEscrow.get(ctx, [id.portId, id.channelId, id.sequence])?.packetFees;
   }
 
+  /** The packet's payments, newest first, in its own record: writing one packet's touches no other. */
   setFeesInEscrow(ctx: Context, id: PacketId, fees: readonly PacketFee[]): void {
     FeesInEscrow.set(ctx, [id.portId, id.channelId, id.sequence], create(PacketFeesSchema, { packetFees: [...fees] }));
-    const sequences = this.escrowedSequences(ctx, id.portId, id.channelId);
-    if (!sequences.includes(id.sequence)) this.setEscrowedSequences(ctx, id.portId, id.channelId, [...sequences, id.sequence].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   deleteFeesInEscrow(ctx: Context, id: PacketId): void {
     FeesInEscrow.remove(ctx, [id.portId, id.channelId, id.sequence]);
-    const sequences = this.escrowedSequences(ctx, id.portId, id.channelId);
-    if (sequences.includes(id.sequence)) this.setEscrowedSequences(ctx, id.portId, id.channelId, sequences.filter((sequence) => sequence !== id.sequence));
-  }
-
-  /** The sequences of a channel's packets with escrowed fees (the escrow index), ascending. */
-  escrowedSequences(ctx: Context, portId: string, channelId: string): bigint[] {
-    const bytes = EscrowIndex.get(ctx, [portId, channelId]);
-    if (bytes === undefined) return [];
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const sequences: bigint[] = [];
-    for (let offset = 0; offset + 8 <= bytes.length; offset += 8) sequences.push(view.getBigUint64(offset));
-    return sequences;
-  }
-
-  private setEscrowedSequences(ctx: Context, portId: string, channelId: string, sequences: readonly bigint[]): void {
-    if (sequences.length === 0) {
-      EscrowIndex.remove(ctx, [portId, channelId]);
-      return;
-    }
-    const bytes = new Uint8Array(sequences.length * 8);
-    const view = new DataView(bytes.buffer);
-    sequences.forEach((sequence, i) => view.setBigUint64(i * 8, sequence));
-    EscrowIndex.set(ctx, [portId, channelId], bytes);
   }
 
   async getIdentifiedPacketFeesForChannel(ctx: Context, portId: string, channelId: string): Promise<IdentifiedPacketFees[]> {
@@ -262,15 +238,16 @@ export class FeeKeeper {
   }
 
   /**
-   * Refunds every escrowed fee of a closing channel; packets whose refund fails keep their escrow
-   * (RefundFeesOnChannelClosure). Synchronous: the packets come from the escrow index.
+   * Refunds every escrowed fee of a closing channel, in store order (as upstream iterates
+   * feesInEscrow/{port}/{channel}/); packets whose refund fails keep their escrow
+   * (RefundFeesOnChannelClosure).
    */
-  refundFeesOnChannelClosure(ctx: Context, portId: string, channelId: string): void {
+  async refundFeesOnChannelClosure(ctx: Context, portId: string, channelId: string): Promise<void> {
+    const identified = await this.getIdentifiedPacketFeesForChannel(ctx, portId, channelId);
     const cache = cacheContext(ctx);
-    for (const sequence of this.escrowedSequences(ctx, portId, channelId)) {
-      const id = packetId(portId, channelId, sequence);
+    for (const { packetId: id, packetFees } of identified) {
       let failed = false;
-      for (const packetFee of this.getFeesInEscrow(cache.ctx, id) ?? []) {
+      for (const packetFee of packetFees) {
         const total = feeTotal(packetFee.fee);
         if (!this.escrowAccountHasBalance(cache.ctx, total)) {
           this.lockFeeModule(ctx);
@@ -289,7 +266,7 @@ export class FeeKeeper {
           failed = true;
         }
       }
-      if (!failed) this.deleteFeesInEscrow(cache.ctx, id);
+      if (!failed) this.deleteFeesInEscrow(cache.ctx, id!);
     }
     cache.write();
   }

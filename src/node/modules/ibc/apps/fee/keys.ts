@@ -7,16 +7,15 @@
  *   counterpartyPayee/{relayer}/{channel}         counterparty payee address (UTF-8)
  *   feesInEscrow/{port}/{channel}/{sequence}      ibc.applications.fee.v1.PacketFees
  *   forwardRelayer/{port}/{channel}/{sequence}    relayer address of an async-ack packet (UTF-8)
- *   escrowIndex/{port}/{channel}                  the sequences under feesInEscrow/{port}/{channel}/,
- *                                                 u64 big-endian each, ascending (not upstream's: the
- *                                                 IbcModule callbacks are synchronous and store
- *                                                 iteration is not, so a closing channel's refunds
- *                                                 find its escrowed packets here; derived, never exported)
+ *
+ * One PacketFees record per packet, as upstream: a payment rewrites only its own packet's record
+ * (the packet's payments, newest first), genesis import writes each packet once, and a closing
+ * channel finds its escrowed packets by iterating feesInEscrow/{port}/{channel}/.
  *
  * Identifiers and addresses never contain '/'; `{sequence}` is decimal, as upstream's.
  */
 import { PacketFeesSchema } from '../../../../../gen/ibc/applications/fee/v1/fee_pb.js';
-import { CollectionError, Item, SchemaBuilder, StateMap, bytesValue, protoValue, stringValue, type ValueCodec } from '../../../../collections/index.js';
+import { CollectionError, Item, SchemaBuilder, StateMap, protoValue, stringValue, type ValueCodec } from '../../../../collections/index.js';
 import { StoreKey } from '../../../../store/storeKey.js';
 import { textPathCodec } from '../../core/host/pathCodec.js';
 
@@ -78,7 +77,5 @@ export const Payees = new StateMap(schema, 'payees', 'payee/', pairKey, stringVa
 export const CounterpartyPayees = new StateMap(schema, 'counterparty_payees', 'counterpartyPayee/', pairKey, stringValue);
 export const FeesInEscrow = new StateMap(schema, 'fees_in_escrow', 'feesInEscrow/', packetKey, protoValue(PacketFeesSchema));
 export const ForwardRelayers = new StateMap(schema, 'forward_relayers', 'forwardRelayer/', packetKey, stringValue);
-
-export const EscrowIndex = new StateMap(schema, 'escrow_index', 'escrowIndex/', pairKey, bytesValue);
 
 export const feeSchema = schema.build();

@@ -81,10 +81,16 @@ export function parseIncentivizedAcknowledgement(bytes: Uint8Array): { appAcknow
   return ack;
 }
 
-function relayerBytes(relayer: string): Uint8Array {
-  const parsed = parseAccAddress(relayer);
-  if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(parsed.error);
-  return parsed.bytes;
+/**
+ * Who is paid for relaying a packet back (the acknowledgement or timeout fee): the relayer's
+ * registered payee on the channel, else the relayer itself; a bad address fails the message
+ * (upstream's wording differs for the two).
+ */
+function reverseRelayerBytes(keeper: FeeKeeper, ctx: Context, relayer: string, channelId: string): Uint8Array {
+  const payee = keeper.getPayeeAddress(ctx, relayer, channelId);
+  const parsed = parseAccAddress(payee ?? relayer);
+  if (parsed.ok) return parsed.bytes;
+  throw SdkErrors.InvalidAddress.wrap(payee === undefined ? parsed.error : `failed to create sdk.Address from payee: ${payee}: ${parsed.error}`);
 }
 
 export class FeeMiddleware implements IbcModule, Ics4Wrapper {
@@ -135,20 +141,20 @@ export class FeeMiddleware implements IbcModule, Ics4Wrapper {
     this.app.onChanOpenConfirm(ctx, portId, channelId);
   }
 
-  onChanCloseInit(ctx: Context, portId: string, channelId: string): void {
-    this.app.onChanCloseInit(ctx, portId, channelId);
-    this.refundOnClose(ctx, portId, channelId);
+  async onChanCloseInit(ctx: Context, portId: string, channelId: string): Promise<void> {
+    await this.app.onChanCloseInit(ctx, portId, channelId);
+    await this.refundOnClose(ctx, portId, channelId);
   }
 
-  onChanCloseConfirm(ctx: Context, portId: string, channelId: string): void {
-    this.app.onChanCloseConfirm(ctx, portId, channelId);
-    this.refundOnClose(ctx, portId, channelId);
+  async onChanCloseConfirm(ctx: Context, portId: string, channelId: string): Promise<void> {
+    await this.app.onChanCloseConfirm(ctx, portId, channelId);
+    await this.refundOnClose(ctx, portId, channelId);
   }
 
-  private refundOnClose(ctx: Context, portId: string, channelId: string): void {
+  private async refundOnClose(ctx: Context, portId: string, channelId: string): Promise<void> {
     if (!this.keeper.isFeeEnabled(ctx, portId, channelId)) return;
     if (this.keeper.isLocked(ctx)) throw FeeErrors.FeeModuleLocked.error();
-    this.keeper.refundFeesOnChannelClosure(ctx, portId, channelId);
+    await this.keeper.refundFeesOnChannelClosure(ctx, portId, channelId);
   }
 
   // ------------------------------------------------------------------ packets
@@ -182,9 +188,7 @@ export class FeeMiddleware implements IbcModule, Ics4Wrapper {
     const id = create(PacketIdSchema, { portId: packet.sourcePort, channelId: packet.sourceChannel, sequence: packet.sequence });
     const fees = this.keeper.getFeesInEscrow(ctx, id);
     if (fees !== undefined) {
-      const payee = this.keeper.getPayeeAddress(ctx, relayer, packet.sourceChannel);
-      const reverse = payee === undefined ? relayerBytes(relayer) : payeeBytes(payee);
-      this.keeper.distributePacketFeesOnAcknowledgement(ctx, ack.forwardRelayerAddress, reverse, fees, id);
+      this.keeper.distributePacketFeesOnAcknowledgement(ctx, ack.forwardRelayerAddress, reverseRelayerBytes(this.keeper, ctx, relayer, packet.sourceChannel), fees, id);
     }
     this.app.onAcknowledgementPacket(ctx, packet, ack.appAcknowledgement, relayer);
   }
@@ -197,9 +201,7 @@ export class FeeMiddleware implements IbcModule, Ics4Wrapper {
     const id = create(PacketIdSchema, { portId: packet.sourcePort, channelId: packet.sourceChannel, sequence: packet.sequence });
     const fees = this.keeper.getFeesInEscrow(ctx, id);
     if (fees !== undefined) {
-      const payee = this.keeper.getPayeeAddress(ctx, relayer, packet.sourceChannel);
-      const receiver = payee === undefined ? relayerBytes(relayer) : payeeBytes(payee);
-      this.keeper.distributePacketFeesOnTimeout(ctx, receiver, fees, id);
+      this.keeper.distributePacketFeesOnTimeout(ctx, reverseRelayerBytes(this.keeper, ctx, relayer, packet.sourceChannel), fees, id);
     }
     this.app.onTimeoutPacket(ctx, packet, relayer);
   }
@@ -233,12 +235,6 @@ export class FeeMiddleware implements IbcModule, Ics4Wrapper {
     if (metadata === undefined) throw new Error(`unable to unmarshal metadata for fee enabled channel: ${version}`);
     return metadata.appVersion;
   }
-}
-
-function payeeBytes(payee: string): Uint8Array {
-  const parsed = parseAccAddress(payee);
-  if (!parsed.ok) throw SdkErrors.InvalidAddress.wrap(`failed to create sdk.Address from payee: ${payee}: ${parsed.error}`);
-  return parsed.bytes;
 }
 
 /**

@@ -1,21 +1,20 @@
 /**
  * ICS-27 wire facts (ibc-go v6 27-interchain-accounts/types): identifiers, the channel version
  * metadata and the packet data as JSON, the controller port of an owner, the interchain account
- * address a host derives, and the acknowledgements a host writes.
+ * address a host derives (its acknowledgements are 04-channel's, core/channel/acknowledgement.ts).
  *
  * JSON is the proto JSON ibc-go's ModuleCdc prints (field names as in the proto, defaults
  * included); packet data and acknowledgements are additionally key-sorted (sdk.MustSortJSON), as
  * they are committed to and relayed byte for byte.
  */
 import { create, fromJson, toBinary, toJson, type JsonValue } from '@bufbuild/protobuf';
-import { AcknowledgementSchema } from '../../../../../gen/ibc/core/channel/v1/channel_pb.js';
 import { MetadataSchema, type Metadata } from '../../../../../gen/ibc/applications/interchain_accounts/v1/metadata_pb.js';
 import { CosmosTxSchema, InterchainAccountPacketDataSchema, Type, type InterchainAccountPacketData } from '../../../../../gen/ibc/applications/interchain_accounts/v1/packet_pb.js';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { sha256 } from '../../../../../util/hash.js';
-import { abciInfo, type SdkError } from '../../../shared/errors.js';
+import type { SdkError } from '../../../shared/errors.js';
 import type { Context } from '../../../shared/context.js';
-import type { Acknowledgement } from '../../core/port/types.js';
+import { sortedJson } from '../../core/channel/acknowledgement.js';
 import { IcaErrors } from './errors.js';
 
 /** The module name (app_state key, module account). */
@@ -123,20 +122,6 @@ export function packetDataError(data: InterchainAccountPacketData): SdkError | u
   return undefined;
 }
 
-/** JSON with object keys sorted at every depth, compact (sdk.MustSortJSON). */
-export function sortedJson(value: JsonValue): string {
-  const sort = (v: JsonValue): JsonValue => {
-    if (Array.isArray(v)) return v.map(sort);
-    if (v !== null && typeof v === 'object') {
-      const out: { [key: string]: JsonValue } = {};
-      for (const key of Object.keys(v).sort()) out[key] = sort(v[key]!);
-      return out;
-    }
-    return v;
-  };
-  return JSON.stringify(sort(value));
-}
-
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 
@@ -195,22 +180,6 @@ export function generateAccountAddress(ctx: Context, connectionId: string, portI
 }
 
 // ------------------------------------------------------------------------------------ acknowledgements
-
-/** "error handling packet: see events for details" (04-channel's ackErrorString). */
-const ACK_ERROR_STRING = 'error handling packet: see events for details';
-
-/** A result acknowledgement: `{"result":"<base64>"}`. */
-export function resultAcknowledgement(result: Uint8Array): Acknowledgement {
-  const ack = create(AcknowledgementSchema, { response: { case: 'result', value: result } });
-  return { success: true, bytes: utf8.encode(sortedJson(toJson(AcknowledgementSchema, ack, { useProtoFieldName: true }))) };
-}
-
-/** An error acknowledgement: only the ABCI code of `err` goes into it (NewErrorAcknowledgement). */
-export function errorAcknowledgement(err: unknown): Acknowledgement {
-  const { code } = abciInfo(err);
-  const ack = create(AcknowledgementSchema, { response: { case: 'error', value: `ABCI code: ${code}: ${ACK_ERROR_STRING}` } });
-  return { success: false, bytes: utf8.encode(sortedJson(toJson(AcknowledgementSchema, ack, { useProtoFieldName: true }))) };
-}
 
 /** Whether acknowledgement bytes are a result (the controller only needs to know that). */
 export function isSuccessAcknowledgement(bytes: Uint8Array): boolean {

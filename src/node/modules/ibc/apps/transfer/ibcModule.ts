@@ -16,7 +16,8 @@ import { PortInvalidPort, TransferErrors } from './errors.js';
 import { ackPacketEvents, recvPacketEvent, timeoutEvent } from './events.js';
 import type { TransferKeeper } from './keeper.js';
 import { TRANSFER_VERSION } from './keys.js';
-import { acknowledgementText, errorAcknowledgement, newPacketData, parseAcknowledgement, parsePacketData, resultAcknowledgement, type FungibleTokenPacketData } from './packet.js';
+import { errorAcknowledgement, resultAcknowledgement } from '../../core/channel/acknowledgement.js';
+import { acknowledgementText, newPacketData, parseAcknowledgement, parsePacketData, TRANSFER_ACK_RESULT, type FungibleTokenPacketData } from './packet.js';
 
 const MAX_UINT32 = 0xffff_ffffn;
 
@@ -66,7 +67,7 @@ export class TransferIbcModule implements IbcModule {
 
   onRecvPacket(ctx: Context, packet: Packet, _relayer: string): Acknowledgement {
     let data: FungibleTokenPacketData;
-    let ack = resultAcknowledgement();
+    let ack = resultAcknowledgement(TRANSFER_ACK_RESULT);
     let failure: Error | undefined;
     try {
       data = parsePacketData(packet.data);

@@ -23,10 +23,9 @@ import type { IbcModule, Ics4Wrapper } from '../../core/port/types.js';
 import type { FeeKeeper } from '../fee/keeper.js';
 import { wrapWithFeeMiddleware } from '../fee/middleware.js';
 
-/** What the transfer module offers other modules (ICS-29 fees wraps its callbacks). */
+/** What the transfer module offers other modules: its keeper (the callbacks are only core's route). */
 export interface TransferModuleKeeper {
   readonly keeper: TransferKeeper;
-  readonly ibcModule: TransferIbcModule;
 }
 
 export const transferModule = defineModule<TransferModuleKeeper>({
@@ -55,11 +54,10 @@ export const transferModule = defineModule<TransferModuleKeeper>({
       scopedKeeper: deps.keeper<TransferCapabilityKeeper>('capability').scopeToModule(TRANSFER_MODULE_NAME),
     };
     const keeper = new TransferKeeper(deps.keeper<TransferAccountKeeper>('auth'), deps.keeper<TransferBankKeeper>('bank'), host);
-    const ibcModule = new TransferIbcModule(keeper);
-    wired.stack = wrapWithFeeMiddleware(ibcModule, ibc.channelKeeper, deps.keeper<FeeKeeper>('feeibc'));
+    wired.stack = wrapWithFeeMiddleware(new TransferIbcModule(keeper), ibc.channelKeeper, deps.keeper<FeeKeeper>('feeibc'));
     ibc.router.addRoute(TRANSFER_MODULE_NAME, wired.stack.ibcModule);
     return {
-      keeper: { keeper, ibcModule },
+      keeper: { keeper },
       msgRoutes: transferMsgRoutes(keeper),
       queryServices: [transferQueryService(keeper)],
       genesis: {

@@ -6,41 +6,26 @@
  *   memo is absent and chains that predate the memo accept the packet):
  *   `{"amount":"100","denom":"uatom","receiver":"…","sender":"…"}`.
  * - It is read back with the strict proto JSON reader (an unknown field is refused).
- * - Acknowledgements are ibc.core.channel.v1.Acknowledgement as sorted JSON: success
- *   `{"result":"AQ=="}` (the byte 0x01); failure
- *   `{"error":"ABCI code: <code>: error handling packet: see events for details"}` — only the
- *   ABCI code of the error, which is deterministic, goes into state.
+ * - Acknowledgements are 04-channel's (`core/channel/acknowledgement.ts`): success
+ *   `{"result":"AQ=="}` (the byte 0x01, `TRANSFER_ACK_RESULT`); failure
+ *   `{"error":"ABCI code: <code>: error handling packet: see events for details"}`.
  */
 import { create, fromJsonString, toJson, type JsonObject } from '@bufbuild/protobuf';
 import { AcknowledgementSchema, type Acknowledgement as ChannelAcknowledgement } from '../../../../../gen/ibc/core/channel/v1/channel_pb.js';
 import { FungibleTokenPacketDataSchema, type FungibleTokenPacketData } from '../../../../../gen/ibc/applications/transfer/v2/packet_pb.js';
-import type { Acknowledgement } from '../../core/port/types.js';
-import { abciInfo, SdkErrors, type SdkError } from '../../../shared/errors.js';
+import { sortedJson } from '../../core/channel/acknowledgement.js';
+import { SdkErrors, type SdkError } from '../../../shared/errors.js';
 import { parseInt256 } from '../../../shared/coins.js';
 import { prefixedDenomError } from './denom.js';
 import { TransferErrors } from './errors.js';
 
 export type { FungibleTokenPacketData };
 
-/** The text after the code in every error acknowledgement (ackErrorString; part of state). */
-export const ACK_ERROR_STRING = 'error handling packet: see events for details';
+/** The result of a successful ICS-20 receive: the byte 0x01 (`{"result":"AQ=="}`). */
+export const TRANSFER_ACK_RESULT = Uint8Array.of(1);
 
 export function newPacketData(denom: string, amount: string, sender: string, receiver: string, memo = ''): FungibleTokenPacketData {
   return create(FungibleTokenPacketDataSchema, { denom, amount, sender, receiver, memo });
-}
-
-/** JSON with keys sorted at every level (sdk.MustSortJSON). */
-export function sortedJson(value: unknown): string {
-  const sort = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sort);
-    if (v !== null && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(v).sort()) out[key] = sort((v as Record<string, unknown>)[key]);
-      return out;
-    }
-    return v;
-  };
-  return JSON.stringify(sort(value));
 }
 
 /** The packet bytes (FungibleTokenPacketData.GetBytes). */
@@ -65,23 +50,6 @@ export function packetDataError(data: FungibleTokenPacketData): SdkError | Error
   if (data.sender.trim() === '') return SdkErrors.InvalidAddress.wrap('sender address cannot be blank');
   if (data.receiver.trim() === '') return SdkErrors.InvalidAddress.wrap('receiver address cannot be blank');
   return prefixedDenomError(data.denom);
-}
-
-function ackBytes(ack: ChannelAcknowledgement): Uint8Array {
-  return new TextEncoder().encode(sortedJson(toJson(AcknowledgementSchema, ack, { useProtoFieldName: true })));
-}
-
-/** The success acknowledgement `{"result":"AQ=="}`. */
-export function resultAcknowledgement(result: Uint8Array = Uint8Array.of(1)): Acknowledgement {
-  const ack = create(AcknowledgementSchema, { response: { case: 'result', value: result } });
-  return { success: true, bytes: ackBytes(ack) };
-}
-
-/** The failure acknowledgement for `err`: only its ABCI code (1 for errors without one). */
-export function errorAcknowledgement(err: unknown): Acknowledgement {
-  const { code } = abciInfo(err);
-  const ack = create(AcknowledgementSchema, { response: { case: 'error', value: `ABCI code: ${code}: ${ACK_ERROR_STRING}` } });
-  return { success: false, bytes: ackBytes(ack) };
 }
 
 /** Acknowledgement bytes → the channel Acknowledgement (strict proto JSON). */

@@ -163,6 +163,15 @@ export function channelMsgRoutes(keeper: ChannelKeeper, ports: PortKeeper, route
     }
   }
 
+  /** As `callback`, for the callbacks that may settle asynchronously (channel closing). */
+  async function awaitedCallback(run: () => void | Promise<void>, message: string): Promise<void> {
+    try {
+      await run();
+    } catch (err) {
+      throw wrapError(err, message);
+    }
+  }
+
   return [
     msgRoute(Msg.method.channelOpenInit, (ctx, msg) => {
       checkPortId(msg.portId);
@@ -253,12 +262,12 @@ export function channelMsgRoutes(keeper: ChannelKeeper, ports: PortKeeper, route
       keeper.writeOpenConfirmChannel(ctx, msg.portId, msg.channelId);
       return create(MsgChannelOpenConfirmResponseSchema);
     }),
-    msgRoute(Msg.method.channelCloseInit, (ctx, msg) => {
+    msgRoute(Msg.method.channelCloseInit, async (ctx, msg) => {
       checkPortId(msg.portId);
       checkChannelId(msg.channelId);
       checkSigner(msg.signer);
       const { capability, callbacks } = byChannel(ctx, msg.portId, msg.channelId);
-      callback(() => callbacks.onChanCloseInit(ctx, msg.portId, msg.channelId), `channel close init callback failed for port ID: ${msg.portId}, channel ID: ${msg.channelId}`);
+      await awaitedCallback(() => callbacks.onChanCloseInit(ctx, msg.portId, msg.channelId), `channel close init callback failed for port ID: ${msg.portId}, channel ID: ${msg.channelId}`);
       try {
         keeper.chanCloseInit(ctx, msg.portId, msg.channelId, capability);
       } catch (err) {
@@ -266,14 +275,14 @@ export function channelMsgRoutes(keeper: ChannelKeeper, ports: PortKeeper, route
       }
       return create(MsgChannelCloseInitResponseSchema);
     }),
-    msgRoute(Msg.method.channelCloseConfirm, (ctx, msg) => {
+    msgRoute(Msg.method.channelCloseConfirm, async (ctx, msg) => {
       checkPortId(msg.portId);
       checkChannelId(msg.channelId);
       checkProof(msg.proofInit, 'cannot submit an empty proof init');
       checkProofHeight(msg.proofHeight);
       checkSigner(msg.signer);
       const { capability, callbacks } = byChannel(ctx, msg.portId, msg.channelId);
-      callback(() => callbacks.onChanCloseConfirm(ctx, msg.portId, msg.channelId), `channel close confirm callback failed for port ID: ${msg.portId}, channel ID: ${msg.channelId}`);
+      await awaitedCallback(() => callbacks.onChanCloseConfirm(ctx, msg.portId, msg.channelId), `channel close confirm callback failed for port ID: ${msg.portId}, channel ID: ${msg.channelId}`);
       try {
         keeper.chanCloseConfirm(ctx, msg.portId, msg.channelId, capability, msg.proofInit, msg.proofHeight!);
       } catch (err) {

@@ -10,10 +10,12 @@
  * channel, the owning module claims it through its scoped keeper, and core authenticates it on
  * every send, so an application can only act on ports and channels it owns.
  *
- * Everything is synchronous, like the store; a callback that throws fails the message and its
- * state writes are dropped with the message's branch. `onRecvPacket` is the exception to that
- * rule: it returns an acknowledgement, and a failed acknowledgement (`success: false`) makes core
- * drop the application's writes while still committing the receipt and the acknowledgement.
+ * Everything is synchronous, like the store's point reads, except where a callback may need to
+ * iterate the store or run messages: `onRecvPacket` and the channel-closing callbacks may return
+ * a promise, which core awaits. A callback that throws (or rejects) fails the message and its
+ * state writes are dropped with the message's branch. `onRecvPacket` returns an acknowledgement,
+ * and a failed acknowledgement (`success: false`) makes core drop the application's writes while
+ * still committing the receipt and the acknowledgement.
  */
 import type { Counterparty, Order, Packet } from '../../../../../gen/ibc/core/channel/v1/channel_pb.js';
 import type { Context } from '../../../shared/context.js';
@@ -51,8 +53,13 @@ export interface IbcModule {
   onChanOpenTry(ctx: Context, order: Order, connectionHops: string[], portId: string, channelId: string, chanCap: Capability, counterparty: Counterparty, counterpartyVersion: string): string;
   onChanOpenAck(ctx: Context, portId: string, channelId: string, counterpartyChannelId: string, counterpartyVersion: string): void;
   onChanOpenConfirm(ctx: Context, portId: string, channelId: string): void;
-  onChanCloseInit(ctx: Context, portId: string, channelId: string): void;
-  onChanCloseConfirm(ctx: Context, portId: string, channelId: string): void;
+  /**
+   * May settle asynchronously (the ICS-29 middleware iterates the channel's escrowed fees to
+   * refund them); core awaits it before closing the channel.
+   */
+  onChanCloseInit(ctx: Context, portId: string, channelId: string): void | Promise<void>;
+  /** May settle asynchronously, as onChanCloseInit. */
+  onChanCloseConfirm(ctx: Context, portId: string, channelId: string): void | Promise<void>;
   /**
    * May settle asynchronously: an application that executes messages (the ICA host runs a
    * controller's transaction through the app's message router, whose handlers are async)

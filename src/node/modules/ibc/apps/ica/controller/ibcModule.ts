@@ -12,7 +12,7 @@ import { SdkErrors } from '../../../../shared/errors.js';
 import type { Acknowledgement, Capability, IbcModule } from '../../../core/port/types.js';
 import { IcaErrors } from '../errors.js';
 import { emitAcknowledgementEvent } from '../events.js';
-import { errorAcknowledgement } from '../types.js';
+import { errorAcknowledgement } from '../../../core/channel/acknowledgement.js';
 import type { ControllerKeeper } from './keeper.js';
 
 export class ControllerIbcModule implements IbcModule {

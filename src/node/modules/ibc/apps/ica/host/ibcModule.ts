@@ -11,7 +11,7 @@ import { SdkErrors } from '../../../../shared/errors.js';
 import type { Acknowledgement, Capability, IbcModule } from '../../../core/port/types.js';
 import { IcaErrors } from '../errors.js';
 import { emitAcknowledgementEvent } from '../events.js';
-import { errorAcknowledgement, resultAcknowledgement } from '../types.js';
+import { errorAcknowledgement, resultAcknowledgement } from '../../../core/channel/acknowledgement.js';
 import type { HostKeeper } from './keeper.js';
 
 export class HostIbcModule implements IbcModule {
