@@ -18,6 +18,8 @@ import { exportAppState } from '../../../../src/node/app/genesis.js';
 import { anyPack } from '../../../../src/node/codec/index.js';
 import { validateFeeGenesis } from '../../../../src/node/modules/ibc/apps/fee/genesis.js';
 import type { FeeKeeper } from '../../../../src/node/modules/ibc/apps/fee/keeper.js';
+import { feeStoreKey } from '../../../../src/node/modules/ibc/apps/fee/keys.js';
+import { feeModule } from '../../../../src/node/modules/ibc/apps/fee/module.js';
 import { incentivizedAcknowledgementBytes, wrapWithFeeMiddleware } from '../../../../src/node/modules/ibc/apps/fee/middleware.js';
 import type { Acknowledgement, Capability, IbcModule, Ics4Wrapper } from '../../../../src/node/modules/ibc/core/port/types.js';
 import { defaultIbcGenesis } from '../../../../src/node/modules/ibc/genesis.js';
@@ -407,5 +409,26 @@ describe('feeibc genesis', () => {
       'registered_counterparty_payees 0: counterparty payee must not be empty',
       expect.stringMatching(/^forward_relayers 0: failed to convert forward relayer address into sdk.AccAddress: /),
     ]);
+  });
+});
+
+describe('feeibc consensus version 2', () => {
+  test('the migration from 1 drops the per-channel escrow index and nothing else', async () => {
+    const { ctx, discard } = branchCtx();
+    try {
+      const store = ctx.kv(feeStoreKey);
+      const enc = (s: string) => new TextEncoder().encode(s);
+      const before: string[] = [];
+      for await (const [key] of store.iterator()) before.push(Buffer.from(key).toString('latin1'));
+      store.set(enc('escrowIndex/transfer/channel-0'), Uint8Array.of(1, 2, 3));
+      store.set(enc('escrowIndex/transfer/channel-7'), Uint8Array.of(4));
+      expect(feeModule.consensusVersion).toBe(2);
+      await feeModule.migrations![1]!(ctx);
+      const after: string[] = [];
+      for await (const [key] of store.iterator()) after.push(Buffer.from(key).toString('latin1'));
+      expect(after).toEqual(before);
+    } finally {
+      discard();
+    }
   });
 });

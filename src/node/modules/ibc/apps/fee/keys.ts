@@ -22,6 +22,9 @@ import { textPathCodec } from '../../core/host/pathCodec.js';
 export const FEE_MODULE_NAME = 'feeibc';
 export const feeStoreKey = StoreKey.persistent(FEE_MODULE_NAME);
 
+/** Consensus version 1's per-channel list of escrowed sequences; its migration to 2 deletes these records. */
+export const LEGACY_ESCROW_INDEX_PREFIX = 'escrowIndex/';
+
 export type PairKey = readonly [string, string];
 export type PacketKey = readonly [portId: string, channelId: string, sequence: bigint];
 

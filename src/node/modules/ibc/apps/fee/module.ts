@@ -8,12 +8,13 @@
 import { Query } from '../../../../../gen/ibc/applications/fee/v1/query_pb.js';
 import { Msg } from '../../../../../gen/ibc/applications/fee/v1/tx_pb.js';
 import { defineModule } from '../../../../platform/module.js';
+import { prefixEnd } from '../../../../store/bytes.js';
 import { feeCli } from './cli.js';
 import { FeeErrors } from './errors.js';
 import type { FeeAccountKeeper, FeeBankKeeper, FeeIbcKeeper } from './expectedKeepers.js';
 import { defaultFeeGenesis, exportFeeGenesis, initFeeGenesis, validateFeeGenesis } from './genesis.js';
 import { FeeKeeper } from './keeper.js';
-import { FEE_MODULE_NAME, feeStoreKey } from './keys.js';
+import { FEE_MODULE_NAME, feeStoreKey, LEGACY_ESCROW_INDEX_PREFIX } from './keys.js';
 import { feeMsgRoutes } from './msgServer.js';
 import { feeQueryService } from './queryServer.js';
 
@@ -25,7 +26,18 @@ export const feeModule = defineModule<FeeKeeper>({
   moduleAccounts: { [FEE_MODULE_NAME]: [] },
   errors: FeeErrors,
   cli: feeCli,
-  consensusVersion: 1,
+  consensusVersion: 2,
+  migrations: {
+    // Version 1 kept escrowIndex/{port}/{channel} (every escrowed sequence of a channel), which
+    // version 2 reads from feesInEscrow/{port}/{channel}/ itself: drop the old records.
+    1: async (ctx) => {
+      const store = ctx.kv(feeStoreKey);
+      const prefix = new TextEncoder().encode(LEGACY_ESCROW_INDEX_PREFIX);
+      const stale: Uint8Array[] = [];
+      for await (const [key] of store.iterator(prefix, prefixEnd(prefix))) stale.push(key);
+      for (const key of stale) store.delete(key);
+    },
+  },
   requires: ['auth', 'bank', 'ibc'],
   create(deps) {
     const bank = deps.keeper<FeeBankKeeper>('bank');
