@@ -11,7 +11,7 @@
  * parent's entries, array by array (`chunks.ts`); a cached delete hides the parent's entry, a
  * cached set replaces it.
  */
-import { compareBytes, keyString } from './bytes.js';
+import { compareBytes, compareBytesFrom, keyString } from './bytes.js';
 import { flatten, scanStore, storeChunks, type ScanVisitor } from './chunks.js';
 import { StoreError } from './errors.js';
 import type { CacheKVStore, IteratorOptions, KVEntry, KVStore, KVStoreReader } from './interface.js';
@@ -177,21 +177,21 @@ async function mergeScan(
   const reverse = options.reverse ?? false;
   let i = 0;
   let stopped = false;
-  await scanStore(parent, start, end, options, (key, value) => {
+  await scanStore(parent, start, end, options, (key, keyAt, value, valueAt) => {
     // Cached writes that come before this entry; one at the same key replaces (or hides) it.
     while (i < cached.length) {
       const mine = cached[i]!;
-      let order = compareBytes(key, mine.key);
+      let order = compareBytesFrom(key, keyAt, mine.key);
       if (reverse) order = -order;
       if (order < 0) break;
       i++;
-      if (mine.value !== undefined && visit(mine.key, mine.value) === false) {
+      if (mine.value !== undefined && visit(mine.key, 0, mine.value, 0) === false) {
         stopped = true;
         return false;
       }
       if (order === 0) return;
     }
-    if (visit(key, value) === false) {
+    if (visit(key, keyAt, value, valueAt) === false) {
       stopped = true;
       return false;
     }
@@ -199,6 +199,6 @@ async function mergeScan(
   if (stopped) return;
   for (; i < cached.length; i++) {
     const mine = cached[i]!;
-    if (mine.value !== undefined && visit(mine.key, mine.value) === false) return;
+    if (mine.value !== undefined && visit(mine.key, 0, mine.value, 0) === false) return;
   }
 }

@@ -445,8 +445,9 @@ class RootMultiStoreImpl implements RootMultiStore {
 
   /**
    * `iterateIndex` to a synchronous callback until it returns false (`chunks.ts` scanStore):
-   * the database's arrays are visited as they come (one read ahead), each key and value a view
-   * made once, with no array per entry — the path of long scans such as the gov tally.
+   * the database's arrays are visited as they come (one read ahead), each key and value passed
+   * as the database's own array with the offset past the index prefix or the entry's marker —
+   * no array or view per entry: the path of long scans such as the gov tally.
    */
   async scanIndex(
     state: StoreState,
@@ -470,15 +471,14 @@ class RootMultiStoreImpl implements RootMultiStore {
       }
       if (unread !== undefined && unread.length > 1) await this.prefetchBuckets(state, unread);
       for (const [indexKey, marker] of chunk) {
-        const key = view(indexKey, cut);
         if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) {
-          if (visit(key, view(marker, 9)) === false) return;
+          if (visit(indexKey, cut, marker, 9) === false) return;
           continue;
         }
         // A tombstone: the key is gone at the latest version (older versions may still have it).
         if (marker.length === 8 && version === Infinity) continue;
-        const value = read(key);
-        if (value !== undefined && visit(key, value) === false) return;
+        const value = read(view(indexKey, cut));
+        if (value !== undefined && visit(indexKey, cut, value, 0) === false) return;
       }
     }
   }
