@@ -23,16 +23,9 @@ export interface ChunkedReader extends KVStoreReader {
  * Called per entry by `scanStore`: the entry's key is `key` from `keyAt` to its end, the value
  * `value` from `valueAt` to its end. Returning `false` stops the scan (as breaking out of a loop).
  * The arrays may be the database's own (Node Buffers, whose `slice` does not copy) and are only
- * valid to read: read them by index, or copy with `copyFrom`; never write into them.
+ * valid to read: read them by index or copy (`new Uint8Array(key.subarray(keyAt))`; not `slice`).
  */
 export type ScanVisitor = (key: Uint8Array, keyAt: number, value: Uint8Array, valueAt: number) => boolean | void;
-
-/** A copy of `bytes` from `at` to its end (a plain Uint8Array whatever `bytes` is). */
-export function copyFrom(bytes: Uint8Array, at: number): Uint8Array {
-  const out = new Uint8Array(bytes.length - at);
-  out.set(at === 0 ? bytes : bytes.subarray(at));
-  return out;
-}
 
 /** A store layer with its own scan (the gas store, which charges per entry). */
 export interface ScanningReader extends KVStoreReader {

@@ -44,7 +44,8 @@ export interface Database {
    * `chunks` for long scans (the store's key-index scan): the arrays as the database returns
    * them, the next one already being read while the caller works on this one. The keys and
    * values may be the database's own buffers (Node Buffers, whose `slice` is a view): view them
-   * with `new Uint8Array(b.buffer, b.byteOffset, b.byteLength)`, never hand them out as they are.
+   * with `new Uint8Array(b.buffer, b.byteOffset, b.byteLength)`, or hand them only to a scan
+   * callback (`chunks.ts` ScanVisitor, which reads them by index and never keeps them unless copied).
    */
   rawChunks?(range?: RangeOptions): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]>;
   keys(range?: RangeOptions): AsyncIterable<Uint8Array>;
