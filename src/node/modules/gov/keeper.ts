@@ -117,6 +117,12 @@ interface ValidatorTally {
    * exactly shares × factor, with no division or rounding. Undefined otherwise.
    */
   factor: bigint | undefined;
+  /**
+   * With a factor: the shares of delegations voting one option at weight 1, summed per option;
+   * their power (sum × factor, exact) is added once after the scan — the same sums as adding
+   * each delegation's, with one addition per delegation instead of three.
+   */
+  plainShares: Dec[] | undefined;
   deductions: Dec;
   weights: readonly WeightedOption[] | undefined;
 }
@@ -478,7 +484,7 @@ export class GovKeeper {
       const shares = decFromWire(validator.delegatorShares) ?? 0n;
       const scaled = tokens * DEC_ONE;
       const factor = shares > 0n && scaled % shares === 0n ? scaled / shares : undefined;
-      const entry: ValidatorTally = { tokens, shares, factor, deductions: 0n, weights: undefined };
+      const entry: ValidatorTally = { tokens, shares, factor, plainShares: factor === undefined ? undefined : [0n, 0n, 0n, 0n, 0n], deductions: 0n, weights: undefined };
       validators.set(validator.operatorAddress, entry);
       const operator = parseValAddress(validator.operatorAddress);
       if (operator.ok) validatorsByOperator.set(operator.bytes, entry);
@@ -504,6 +510,12 @@ export class GovKeeper {
     });
     const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, shares: Dec): void => {
       if (validator === undefined || validator.shares === 0n) return;
+      const plain = validator.plainShares;
+      if (plain !== undefined && weights.length === 1 && weights[0]![1] === DEC_ONE) {
+        const option = weights[0]![0];
+        plain[option] = plain[option]! + shares;
+        return;
+      }
       validator.deductions += shares;
       const factor = validator.factor;
       const power = factor === 1n ? shares : factor !== undefined ? shares * factor : decQuo(shares * validator.tokens, validator.shares);
@@ -537,6 +549,18 @@ export class GovKeeper {
     if (consume) {
       const store = ctx.kv(Votes.storeKey);
       for (let i = 0; i < voters; i++) store.delete(voteKeys.key(i));
+    }
+    for (const validator of validators.values()) {
+      const plain = validator.plainShares;
+      if (plain === undefined) continue;
+      for (let option = 0; option < plain.length; option++) {
+        const shares = plain[option]!;
+        if (shares === 0n) continue;
+        validator.deductions += shares;
+        const power = shares * validator.factor!;
+        results[option] = results[option]! + power;
+        totalPower += power;
+      }
     }
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
