@@ -83,6 +83,10 @@ export class FaultyDatabase implements Database {
   chunks(range?: RangeOptions, size?: number): AsyncIterable<[Uint8Array, Uint8Array][]> {
     return this.inner.chunks(range, size);
   }
+  /** The inner database's long-scan arrays (its `chunks` where it has none), as the node would read them. */
+  rawChunks(range?: RangeOptions): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]> {
+    return this.inner.rawChunks?.(range) ?? this.inner.chunks(range);
+  }
   keys(range?: RangeOptions): AsyncIterable<Uint8Array> {
     return this.inner.keys(range);
   }

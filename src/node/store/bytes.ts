@@ -18,6 +18,17 @@ export function keyString(key: Uint8Array): string {
   return asBuffer(key).toString('latin1');
 }
 
+/** `compareBytes` of `a` from `aAt` to its end against all of `b`. */
+export function compareBytesFrom(a: Uint8Array, aAt: number, b: Uint8Array): number {
+  const aLength = a.length - aAt;
+  const n = Math.min(aLength, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[aAt + i]! - b[i]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return aLength === b.length ? 0 : aLength < b.length ? -1 : 1;
+}
+
 export function keyFromString(s: string): Uint8Array {
   return Buffer.from(s, 'latin1');
 }

@@ -11,7 +11,7 @@
  * parent's entries, array by array (`chunks.ts`); a cached delete hides the parent's entry, a
  * cached set replaces it.
  */
-import { compareBytes, keyString } from './bytes.js';
+import { compareBytesFrom, keyString } from './bytes.js';
 import { flatten, scanStore, storeChunks, type ScanVisitor } from './chunks.js';
 import { StoreError } from './errors.js';
 import type { CacheKVStore, IteratorOptions, KVEntry, KVStore, KVStoreReader } from './interface.js';
@@ -118,6 +118,55 @@ export class CacheKVStoreImpl implements CacheKVStore {
 }
 
 /**
+ * Cached writes (sorted in iteration order) merged into a parent's entries as they come: `before`
+ * hands out the cached writes that come before a parent entry (a cached delete hides the
+ * parent's entry, a cached set replaces it), `rest` those after the parent's last entry.
+ */
+class CachedMerge {
+  private i = 0;
+
+  constructor(
+    private readonly cached: readonly CachedWrite[],
+    private readonly reverse: boolean,
+  ) {}
+
+  get done(): boolean {
+    return this.i === this.cached.length;
+  }
+
+  /**
+   * Emits the cached sets that come before (or at) the parent's entry whose key is key[keyAt..];
+   * returns STOPPED if `emit` returned false, REPLACED if a cached write has the same key (the
+   * parent's entry is not to be emitted), else PASS.
+   */
+  before(key: Uint8Array, keyAt: number, emit: (key: Uint8Array, value: Uint8Array) => boolean | void): number {
+    const cached = this.cached;
+    while (this.i < cached.length) {
+      const mine = cached[this.i]!;
+      let order = compareBytesFrom(key, keyAt, mine.key);
+      if (this.reverse) order = -order;
+      if (order < 0) break;
+      this.i++;
+      if (mine.value !== undefined && emit(mine.key, mine.value) === false) return STOPPED;
+      if (order === 0) return REPLACED;
+    }
+    return PASS;
+  }
+
+  /** Emits the cached sets not handed out yet, until `emit` returns false. */
+  rest(emit: (key: Uint8Array, value: Uint8Array) => boolean | void): void {
+    for (; this.i < this.cached.length; this.i++) {
+      const mine = this.cached[this.i]!;
+      if (mine.value !== undefined && emit(mine.key, mine.value) === false) return;
+    }
+  }
+}
+
+const PASS = 0;
+const REPLACED = 1;
+const STOPPED = 2;
+
+/**
  * Merge a sorted snapshot of cached writes with the parent's entries over the same range, in
  * arrays (`chunks.ts`). `snapshot` runs at the first `next()`, so the iterator sees the cache as
  * of that moment.
@@ -129,39 +178,19 @@ export async function* mergeChunks(
   end: Uint8Array | undefined,
   options: IteratorOptions,
 ): AsyncIterableIterator<KVEntry[]> {
-  const reverse = options.reverse ?? false;
-  const cached = snapshot();
-  let i = 0;
+  const merge = new CachedMerge(snapshot(), options.reverse ?? false);
   for await (const chunk of storeChunks(parent, start, end, options)) {
-    if (i === cached.length) {
+    if (merge.done) {
       yield chunk;
       continue;
     }
     const out: KVEntry[] = [];
-    for (const entry of chunk) {
-      // Cached writes that come before this entry; one at the same key replaces (or hides) it.
-      let replaced = false;
-      while (i < cached.length) {
-        const mine = cached[i]!;
-        let order = compareBytes(entry[0], mine.key);
-        if (reverse) order = -order;
-        if (order < 0) break;
-        i++;
-        if (mine.value !== undefined) out.push([mine.key, mine.value]);
-        if (order === 0) {
-          replaced = true;
-          break;
-        }
-      }
-      if (!replaced) out.push(entry);
-    }
+    const push = (key: Uint8Array, value: Uint8Array): void => void out.push([key, value]);
+    for (const entry of chunk) if (merge.before(entry[0], 0, push) === PASS) out.push(entry);
     if (out.length > 0) yield out;
   }
   const rest: KVEntry[] = [];
-  for (; i < cached.length; i++) {
-    const mine = cached[i]!;
-    if (mine.value !== undefined) rest.push([mine.key, mine.value]);
-  }
+  merge.rest((key, value) => void rest.push([key, value]));
   if (rest.length > 0) yield rest;
 }
 
@@ -174,31 +203,16 @@ async function mergeScan(
   options: IteratorOptions,
   visit: ScanVisitor,
 ): Promise<void> {
-  const reverse = options.reverse ?? false;
-  let i = 0;
+  const merge = new CachedMerge(cached, options.reverse ?? false);
+  const emit = (key: Uint8Array, value: Uint8Array): boolean | void => visit(key, 0, value, 0);
   let stopped = false;
-  await scanStore(parent, start, end, options, (key, value) => {
-    // Cached writes that come before this entry; one at the same key replaces (or hides) it.
-    while (i < cached.length) {
-      const mine = cached[i]!;
-      let order = compareBytes(key, mine.key);
-      if (reverse) order = -order;
-      if (order < 0) break;
-      i++;
-      if (mine.value !== undefined && visit(mine.key, mine.value) === false) {
-        stopped = true;
-        return false;
-      }
-      if (order === 0) return;
-    }
-    if (visit(key, value) === false) {
+  await scanStore(parent, start, end, options, (key, keyAt, value, valueAt) => {
+    const before = merge.before(key, keyAt, emit);
+    if (before === REPLACED) return;
+    if (before === STOPPED || visit(key, keyAt, value, valueAt) === false) {
       stopped = true;
       return false;
     }
   });
-  if (stopped) return;
-  for (; i < cached.length; i++) {
-    const mine = cached[i]!;
-    if (mine.value !== undefined && visit(mine.key, mine.value) === false) return;
-  }
+  if (!stopped) merge.rest(emit);
 }

@@ -7,7 +7,10 @@
  *
  * `scanStore` visits the entries with a synchronous callback instead (no await per entry at
  * all, for loops over 100k entries such as the gov tally); the gas store charges exactly what an
- * iterator that the caller breaks out of at the same entry would.
+ * iterator that the caller breaks out of at the same entry would. The callback gets each key and
+ * value as an array and the offset where the entry starts in it (each runs to the array's end),
+ * so no layer makes a view per entry: the committed views pass the database's own arrays with
+ * the index prefix and marker skipped, a prefix store skips its prefix.
  */
 import type { IteratorOptions, KVEntry, KVStoreReader } from './interface.js';
 
@@ -16,8 +19,13 @@ export interface ChunkedReader extends KVStoreReader {
   chunks(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry[]>;
 }
 
-/** Called per entry by `scanStore`; returning `false` stops the scan (as breaking out of a loop). */
-export type ScanVisitor = (key: Uint8Array, value: Uint8Array) => boolean | void;
+/**
+ * Called per entry by `scanStore`: the entry's key is `key` from `keyAt` to its end, the value
+ * `value` from `valueAt` to its end. Returning `false` stops the scan (as breaking out of a loop).
+ * The arrays may be the database's own (Node Buffers, whose `slice` does not copy) and are only
+ * valid to read: read them by index or copy (`new Uint8Array(key.subarray(keyAt))`; not `slice`).
+ */
+export type ScanVisitor = (key: Uint8Array, keyAt: number, value: Uint8Array, valueAt: number) => boolean | void;
 
 /** A store layer with its own scan (the gas store, which charges per entry). */
 export interface ScanningReader extends KVStoreReader {
@@ -30,7 +38,7 @@ export async function scanStore(store: KVStoreReader, start: Uint8Array | undefi
   const chunks = storeChunks(store, start, end, options);
   try {
     for await (const chunk of chunks) {
-      for (const [key, value] of chunk) if (visit(key, value) === false) return;
+      for (const [key, value] of chunk) if (visit(key, 0, value, 0) === false) return;
     }
   } finally {
     await chunks.return?.();

@@ -415,28 +415,17 @@ class RootMultiStoreImpl implements RootMultiStore {
     version: number,
     read: (key: Uint8Array) => Uint8Array | undefined,
   ): AsyncIterableIterator<KVEntry[]> {
-    const { range } = indexRange(state, start, end, options);
-    for await (const chunk of this.db.chunks(range)) {
-      const out: (KVEntry | Uint8Array)[] = [];
-      let unread: Uint8Array[] | undefined;
-      for (const [indexKey, marker] of chunk) {
-        const key = indexKey.subarray(2);
-        if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) {
-          out.push([key, marker.subarray(9)]);
-          continue;
-        }
-        // A tombstone: the key is gone at the latest version (older versions may still have it).
-        if (marker.length === 8 && version === Infinity) continue;
-        out.push(key);
-        (unread ??= []).push(key);
-      }
-      if (unread !== undefined && unread.length > 1) await this.prefetchBuckets(state, unread);
+    const { prefix, range } = indexRange(state, start, end, options);
+    const cut = prefix.length;
+    for await (const chunk of this.indexArrays(state, this.db.chunks(range), cut, version)) {
       const entries: KVEntry[] = [];
-      for (const item of out) {
-        if (!(item instanceof Uint8Array)) entries.push(item);
-        else {
-          const value = read(item);
-          if (value !== undefined) entries.push([item, value]);
+      for (const [indexKey, marker] of chunk) {
+        const kind = indexEntryKind(marker, version);
+        if (kind === INDEX_VALUE_INLINE) entries.push([indexKey.subarray(cut), marker.subarray(9)]);
+        else if (kind === INDEX_VALUE_IN_BUCKET) {
+          const key = indexKey.subarray(cut);
+          const value = read(key);
+          if (value !== undefined) entries.push([key, value]);
         }
       }
       if (entries.length > 0) yield entries;
@@ -445,8 +434,9 @@ class RootMultiStoreImpl implements RootMultiStore {
 
   /**
    * `iterateIndex` to a synchronous callback until it returns false (`chunks.ts` scanStore):
-   * the database's arrays are visited as they come (one read ahead), each key and value a view
-   * made once, with no array per entry — the path of long scans such as the gov tally.
+   * the database's arrays are visited as they come (one read ahead), each key and value passed
+   * as the database's own array with the offset past the index prefix or the entry's marker —
+   * no array or view per entry: the path of long scans such as the gov tally.
    */
   async scanIndex(
     state: StoreState,
@@ -459,27 +449,34 @@ class RootMultiStoreImpl implements RootMultiStore {
   ): Promise<void> {
     const { prefix, range } = indexRange(state, start, end, options);
     const cut = prefix.length;
-    const chunks = this.db.rawChunks?.(range) ?? this.db.chunks(range);
-    for await (const chunk of chunks) {
-      // Keys whose value is not in their index entry: their buckets in one read, before the visits.
-      let unread: Uint8Array[] | undefined;
+    for await (const chunk of this.indexArrays(state, this.db.rawChunks?.(range) ?? this.db.chunks(range), cut, version)) {
       for (const [indexKey, marker] of chunk) {
-        if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) continue;
-        if (marker.length === 8 && version === Infinity) continue;
-        (unread ??= []).push(view(indexKey, cut));
-      }
-      if (unread !== undefined && unread.length > 1) await this.prefetchBuckets(state, unread);
-      for (const [indexKey, marker] of chunk) {
-        const key = view(indexKey, cut);
-        if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) {
-          if (visit(key, view(marker, 9)) === false) return;
-          continue;
+        const kind = indexEntryKind(marker, version);
+        if (kind === INDEX_VALUE_INLINE) {
+          if (visit(indexKey, cut, marker, 9) === false) return;
+        } else if (kind === INDEX_VALUE_IN_BUCKET) {
+          const value = read(view(indexKey, cut));
+          if (value !== undefined && visit(indexKey, cut, value, 0) === false) return;
         }
-        // A tombstone: the key is gone at the latest version (older versions may still have it).
-        if (marker.length === 8 && version === Infinity) continue;
-        const value = read(key);
-        if (value !== undefined && visit(key, value) === false) return;
       }
+    }
+  }
+
+  /**
+   * The key index's arrays from `arrays` (index keys start with `cut` prefix bytes), each once
+   * the buckets of its keys whose value is not in their entry are loaded (one batched read).
+   */
+  private async *indexArrays(
+    state: StoreState,
+    arrays: AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]>,
+    cut: number,
+    version: number,
+  ): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]> {
+    for await (const chunk of arrays) {
+      let unread: Uint8Array[] | undefined;
+      for (const [indexKey, marker] of chunk) if (indexEntryKind(marker, version) === INDEX_VALUE_IN_BUCKET) (unread ??= []).push(view(indexKey, cut));
+      if (unread !== undefined && unread.length > 1) await this.prefetchBuckets(state, unread);
+      yield chunk;
     }
   }
 
@@ -1190,6 +1187,22 @@ class WorkingStore extends CacheKVStoreImpl {
 }
 
 /** A plain Uint8Array over `bytes` from `offset` on (the database may hand out Node Buffers). */
+/** A key-index entry's value at the version read: in the entry from byte 9, none (deleted), or in the key's bucket. */
+const INDEX_VALUE_INLINE = 0;
+const INDEX_VALUE_NONE = 1;
+const INDEX_VALUE_IN_BUCKET = 2;
+
+/**
+ * Where the value at `version` (Infinity = the latest) of a key-index entry's key is: an entry
+ * carrying its value, written at or below `version`, has it; a tombstone read at the latest
+ * version has none (older versions may still have the key); anything else is in the bucket.
+ */
+function indexEntryKind(marker: Uint8Array, version: number): number {
+  if (marker.length > 8 && marker[0] === INDEX_LIVE_WITH_VALUE && readU64(marker, 1) <= version) return INDEX_VALUE_INLINE;
+  if (marker.length === 8 && version === Infinity) return INDEX_VALUE_NONE;
+  return INDEX_VALUE_IN_BUCKET;
+}
+
 function view(bytes: Uint8Array, offset: number): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset + offset, bytes.byteLength - offset);
 }

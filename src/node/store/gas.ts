@@ -219,11 +219,11 @@ export class GasKVStore implements KVStore {
   /** `iterator` as a callback scan (`chunks.ts` scanStore): the same charges, entry by entry. */
   async scan(start: Uint8Array | undefined, end: Uint8Array | undefined, options: IteratorOptions, visit: ScanVisitor): Promise<void> {
     let first = true;
-    await scanStore(this.parent, start, end, options, (key, value) => {
-      if (first) this.chargeEntry(key, value);
+    await scanStore(this.parent, start, end, options, (key, keyAt, value, valueAt) => {
+      if (first) this.chargeLengths(key.length - keyAt, value.length - valueAt);
       first = false;
-      if (visit(key, value) === false) return false;
-      this.chargeEntry(key, value);
+      if (visit(key, keyAt, value, valueAt) === false) return false;
+      this.chargeLengths(key.length - keyAt, value.length - valueAt);
     });
     if (first) this.chargeSeek(undefined);
   }
@@ -234,8 +234,12 @@ export class GasKVStore implements KVStore {
   }
 
   private chargeEntry(key: Uint8Array, value: Uint8Array): void {
-    this.meter.consumeGas(this.config.readCostPerByte * key.length, GAS_DESCRIPTOR.valuePerByte);
-    this.meter.consumeGas(this.config.readCostPerByte * value.length, GAS_DESCRIPTOR.valuePerByte);
+    this.chargeLengths(key.length, value.length);
+  }
+
+  private chargeLengths(keyLength: number, valueLength: number): void {
+    this.meter.consumeGas(this.config.readCostPerByte * keyLength, GAS_DESCRIPTOR.valuePerByte);
+    this.meter.consumeGas(this.config.readCostPerByte * valueLength, GAS_DESCRIPTOR.valuePerByte);
     this.meter.consumeGas(this.config.iterNextCostFlat, GAS_DESCRIPTOR.iterNextFlat);
   }
 }

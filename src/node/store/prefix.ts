@@ -56,6 +56,6 @@ export class PrefixStore implements KVStore {
     const from = start === undefined ? this.prefix : this.full(start);
     const to = end === undefined ? prefixEnd(this.prefix) : this.full(end);
     const cut = this.prefix.length;
-    return scanStore(this.parent, from, to, options, (key, value) => visit(key.subarray(cut), value));
+    return scanStore(this.parent, from, to, options, (key, keyAt, value, valueAt) => visit(key, keyAt + cut, value, valueAt));
   }
 }

@@ -25,7 +25,9 @@ import { MsgDelegateSchema } from '../../../src/gen/cosmos/staking/v1beta1/tx_pb
 import type { BankKeeper } from '../../../src/node/modules/bank/keeper.js';
 import type { StakingKeeper } from '../../../src/node/modules/staking/keeper.js';
 import type { GovKeeper } from '../../../src/node/modules/gov/keeper.js';
-import { moduleAddress, accString } from '../../../src/node/modules/shared/address.js';
+import { moduleAddress, accString, parseAccAddress, valString } from '../../../src/node/modules/shared/address.js';
+import { decFromWire, decMul, decQuo, decTruncate } from '../../../src/node/modules/shared/dec.js';
+import { parseDec } from '../../../src/node/modules/gov/params.js';
 import { abciQuery, coin, consensusKey, pack, testKey, type TestKey } from '../app/helpers.js';
 import { TOKEN, balance, startPosChain, type PosChain } from './pos/helpers.js';
 import { fromBinary, type JsonObject } from '@bufbuild/protobuf';
@@ -224,6 +226,98 @@ describe('x/gov and x/params', () => {
       expect(await votesLeft(c.with({ multiStore: branch }), id + 100n)).toBe(1);
       expect((branch.getStore('gov') as unknown as { size: number }).size).toBe(60);
       branch.discard();
+    }
+  });
+
+  test('tally: exact Dec sums equal the upstream algorithm computed directly (rounding validators, weighted votes, non-voters), by both paths', async () => {
+    await start();
+    const id = await submitText(MIN_DEPOSIT);
+    const c = pos.ctx();
+    const staking = pos.keeper<StakingKeeper>('staking');
+    const bank = pos.keeper<BankKeeper>('bank');
+    const voteOf = (voter: Uint8Array, options: [VoteOption, string][]) =>
+      create(VoteSchema, { proposalId: id, voter: accString(voter), options: options.map(([option, weight]) => ({ option, weight })) });
+    const thirds: [VoteOption, string][] = [
+      [VoteOption.YES, '0.333333333333333333'],
+      [VoteOption.NO, '0.333333333333333333'],
+      [VoteOption.ABSTAIN, '0.333333333333333334'],
+    ];
+    for (let i = 0; i < 40; i++) {
+      const delegator = testKey(`gov-exact-${i}`).address;
+      bank.addCoins(c, delegator, [{ denom: 'attotoken', amount: 100n * TOKEN }]);
+      // Odd amounts, several delegations for some delegators.
+      const stakes: [number, bigint][] = [[i % 4, BigInt(i * 7919 + 13) * 1_000_003n]];
+      if (i % 3 === 0) stakes.push([(i + 2) % 4, BigInt(i + 1) * 999_999_937n]);
+      for (const [v, amount] of stakes) await staking.delegate(c, delegator, amount, BondStatus.UNBONDED, staking.getValidator(c, val(v).address)!);
+      if (i % 5 === 4) continue; // delegates, does not vote
+      Votes.set(c, [id, delegator], voteOf(delegator, i % 4 === 1 ? thirds : i % 4 === 2 ? [[VoteOption.NO, '0.7'], [VoteOption.NO_WITH_VETO, '0.3']] : [[i % 2 === 0 ? VoteOption.YES : VoteOption.NO, '1.000000000000000000']]));
+    }
+    // Validator 2's tokens are twice its shares (an exact rate other than 1); validator 3's are
+    // 2/3 of its shares plus one (every delegation's power rounds); validator 1 does not vote.
+    for (const [v, scale] of [[2, (t: bigint) => t * 2n], [3, (t: bigint) => (t * 2n) / 3n + 1n]] as const) {
+      const validator = staking.getValidator(c, val(v).address)!;
+      staking.setValidator(c, { ...validator, tokens: scale(BigInt(validator.tokens)).toString() });
+    }
+    Votes.set(c, [id, val(0).address], voteOf(val(0).address, [[VoteOption.YES, '1.000000000000000000']]));
+    Votes.set(c, [id, val(2).address], voteOf(val(2).address, thirds));
+    Votes.set(c, [id, val(3).address], voteOf(val(3).address, [[VoteOption.NO_WITH_VETO, '1.000000000000000000']]));
+
+    // x/gov's tally.go, step by step over decoded records: Dec.Quo per delegation, Dec.Mul per option.
+    const reference = async (ctx: typeof c) => {
+      const validators = new Map<string, { tokens: bigint; shares: bigint; deductions: bigint; options?: [VoteOption, bigint][] }>();
+      for (const v of await staking.getAllValidators(ctx)) {
+        if (v.status === BondStatus.BONDED) validators.set(v.operatorAddress, { tokens: BigInt(v.tokens), shares: decFromWire(v.delegatorShares)!, deductions: 0n });
+      }
+      const results = [0n, 0n, 0n, 0n, 0n];
+      let total = 0n;
+      for await (const [, vote] of Votes.iterate(ctx, { prefix: [id] })) {
+        const voter = parseAccAddress(vote.voter);
+        if (!voter.ok) throw new Error(vote.voter);
+        const options = vote.options.map((o): [VoteOption, bigint] => [o.option, parseDec(o.weight)!]);
+        const own = validators.get(valString(voter.bytes));
+        if (own !== undefined) own.options = options;
+        for (const delegation of await staking.getDelegatorDelegations(ctx, voter.bytes)) {
+          const validator = validators.get(delegation.validatorAddress);
+          if (validator === undefined) continue;
+          const shares = decFromWire(delegation.shares)!;
+          validator.deductions += shares;
+          const power = decQuo(shares * validator.tokens, validator.shares);
+          for (const [option, weight] of options) results[option]! += decMul(power, weight);
+          total += power;
+        }
+      }
+      for (const validator of validators.values()) {
+        if (validator.options === undefined) continue;
+        const power = decQuo((validator.shares - validator.deductions) * validator.tokens, validator.shares);
+        for (const [option, weight] of validator.options) results[option]! += decMul(power, weight);
+        total += power;
+      }
+      return { results, total };
+    };
+    const expected = await reference(c);
+    // Rounding happened: the sums are not whole tokens, and validator 3's rate is not exact.
+    expect(expected.results.some((r) => r % 1000n !== 0n)).toBe(true);
+    const keeper = pos.keeper<GovKeeper>('gov');
+    const current = await proposal(id);
+    for (const fullScanVoters of [1_000_000, 0]) {
+      keeper.fullScanVoters = fullScanVoters;
+      for (const consume of [false, true]) {
+        const branch = c.multiStore.branch();
+        const outcome = await keeper.tally(c.with({ multiStore: branch }), current, consume);
+        branch.discard();
+        expect({ fullScanVoters, consume, results: outcome.power.results.map(String), total: String(outcome.power.total) }).toEqual({
+          fullScanVoters,
+          consume,
+          results: expected.results.map(String),
+          total: String(expected.total),
+        });
+        expect(outcome.tally).toMatchObject({
+          yesCount: decTruncate(expected.results[VoteOption.YES]!).toString(),
+          abstainCount: decTruncate(expected.results[VoteOption.ABSTAIN]!).toString(),
+          noCount: decTruncate(expected.results[VoteOption.NO]!).toString(),
+          noWithVetoCount: decTruncate(expected.results[VoteOption.NO_WITH_VETO]!).toString(),
+        });
+      }
     }
   });
 

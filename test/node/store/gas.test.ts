@@ -107,7 +107,7 @@ test('a callback scan charges exactly what the iterator charges, also when stopp
   expect(visited).toBe(40);
   expect(await charges(() => store.scan(b(100), undefined, {}, () => undefined))).toEqual([['IterNextFlat', 30]]);
   const reversed: number[] = [];
-  await store.scan(b(60), undefined, { reverse: true }, (key) => void reversed.push(key[0]!));
+  await store.scan(b(60), undefined, { reverse: true }, (key, keyAt) => void reversed.push(key[keyAt]!));
   expect(reversed).toEqual([70, 69, 68, 67, 66, 65, 64, 63, 62, 61, 60]);
 });
 

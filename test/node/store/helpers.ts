@@ -22,8 +22,8 @@ export async function drain(it: AsyncIterable<KVEntry>): Promise<[string, string
  */
 export async function drainScan(store: KVStoreReader, start?: Uint8Array, end?: Uint8Array, options: IteratorOptions = {}, limit = Infinity): Promise<[string, string][]> {
   const out: [string, string][] = [];
-  await scanStore(store, start, end, options, (key, value) => {
-    out.push([hex(key)!, hex(value)!]);
+  await scanStore(store, start, end, options, (key, keyAt, value, valueAt) => {
+    out.push([hex(key.subarray(keyAt))!, hex(value.subarray(valueAt))!]);
     return out.length < limit;
   });
   return out;

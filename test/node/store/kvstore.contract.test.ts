@@ -86,6 +86,18 @@ const HARNESSES: [string, () => Promise<Harness>][] = [
   ['CommitMultiStore working state (LevelDB)', async () => multiStoreHarness(await levelFixture(), 0)],
   ['CommitMultiStore branch (LevelDB)', async () => multiStoreHarness(await levelFixture(), 1)],
   ['CommitMultiStore nested branch (memoryDatabase)', async () => multiStoreHarness(await memoryFixture(), 2)],
+  [
+    // The callback scan's offsets through every layer: LevelDB's arrays with the index prefix and
+    // marker skipped, a write cache merging its writes, the prefix skipped, the gas store charging.
+    'GasKVStore over PrefixStore over a CommitMultiStore branch (LevelDB)',
+    async () => {
+      const harness = await multiStoreHarness(await levelFixture(), 1);
+      harness.store.set(b(0x09), b(1)); // outside the prefix: must never show up
+      harness.store.set(b(0x07, 0xff), b(1));
+      await harness.persist!();
+      return { ...harness, store: new GasKVStore(new PrefixStore(harness.store, b(0x08)), new InfiniteGasMeter()) };
+    },
+  ],
 ];
 
 for (const [name, make] of HARNESSES) {

@@ -15,10 +15,24 @@ export interface GovBankKeeper {
   burnCoins(ctx: Context, module: string, coins: readonly Coin[]): void;
 }
 
+/**
+ * A delegation during a scan (staking's DelegationCursor): the delegator and validator addresses
+ * are key[delegatorAt, +delegatorLength) and key[validatorAt, +validatorLength) (read only, valid
+ * during the visit); `shares()` parses the shares (undefined if malformed).
+ */
+export interface DelegationView {
+  readonly key: Uint8Array;
+  readonly delegatorAt: number;
+  readonly delegatorLength: number;
+  readonly validatorAt: number;
+  readonly validatorLength: number;
+  shares(): Dec | undefined;
+}
+
 export interface GovStakingKeeper {
   getAllValidators(ctx: Context): Promise<Validator[]>;
   getDelegatorDelegations(ctx: Context, delAddr: Uint8Array): Promise<Delegation[]>;
-  /** Every delegation as (delegator bytes, validator bytes, shares; undefined if malformed), in delegator order, until `visit` returns false. */
-  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: Dec | undefined) => boolean | void): Promise<void>;
+  /** Every delegation, in delegator order, until `visit` returns false: one cursor moved from delegation to delegation. */
+  scanDelegations(ctx: Context, visit: (delegation: DelegationView) => boolean | void): Promise<void>;
   bondDenom(ctx: Context): string;
 }

@@ -49,6 +49,8 @@ export interface TallyOutcome {
   passes: boolean;
   burnDeposits: boolean;
   tally: TallyResult;
+  /** The exact sums before truncation (indexed by VoteOption) and the total voting power: what quorum and thresholds compare. */
+  power: { readonly results: readonly Dec[]; readonly total: Dec };
 }
 
 const OPTION_NAMES: Record<number, string> = {
@@ -109,19 +111,71 @@ function voteOptionsText(options: readonly WeightedVoteOption[]): string {
 interface ValidatorTally {
   tokens: bigint;
   shares: Dec;
+  /**
+   * tokens·10^18 / shares when that division is exact (a validator never slashed: 1): then a
+   * delegation's voting power, shares·tokens / validator shares rounded as Dec.Quo does, is
+   * exactly shares × factor, with no division or rounding. Undefined otherwise.
+   */
+  factor: bigint | undefined;
+  /**
+   * With a factor: the shares of delegations voting one option at weight 1, summed per option;
+   * their power (sum × factor, exact) is added once after the scan — the same sums as adding
+   * each delegation's, with one addition per delegation instead of three.
+   */
+  plainShares: Dec[] | undefined;
   deductions: Dec;
   weights: readonly WeightedOption[] | undefined;
 }
 
 /**
  * Order of addresses as store keys hold them (a length byte, then the bytes): the address in
- * `key` from `at` (its length byte) against `address`.
+ * `a` at `aAt` (its length byte) against the one of `b` at `bAt`.
  */
-function compareLengthPrefixed(key: Uint8Array, at: number, address: Uint8Array): number {
-  const length = key[at]!;
-  if (length !== address.length) return length - address.length;
-  for (let i = 0; i < length; i++) if (key[at + 1 + i] !== address[i]) return key[at + 1 + i]! - address[i]!;
+function compareLengthPrefixed(a: Uint8Array, aAt: number, b: Uint8Array, bAt: number): number {
+  const length = a[aAt]!;
+  const other = b[bAt]!;
+  if (length !== other) return length - other;
+  for (let i = 1; i <= length; i++) if (a[aAt + i] !== b[bAt + i]) return a[aAt + i]! - b[bAt + i]!;
   return 0;
+}
+
+/** Store keys copied end to end into one growing array: no object per key while 100k are held. */
+class KeyArena {
+  private bytes = new Uint8Array(1 << 16);
+  private used = 0;
+  /** Where each key starts; key i ends where key i + 1 starts. */
+  private readonly starts: number[] = [];
+
+  get count(): number {
+    return this.starts.length;
+  }
+
+  /** Appends `source` from `at` to its end. */
+  push(source: Uint8Array, at: number): void {
+    const length = source.length - at;
+    if (this.used + length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + length));
+      grown.set(this.bytes.subarray(0, this.used));
+      this.bytes = grown;
+    }
+    for (let i = 0; i < length; i++) this.bytes[this.used + i] = source[at + i]!;
+    this.starts.push(this.used);
+    this.used += length;
+  }
+
+  /** The array holding the keys (valid until the next push) and where key `i` starts in it. */
+  get data(): Uint8Array {
+    return this.bytes;
+  }
+
+  start(i: number): number {
+    return this.starts[i]!;
+  }
+
+  /** Key `i` as a view. */
+  key(i: number): Uint8Array {
+    return this.bytes.subarray(this.starts[i]!, i + 1 < this.starts.length ? this.starts[i + 1]! : this.used);
+  }
 }
 
 /** A few (here: the bonded validators') values by address bytes, found without building a string. */
@@ -140,9 +194,15 @@ class OperatorTable<T> {
   }
 
   get(bytes: Uint8Array): T | undefined {
-    const list = this.slots.get(OperatorTable.slot(bytes));
+    return this.getAt(bytes, 0, bytes.length);
+  }
+
+  /** The value of the address data[at, at + length). */
+  getAt(data: Uint8Array, at: number, length: number): T | undefined {
+    const slot = length < 4 ? length : ((data[at]! << 24) | (data[at + 1]! << 16) | (data[at + 2]! << 8) | data[at + 3]!) ^ length;
+    const list = this.slots.get(slot);
     if (list === undefined) return undefined;
-    for (const [key, value] of list) if (bytesEqual(key, bytes)) return value;
+    for (const [key, value] of list) if (rangeEquals(key, data, at, at + length)) return value;
     return undefined;
   }
 }
@@ -158,11 +218,12 @@ type WeightedOption = readonly [VoteOption, Dec];
 class OptionParser {
   private readonly known: [Uint8Array, WeightedOption, readonly WeightedOption[]][] = [];
   private readonly weights = new Map<string, Dec>();
+  private readonly reader = new ProtoReader(NO_BYTES);
 
   /** The option encoded in data[start, end), and the one-option list of it. */
   parse(data: Uint8Array, start: number, end: number): readonly [WeightedOption, readonly WeightedOption[]] {
     for (const entry of this.known) if (rangeEquals(entry[0], data, start, end)) return [entry[1], entry[2]];
-    const bytes = data.subarray(start, end);
+    const bytes = new Uint8Array(data.subarray(start, end));
     let option = VoteOption.UNSPECIFIED;
     let text = '';
     const inner = new ProtoReader(bytes);
@@ -174,15 +235,15 @@ class OptionParser {
     if (weight === undefined) this.weights.set(text, (weight = decParam(text)));
     const parsed = [option, weight] as const;
     const single = [parsed] as const;
-    if (this.known.length < 16) this.known.push([bytes.slice(), parsed, single]);
+    if (this.known.length < 16) this.known.push([bytes, parsed, single]);
     return [parsed, single];
   }
 
-  /** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) as (option, weight). */
-  voteWeights(bytes: Uint8Array): readonly WeightedOption[] {
+  /** The options of a stored cosmos.gov.v1.Vote (field 4, repeated) in bytes[at, end) as (option, weight). */
+  voteWeights(bytes: Uint8Array, at = 0): readonly WeightedOption[] {
     let single: readonly WeightedOption[] = NO_OPTIONS;
     let several: WeightedOption[] | undefined;
-    const reader = new ProtoReader(bytes);
+    const reader = this.reader.reset(bytes, at);
     while (reader.nextField()) {
       if (reader.field !== 4 || reader.wireType !== 2) continue;
       const [parsed, list] = this.parse(bytes, reader.start, reader.end);
@@ -194,6 +255,7 @@ class OptionParser {
 }
 
 const NO_OPTIONS: readonly WeightedOption[] = [];
+const NO_BYTES = new Uint8Array(0);
 
 /** Whether data[start, end) holds the bytes of `bytes`. */
 function rangeEquals(bytes: Uint8Array, data: Uint8Array, start: number, end: number): boolean {
@@ -419,7 +481,10 @@ export class GovKeeper {
       if (validator.status !== BondStatus.BONDED) continue;
       const tokens = BigInt(validator.tokens === '' ? '0' : validator.tokens);
       totalBonded += tokens;
-      const entry: ValidatorTally = { tokens, shares: decFromWire(validator.delegatorShares) ?? 0n, deductions: 0n, weights: undefined };
+      const shares = decFromWire(validator.delegatorShares) ?? 0n;
+      const scaled = tokens * DEC_ONE;
+      const factor = shares > 0n && scaled % shares === 0n ? scaled / shares : undefined;
+      const entry: ValidatorTally = { tokens, shares, factor, plainShares: factor === undefined ? undefined : [0n, 0n, 0n, 0n, 0n], deductions: 0n, weights: undefined };
       validators.set(validator.operatorAddress, entry);
       const operator = parseValAddress(validator.operatorAddress);
       if (operator.ok) validatorsByOperator.set(operator.bytes, entry);
@@ -429,49 +494,73 @@ export class GovKeeper {
     const options = new OptionParser();
     // The votes, once, in key order — by voter as the delegations are by delegator (both keys are
     // length-prefixed addresses) — with a hand-decoded options field: this loop runs 100k times.
-    // Each vote's whole store key (prefix, proposal id, length-prefixed voter), as a copy: a view
-    // would keep the database's buffer of its entry alive (more work for every garbage collection
-    // while 100k voters are held). The same key deletes the vote when it is consumed.
-    const voteKeys: Uint8Array[] = [];
+    // Each vote's whole store key (prefix, proposal id, length-prefixed voter) is copied into one
+    // arena (no object per vote; the scan's arrays are not kept); the same key deletes the vote
+    // when it is consumed.
+    const voteKeys = new KeyArena();
     const voterWeights: (readonly WeightedOption[])[] = [];
     const base = Votes.rangePrefix([proposal.id]).length;
-    const voterOf = (key: Uint8Array): Uint8Array => key.subarray(base + 1, base + 1 + key[base]!);
-    await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, value) => {
-      const weights = options.voteWeights(value);
-      voteKeys.push(key.slice());
+    await Votes.scanEntries(ctx, { prefix: [proposal.id] }, (key, keyAt, value, valueAt) => {
+      const weights = options.voteWeights(value, valueAt);
+      voteKeys.push(key, keyAt);
       voterWeights.push(weights);
-      const own = validatorsByOperator.get(voterOf(key));
+      const voterAt = keyAt + base;
+      const own = validatorsByOperator.getAt(key, voterAt + 1, key[voterAt]!);
       if (own !== undefined) own.weights = weights;
     });
     const count = (weights: readonly WeightedOption[], validator: ValidatorTally | undefined, shares: Dec): void => {
       if (validator === undefined || validator.shares === 0n) return;
+      const plain = validator.plainShares;
+      if (plain !== undefined && weights.length === 1 && weights[0]![1] === DEC_ONE) {
+        const option = weights[0]![0];
+        plain[option] = plain[option]! + shares;
+        return;
+      }
       validator.deductions += shares;
-      const power = decQuo(shares * validator.tokens, validator.shares);
+      const factor = validator.factor;
+      const power = factor === 1n ? shares : factor !== undefined ? shares * factor : decQuo(shares * validator.tokens, validator.shares);
       for (let i = 0; i < weights.length; i++) {
         const [option, w] = weights[i]!;
         results[option] = results[option]! + (w === DEC_ONE ? power : decMul(power, w));
       }
       totalPower += power;
     };
-    const voters = voteKeys.length;
+    const voters = voteKeys.count;
     if (voters < this.fullScanVoters) {
       // Few voters: each voter's delegations are one prefix scan.
       for (let i = 0; i < voters; i++) {
-        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voterOf(voteKeys[i]!))) count(voterWeights[i]!, validators.get(delegation.validatorAddress), decFromWire(delegation.shares) ?? 0n);
+        const key = voteKeys.key(i);
+        const voter = key.subarray(base + 1, base + 1 + key[base]!);
+        for (const delegation of await this.stakingKeeper.getDelegatorDelegations(ctx, voter)) count(voterWeights[i]!, validators.get(delegation.validatorAddress), decFromWire(delegation.shares) ?? 0n);
       }
     } else {
       // Many voters: one pass over the delegations (ordered by delegator) beats a scan per voter,
-      // merged with the votes (ordered by voter) without building strings.
+      // merged with the votes (ordered by voter) in place; only voters' shares are parsed.
       let next = 0;
-      await this.stakingKeeper.scanDelegationShares(ctx, (delegator, validator, shares) => {
-        while (next < voters && compareLengthPrefixed(voteKeys[next]!, base, delegator) < 0) next++;
+      const keys = voteKeys.data;
+      await this.stakingKeeper.scanDelegations(ctx, (delegation) => {
+        const delegatorLengthAt = delegation.delegatorAt - 1;
+        let order = -1;
+        while (next < voters && (order = compareLengthPrefixed(keys, voteKeys.start(next) + base, delegation.key, delegatorLengthAt)) < 0) next++;
         if (next === voters) return false;
-        if (compareLengthPrefixed(voteKeys[next]!, base, delegator) === 0) count(voterWeights[next]!, validatorsByOperator.get(validator), shares ?? 0n);
+        if (order === 0) count(voterWeights[next]!, validatorsByOperator.getAt(delegation.key, delegation.validatorAt, delegation.validatorLength), delegation.shares() ?? 0n);
       });
     }
     if (consume) {
       const store = ctx.kv(Votes.storeKey);
-      for (const key of voteKeys) store.delete(key);
+      for (let i = 0; i < voters; i++) store.delete(voteKeys.key(i));
+    }
+    for (const validator of validators.values()) {
+      const plain = validator.plainShares;
+      if (plain === undefined) continue;
+      for (let option = 0; option < plain.length; option++) {
+        const shares = plain[option]!;
+        if (shares === 0n) continue;
+        validator.deductions += shares;
+        const power = shares * validator.factor!;
+        results[option] = results[option]! + power;
+        totalPower += power;
+      }
     }
     for (const validator of validators.values()) {
       if (validator.weights === undefined || validator.shares === 0n) continue;
@@ -487,13 +576,14 @@ export class GovKeeper {
       noWithVetoCount: decTruncate(results[VoteOption.NO_WITH_VETO]!).toString(),
     });
     const params = this.getParams(ctx);
-    if (totalBonded === 0n) return { passes: false, burnDeposits: false, tally };
-    if (decQuo(totalPower, decFromInt(totalBonded)) < decParam(params.quorum)) return { passes: false, burnDeposits: params.burnVoteQuorum, tally };
+    const power = { results, total: totalPower };
+    if (totalBonded === 0n) return { passes: false, burnDeposits: false, tally, power };
+    if (decQuo(totalPower, decFromInt(totalBonded)) < decParam(params.quorum)) return { passes: false, burnDeposits: params.burnVoteQuorum, tally, power };
     const nonAbstain = totalPower - results[VoteOption.ABSTAIN]!;
-    if (nonAbstain === DEC_ZERO) return { passes: false, burnDeposits: false, tally };
-    if (decQuo(results[VoteOption.NO_WITH_VETO]!, totalPower) > decParam(params.vetoThreshold)) return { passes: false, burnDeposits: params.burnVoteVeto, tally };
-    if (decQuo(results[VoteOption.YES]!, nonAbstain) > decParam(params.threshold)) return { passes: true, burnDeposits: false, tally };
-    return { passes: false, burnDeposits: false, tally };
+    if (nonAbstain === DEC_ZERO) return { passes: false, burnDeposits: false, tally, power };
+    if (decQuo(results[VoteOption.NO_WITH_VETO]!, totalPower) > decParam(params.vetoThreshold)) return { passes: false, burnDeposits: params.burnVoteVeto, tally, power };
+    if (decQuo(results[VoteOption.YES]!, nonAbstain) > decParam(params.threshold)) return { passes: true, burnDeposits: false, tally, power };
+    return { passes: false, burnDeposits: false, tally, power };
   }
 
   // ------------------------------------------------------------------ end block

@@ -130,7 +130,24 @@ export class ProtoReader {
   start = 0;
   end = 0;
 
-  constructor(private readonly data: Uint8Array) {}
+  /** Reads `data` from `from` to its end. */
+  constructor(
+    private data: Uint8Array,
+    from = 0,
+  ) {
+    this.pos = from;
+  }
+
+  /** Starts over on `data` from `from` to its end (one reader for many messages in a hot loop). */
+  reset(data: Uint8Array, from = 0): this {
+    this.data = data;
+    this.pos = from;
+    this.field = 0;
+    this.wireType = 0;
+    this.start = 0;
+    this.end = 0;
+    return this;
+  }
 
   /** Varint value of the current field (wire type 0). */
   get varint(): bigint {

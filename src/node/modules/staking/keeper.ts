@@ -5,7 +5,6 @@
  * slashing and evidence modules), historical info, and the StakingHooks fan-out distribution and
  * slashing observe.
  */
-import { ProtoReader } from '../shared/proto.js';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate, timestampFromMs } from '@bufbuild/protobuf/wkt';
 import {
@@ -32,11 +31,12 @@ import type { ValidatorUpdate } from '../../abci/types.js';
 import { accString, parseAccAddress, parseValAddress, valString } from '../shared/address.js';
 import { coinsEqual, coinsToString, type Coin } from '../shared/coins.js';
 import type { Context } from '../shared/context.js';
-import { DEC_ONE, decFromInt, decFromWire, decFromWireBytes, decMulInt, decQuo, decQuoInt, decToWire, decTruncate, decMul, type Dec } from '../shared/dec.js';
+import { DEC_ONE, decFromInt, decFromWire, decMulInt, decQuo, decQuoInt, decToWire, decTruncate, decMul, type Dec } from '../shared/dec.js';
 import { SdkErrors } from '../shared/errors.js';
 import { newEvent } from '../shared/events.js';
 import { compareBytes } from '../shared/keys.js';
 import { ProtoWriter } from '../shared/proto.js';
+import { DelegationCursor } from './delegationCursor.js';
 import { StakingErrors } from './errors.js';
 import type { StakingAccountKeeper, StakingBankKeeper } from './expectedKeepers.js';
 import { NO_STAKING_HOOKS, type StakingHooks } from './hooks.js';
@@ -247,29 +247,17 @@ export class StakingKeeper {
   }
 
   /**
-   * Every delegation as (delegator bytes, validator bytes, shares), in delegator order, to a
-   * synchronous callback (returning false stops): one pass over the store with no await per
-   * delegation, read from the keys and a hand-decoded shares field, parsed from its bytes as
-   * `decFromWire` would parse its text (undefined if malformed; "" is zero) — gov's tally of many
-   * voters, where protobuf-es decoding would dominate. The byte arrays are views: copy to keep.
+   * Every delegation, in delegator order, to a synchronous callback (returning false stops): one
+   * pass over the store with no await per delegation. The callback gets one `DelegationCursor`,
+   * moved to each delegation in turn: the addresses as offsets into the store key, the shares
+   * parsed only when asked for — gov's tally of many voters reads the shares of voters alone.
    */
-  scanDelegationShares(ctx: Context, visit: (delegator: Uint8Array, validator: Uint8Array, shares: Dec | undefined) => boolean | void): Promise<void> {
+  scanDelegations(ctx: Context, visit: (delegation: DelegationCursor) => boolean | void): Promise<void> {
     const base = Delegations.map.rangePrefix().length;
-    return Delegations.map.scanEntries(ctx, undefined, (key, value) => {
-      const delegatorLength = key[base]!;
-      const delegator = key.subarray(base + 1, base + 1 + delegatorLength);
-      const validatorAt = base + 1 + delegatorLength;
-      const validator = key.subarray(validatorAt + 1, validatorAt + 1 + key[validatorAt]!);
-      let start = 0;
-      let end = 0;
-      const reader = new ProtoReader(value);
-      while (reader.nextField()) {
-        if (reader.field === 3 && reader.wireType === 2) {
-          start = reader.start;
-          end = reader.end;
-        }
-      }
-      return visit(delegator, validator, decFromWireBytes(value, start, end));
+    const cursor = new DelegationCursor();
+    return Delegations.map.scanEntries(ctx, undefined, (key, keyAt, value, valueAt) => {
+      cursor.moveTo(key, keyAt + base, value, valueAt);
+      return visit(cursor);
     });
   }
 

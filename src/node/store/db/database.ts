@@ -44,7 +44,8 @@ export interface Database {
    * `chunks` for long scans (the store's key-index scan): the arrays as the database returns
    * them, the next one already being read while the caller works on this one. The keys and
    * values may be the database's own buffers (Node Buffers, whose `slice` is a view): view them
-   * with `new Uint8Array(b.buffer, b.byteOffset, b.byteLength)`, never hand them out as they are.
+   * with `new Uint8Array(b.buffer, b.byteOffset, b.byteLength)`, or hand them only to a scan
+   * callback (`chunks.ts` ScanVisitor, which reads them by index and never keeps them unless copied).
    */
   rawChunks?(range?: RangeOptions): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]>;
   keys(range?: RangeOptions): AsyncIterable<Uint8Array>;
@@ -134,37 +135,38 @@ class LevelDatabase implements Database {
   }
 
   async *chunks(range: RangeOptions = {}, first = FIRST_CHUNK_ENTRIES): AsyncIterable<[Uint8Array, Uint8Array][]> {
-    // nextv: one native call and one promise per array (about twice the rate of next()).
-    const iterator = this.db.iterator({ ...levelRange(range), highWaterMarkBytes: CHUNK_BYTES });
-    let size = first;
-    try {
-      for (;;) {
-        const batch = await iterator.nextv(size);
-        size = Math.min(size * 4, CHUNK_ENTRIES);
-        if (batch.length === 0) return;
-        const out: [Uint8Array, Uint8Array][] = new Array(batch.length);
-        for (let i = 0; i < batch.length; i++) out[i] = [toView(batch[i]![0]), toView(batch[i]![1])];
-        yield out;
-      }
-    } finally {
-      await iterator.close();
+    for await (const batch of this.batches(range, first, false)) {
+      const out: [Uint8Array, Uint8Array][] = new Array(batch.length);
+      for (let i = 0; i < batch.length; i++) out[i] = [toView(batch[i]![0]), toView(batch[i]![1])];
+      yield out;
     }
   }
 
-  async *rawChunks(range: RangeOptions = {}): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]> {
+  rawChunks(range: RangeOptions = {}): AsyncIterable<readonly (readonly [Uint8Array, Uint8Array])[]> {
+    return this.batches(range, FIRST_CHUNK_ENTRIES, true);
+  }
+
+  /**
+   * LevelDB's arrays of `range` as `nextv` returns them (one native call and one promise per
+   * array, about twice the rate of next()): `first` entries, then four times more up to
+   * CHUNK_ENTRIES. With `readAhead`, LevelDB fills the next array on its thread while the caller
+   * works on this one (long scans); without, nothing is read that the caller does not ask for.
+   */
+  private async *batches(range: RangeOptions, first: number, readAhead: boolean): AsyncIterable<[Uint8Array, Uint8Array][]> {
     const iterator = this.db.iterator({ ...levelRange(range), highWaterMarkBytes: CHUNK_BYTES });
-    let size = FIRST_CHUNK_ENTRIES;
-    // One read ahead: LevelDB fills the next array on its thread while the caller visits this one.
-    let pending: Promise<[Uint8Array, Uint8Array][]> | undefined = iterator.nextv(size);
+    let size = first;
+    let pending: Promise<[Uint8Array, Uint8Array][]> | undefined;
     try {
       for (;;) {
-        const batch: [Uint8Array, Uint8Array][] = await pending;
+        const batch: [Uint8Array, Uint8Array][] = await (pending ?? iterator.nextv(size));
         pending = undefined;
         if (batch.length === 0) return;
         size = Math.min(size * 4, CHUNK_ENTRIES);
-        pending = iterator.nextv(size);
-        // A caller that stops early leaves it unread: its failure is not an unhandled rejection.
-        pending.catch(() => undefined);
+        if (readAhead) {
+          pending = iterator.nextv(size);
+          // A caller that stops early leaves it unread: its failure is not an unhandled rejection.
+          pending.catch(() => undefined);
+        }
         yield batch;
       }
     } finally {
