@@ -155,70 +155,57 @@ export class EthBackend {
 
   /** The Ethereum txs a block executed, with receipts' material. */
   async ethTxs(block: Block): Promise<BlockEthTx[]> {
-    const results = this.env.stateStore.loadFinalizeBlockResponse(block.header.height)?.txResults ?? [];
+    const height = block.header.height;
+    const results = this.env.stateStore.loadFinalizeBlockResponse(height)?.txResults ?? [];
     const common = await this.common();
-    const blockHash = this.blockHash(block.header.height);
+    const blockHash = this.blockHash(height);
     const out: BlockEthTx[] = [];
-    let logIndex = 0;
-    block.data.txs.forEach((bytes, i) => {
-      const result = results[i];
-      if (result === undefined || result.code !== 0) return;
-      const ethEvents = result.events.filter((e) => e.type === EVENT_TYPE_ETHEREUM_TX);
-      if (ethEvents.length === 0) return;
-      let decoded;
-      try {
-        decoded = decodeTx(bytes);
-      } catch {
-        return;
+    let decodedAt = -1;
+    let msgs: MsgEthereumTx[] = [];
+    for (const found of ethTxsOfResults(results)) {
+      if (found.resultIndex !== decodedAt) {
+        decodedAt = found.resultIndex;
+        try {
+          msgs = decodeTx(block.data.txs[found.resultIndex] ?? new Uint8Array(0))
+            .msgs.filter((m) => m.typeUrl === MSG_ETHEREUM_TX_URL)
+            .map((m) => m.message as MsgEthereumTx);
+        } catch {
+          msgs = [];
+        }
       }
-      const logEvents = result.events.filter((e) => e.type === EVENT_TYPE_TX_LOG);
-      decoded.msgs.forEach((m, j) => {
-        if (m.typeUrl !== MSG_ETHEREUM_TX_URL) return;
-        const msg = m.message as MsgEthereumTx;
-        const tx = cachedTxFromMsg(msg, common);
-        const attrs = new Map((ethEvents[j]?.attributes ?? []).map((a) => [a.key, a.value]));
-        const hash = bytesToHex(tx.hash());
-        const index = out.length;
-        const logs: LogJson[] = (logEvents[j]?.attributes ?? []).filter((a) => a.key === 'txLog').map((a) => renderLog(a.value, block.header.height, hash, index, blockHash, logIndex++));
-        out.push({
-          tx,
-          msg,
-          from: msg.from.toLowerCase(),
-          hash,
-          index,
-          result,
-          gasUsed: BigInt(attrs.get('txGasUsed') ?? '0'),
-          failed: attrs.has('ethereumTxFailed'),
-          logs,
-        });
+      const msg = msgs[found.msgIndex];
+      if (msg === undefined) continue;
+      const tx = cachedTxFromMsg(msg, common);
+      const hash = bytesToHex(tx.hash());
+      const attrs = new Map(found.attributes.map((a) => [a.key, a.value]));
+      out.push({
+        tx,
+        msg,
+        from: msg.from.toLowerCase(),
+        hash,
+        index: found.index,
+        result: results[found.resultIndex]!,
+        gasUsed: BigInt(attrs.get('txGasUsed') ?? '0'),
+        failed: attrs.has('ethereumTxFailed'),
+        logs: found.logs.map((stored, k) => renderLog(stored, height, hash, found.index, blockHash, found.firstLogIndex + k)),
       });
-    });
+    }
     return out;
   }
 
   /**
    * The logs of a block read from its results' `tx_log` events alone (the tx hash from the
-   * `ethereum_tx` event; no tx decoded), numbered as `ethTxs` numbers them. `keep` sees each
-   * log's stored JSON first, so a filter can pass over most logs without parsing them.
+   * `ethereum_tx` event; no tx decoded), numbered as `ethTxs` numbers them (both number through
+   * `ethTxsOfResults`). `keep` sees each log's stored JSON first, so a filter can pass over most
+   * logs without parsing them.
    */
   blockLogs(height: number, results: readonly ExecTxResult[], keep: (stored: string) => boolean): LogJson[] {
     const blockHash = this.blockHash(height);
     const out: LogJson[] = [];
-    let index = 0;
-    let logIndex = 0;
-    for (const result of results) {
-      if (result.code !== 0) continue;
-      const ethEvents = result.events.filter((e) => e.type === EVENT_TYPE_ETHEREUM_TX);
-      if (ethEvents.length === 0) continue;
-      const logEvents = result.events.filter((e) => e.type === EVENT_TYPE_TX_LOG);
-      ethEvents.forEach((event, j) => {
-        const hash = event.attributes.find((a) => a.key === 'ethereumTxHash')?.value ?? '';
-        for (const attribute of logEvents[j]?.attributes ?? []) {
-          if (attribute.key !== 'txLog') continue;
-          if (keep(attribute.value)) out.push(renderLog(attribute.value, height, hash, index, blockHash, logIndex));
-          logIndex++;
-        }
-        index++;
+    for (const found of ethTxsOfResults(results)) {
+      const hash = found.attributes.find((a) => a.key === 'ethereumTxHash')?.value ?? '';
+      found.logs.forEach((stored, k) => {
+        if (keep(stored)) out.push(renderLog(stored, height, hash, found.index, blockHash, found.firstLogIndex + k));
       });
     }
     return out;
@@ -372,6 +359,52 @@ export class EthBackend {
     if (baseFee !== undefined) json.baseFeePerGas = hex(baseFee);
     return json;
   }
+}
+
+/** An Ethereum tx as its block's results record it, numbered for the Ethereum view of the block. */
+export interface EthTxEvents {
+  /** Position of the carrying Cosmos tx in the block (and of its result). */
+  resultIndex: number;
+  /** Position among that Cosmos tx's MsgEthereumTx messages. */
+  msgIndex: number;
+  /** Index among the block's Ethereum txs (`transactionIndex`). */
+  index: number;
+  /** The attributes of its `ethereum_tx` event. */
+  attributes: readonly { key: string; value: string }[];
+  /** The stored JSON of its logs (its `tx_log` event's `txLog` attributes). */
+  logs: string[];
+  /** The block-wide `logIndex` of its first log. */
+  firstLogIndex: number;
+}
+
+/**
+ * The one numbering of a block's Ethereum txs and logs, from its tx results: a Cosmos tx that
+ * failed (or carries no Ethereum tx) is not part of the Ethereum view; each successful
+ * MsgEthereumTx left one `ethereum_tx` event, followed — within its message's events — by a
+ * `tx_log` event when it logged anything, so a `tx_log` belongs to the `ethereum_tx` before it.
+ * Txs are numbered in block order, logs across the block.
+ */
+export function ethTxsOfResults(results: readonly ExecTxResult[]): EthTxEvents[] {
+  const out: EthTxEvents[] = [];
+  let logIndex = 0;
+  results.forEach((result, resultIndex) => {
+    if (result.code !== 0) return;
+    let current: EthTxEvents | undefined;
+    let msgIndex = 0;
+    for (const event of result.events) {
+      if (event.type === EVENT_TYPE_ETHEREUM_TX) {
+        current = { resultIndex, msgIndex: msgIndex++, index: out.length, attributes: event.attributes, logs: [], firstLogIndex: logIndex };
+        out.push(current);
+      } else if (event.type === EVENT_TYPE_TX_LOG && current !== undefined) {
+        for (const attribute of event.attributes) {
+          if (attribute.key !== 'txLog') continue;
+          current.logs.push(attribute.value);
+          logIndex++;
+        }
+      }
+    }
+  });
+  return out;
 }
 
 /** A log as the JSON-RPC renders it, from the JSON the EVM module stored in its `tx_log` event. */
