@@ -15,12 +15,12 @@ import { Query as IndexQuery } from '../indexer/query.js';
 import { decodeTx } from '../app/tx.js';
 import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, recoverAndRememberSender, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
 import { eip155ChainId, hardforkAt } from '../modules/evm/params.js';
-import { EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
+import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM, EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
 import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Params as EvmParams } from '../../gen/ethermint/evm/v1/evm_pb.js';
 import type { Block } from '../consensus/types/block.js';
 import { keccak256 } from '../../util/hash.js';
-import { logsBloom } from '../modules/evm/bloom.js';
+import { BLOOM_BYTES, logsBloom } from '../modules/evm/bloom.js';
 
 export class EthRpcError extends Error {
   constructor(
@@ -211,6 +211,23 @@ export class EthBackend {
     return out;
   }
 
+  /**
+   * Block `height`'s logs bloom as stored: the evm module's `block_bloom` EndBlock event, or the
+   * empty bloom for a block without one whose block-level events are recorded apart (see
+   * StateStore.loadFinalizeBlockEvents: every such height was executed by a build whose evm
+   * module adds each successful tx's logs to the bloom in the tx's own branch, next to its
+   * `tx_log` event, and emits the event whenever the bloom is not empty — so there, no event
+   * means no logs). Undefined when not known without the logs: a height stored before that
+   * record, without the event, or a height not stored.
+   */
+  storedBloom(height: number): Uint8Array | undefined {
+    const apart = this.env.stateStore.loadFinalizeBlockEvents(height);
+    const events = apart ?? this.env.stateStore.loadFinalizeBlockResponse(height)?.events;
+    const value = events?.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
+    if (value !== undefined) return new Uint8Array(Buffer.from(value.slice(2), 'hex'));
+    return apart === undefined ? undefined : new Uint8Array(BLOOM_BYTES);
+  }
+
   /** Finds an Ethereum tx by hash through the tx index. */
   async findTx(hash: string): Promise<{ block: Block; tx: BlockEthTx } | undefined> {
     if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new EthRpcError(-32602, `invalid argument 0: hex string has length ${hash.length - 2}, want 64 for common.Hash`);
@@ -340,7 +357,7 @@ export class EthBackend {
       parentHash: block.header.lastBlockId.hash.length === 32 ? bytesToHex(block.header.lastBlockId.hash) : `0x${'0'.repeat(64)}`,
       nonce: '0x0000000000000000',
       sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347',
-      logsBloom: bytesToHex(bloom(txs.flatMap((t) => t.logs))),
+      logsBloom: bytesToHex(this.storedBloom(height) ?? bloom(txs.flatMap((t) => t.logs))),
       transactionsRoot: bytesToHex(block.header.dataHash.length === 32 ? block.header.dataHash : keccak256(new Uint8Array(0))),
       stateRoot: bytesToHex(block.header.appHash.length === 32 ? block.header.appHash : new Uint8Array(32)),
       receiptsRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',

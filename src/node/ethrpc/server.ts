@@ -31,7 +31,6 @@ import { personalMethods, type PersonalOptions } from './personal.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
 import { bloomMayContain } from '../modules/evm/bloom.js';
-import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM } from '../modules/evm/keeper.js';
 
 export const GAS_CAP = 25_000_000n;
 export const LOGS_CAP = 10_000;
@@ -90,6 +89,8 @@ function bloomTest(criteria: LogCriteria): (bloom: Uint8Array) => boolean {
   const topics = criteria.topics.filter((options) => options.length > 0).map((options) => options.map(bytes));
   return (bloom) => (addresses.length === 0 || addresses.some((a) => bloomMayContain(bloom, a))) && topics.every((options) => options.some((t) => bloomMayContain(bloom, t)));
 }
+
+const isEmptyBloom = (bloom: Uint8Array): boolean => bloom.every((byte) => byte === 0);
 
 /**
  * A necessary condition on a log's stored JSON (checksummed address, lowercase hex topics): every
@@ -397,17 +398,14 @@ export class EthRpcServer {
     const mayMatch = bloomTest(criteria);
     const stored = storedLogTest(criteria);
     for (let h = from; h <= to; h++) {
-      // The block's bloom (the evm module's EndBlock event, stored apart from the tx results)
-      // rules out most blocks of a selective filter before their results are read. A block
-      // without one has no logs — unless it predates the event, so its (small) results are read.
-      const blockBloom = b.env.stateStore
-        .loadFinalizeBlockEvents(h)
-        ?.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)
-        ?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
-      if (blockBloom !== undefined && !mayMatch(Buffer.from(blockBloom.slice(2), 'hex'))) continue;
+      // The block's bloom (read without its tx results) rules out most blocks of a selective
+      // filter, and every block without logs (the empty bloom) whatever the filter; only a
+      // block stored before its bloom can be known that way is read to find out.
+      const blockBloom = b.storedBloom(h);
+      if (blockBloom !== undefined && (isEmptyBloom(blockBloom) || !mayMatch(blockBloom))) continue;
       const response = b.env.stateStore.loadFinalizeBlockResponse(h);
       if (response === undefined) continue;
-      if (!response.txResults.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
+      if (blockBloom === undefined && !response.txResults.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
       for (const log of b.blockLogs(h, response.txResults, stored)) {
         if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;
         if (criteria.topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;
