@@ -20,7 +20,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
+import { toChecksumHex } from '../../keyring/address.js';
 import { nullLogger, type Logger } from '../logger.js';
 import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
@@ -97,7 +98,7 @@ const isEmptyBloom = (bloom: Uint8Array): boolean => bloom.every((byte) => byte 
  * wanted address or topic option text occurs in it. Logs that fail it are not parsed.
  */
 function storedLogTest(criteria: LogCriteria): (stored: string) => boolean {
-  const addresses = criteria.addresses.flatMap((a) => (/^0x[0-9a-f]{40}$/.test(a) ? [toChecksumAddress(a)] : []));
+  const addresses = criteria.addresses.flatMap((a) => (/^0x[0-9a-f]{40}$/.test(a) ? [toChecksumHex(Buffer.from(a.slice(2), 'hex'))] : []));
   if (addresses.length < criteria.addresses.length) return () => true;
   const topics = criteria.topics.filter((options) => options.length > 0);
   return (stored) => (addresses.length === 0 || addresses.some((a) => stored.includes(a))) && topics.every((options) => options.some((t) => stored.includes(t)));
@@ -284,7 +285,7 @@ export class EthRpcServer {
       txpool_content: async () => {
         const pending: Record<string, Record<string, unknown>> = {};
         const baseFee = await b.baseFee().catch(() => undefined);
-        for (const item of await b.pendingEthTxs()) (pending[toChecksumAddress(item.from)] ??= {})[item.tx.nonce.toString()] = b.txJson(undefined, item, baseFee);
+        for (const item of await b.pendingEthTxs()) (pending[toChecksumHex(Buffer.from(item.from.slice(2), 'hex'))] ??= {})[item.tx.nonce.toString()] = b.txJson(undefined, item, baseFee);
         return { pending, queued: {} };
       },
       txpool_contentFrom: async (p) => {
@@ -298,8 +299,8 @@ export class EthRpcServer {
         const pending: Record<string, Record<string, string>> = {};
         for (const { tx, from } of await b.pendingEthTxs()) {
           const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
-          const target = tx.to === undefined ? 'contract creation' : toChecksumAddress(tx.to.toString());
-          (pending[toChecksumAddress(from)] ??= {})[tx.nonce.toString()] = `${target}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
+          const target = tx.to === undefined ? 'contract creation' : toChecksumHex(tx.to.bytes);
+          (pending[toChecksumHex(Buffer.from(from.slice(2), 'hex'))] ??= {})[tx.nonce.toString()] = `${target}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
         }
         return { pending, queued: {} };
       },
