@@ -99,15 +99,46 @@ async function loadgen(url: string, body: string, seconds: number, concurrency: 
   return done / seconds;
 }
 
-export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
+/** What a measurement reports: the commit rate, process CPU and main-thread CPU per tx. */
+interface Measured {
+  rate: number;
+  cpuPerTx: number;
+  mainPerTx: number | undefined;
+}
+
+/**
+ * The in-process chain the EVM benches measure on: a real app on LevelDB (temp dir), EVM_BENCH_SENDERS
+ * funded senders, a first block, and the SSTORE+LOG contract deployed. `measure` signs
+ * EVM_BENCH_BLOCKS blocks of EVM_BENCH_BLOCK_TXS txs and times them through CheckTx →
+ * FinalizeBlock → Commit.
+ */
+export interface EvmChain {
+  app: App;
+  /** The funded senders (txs are signed by them in turn). */
+  wallets: Wallet[];
+  /** EIP-1559 fee fields every bench tx carries. */
+  fee: { type: number; chainId: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  contract: string;
+  /** The next height to finalize. */
+  height(): number;
+  measure(label: string, build: (w: Wallet, k: number, nonce: number) => Promise<string>): Promise<Measured>;
+  close(): Promise<void>;
+}
+
+export async function openEvmChain(log: (line: string) => void = () => undefined): Promise<EvmChain> {
   const senders = Number(process.env['EVM_BENCH_SENDERS'] ?? 500);
   const perBlock = Number(process.env['EVM_BENCH_BLOCK_TXS'] ?? 500);
   const blocks = Number(process.env['EVM_BENCH_BLOCKS'] ?? 3);
   const wallets = Array.from({ length: senders }, (_, i) => new Wallet(hexlify(sha256(new TextEncoder().encode(`evm-bench-${i}`)))));
   const dir = await mkdtemp(join(tmpdir(), 'tokend-evm-bench-'));
   const db = await openDatabase(dir);
-  const rows: Row[] = [];
   const validator = makeKeys(1)[0]!;
+  let opened: Awaited<ReturnType<typeof openApp>> | undefined;
+  const close = async (): Promise<void> => {
+    await opened?.close();
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     let appState = defaultAppState({ denom: DENOM });
     appState = addGenesisAccounts(
@@ -120,7 +151,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     appState = collectGentxs(appState, [gentx(validator)], CHAIN_ID);
     // EVM_BENCH_WORKERS: signature worker threads (default: the node's default).
     const workers = process.env['EVM_BENCH_WORKERS'];
-    const opened = await openApp(db, { chainId: CHAIN_ID, minGasPrices: '0attotoken', ...(workers === undefined ? {} : { sigVerifyWorkers: Number(workers) }) });
+    opened = await openApp(db, { chainId: CHAIN_ID, minGasPrices: '0attotoken', ...(workers === undefined ? {} : { sigVerifyWorkers: Number(workers) }) });
     log(`signature workers: ${opened.app.verifierThreads}`);
     const app = opened.app;
     await app.initChain({ time: new Date('2024-01-01T00:00:00Z'), chainId: CHAIN_ID, consensusParams: defaultConsensusParams(), validators: [], appStateBytes: new TextEncoder().encode(JSON.stringify(appState)), initialHeight: 1 });
@@ -138,7 +169,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     await finalize(app, height++, [carry(await wallets[0]!.signTransaction({ ...fee, nonce: nonces[0]!++, data: INIT, gasLimit: 200000n }))]);
     const contract = getCreateAddress({ from: wallets[0]!.address, nonce: 0 });
 
-    const measure = async (label: string, build: (w: Wallet, i: number, nonce: number) => Promise<string>): Promise<{ rate: number; cpuPerTx: number; mainPerTx: number | undefined }> => {
+    const measure = async (label: string, build: (w: Wallet, k: number, nonce: number) => Promise<string>): Promise<Measured> => {
       log(`${label}: signing ${blocks} × ${perBlock} txs`);
       const plan: Uint8Array[][] = [];
       let k = 0;
@@ -176,11 +207,31 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       log(`${label}: ${rate.toFixed(0)} tx/s, ${cpuPerTx.toFixed(0)} µs CPU/tx, main thread ${mainPerTx?.toFixed(0) ?? '?'} µs/tx`);
       return { rate, cpuPerTx, mainPerTx };
     };
-    const transfers = await measure('value transfers', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: wallets[(k + 1) % senders]!.address, value: 1n, gasLimit: 21000n }));
-    rows.push({ name: 'evm value transfer → commit', value: transfers.rate, unit: 'tx/s' });
-    rows.push({ name: 'evm value transfer, process CPU', value: transfers.cpuPerTx, unit: 'µs/tx' });
-    if (transfers.mainPerTx !== undefined) rows.push({ name: 'evm value transfer, main-thread CPU', value: transfers.mainPerTx, unit: 'µs/tx' });
-    const calls = await measure('contract calls', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: contract, data: '0x' + k.toString(16).padStart(64, '0'), gasLimit: 100000n }));
+    return { app, wallets, fee, contract, height: () => height, measure, close };
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Value transfers (each to the next sender) through the chain: the rate and the CPU per tx. */
+export async function valueTransferRows(chain: EvmChain): Promise<Row[]> {
+  const { wallets, fee } = chain;
+  const transfers = await chain.measure('value transfers', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: wallets[(k + 1) % wallets.length]!.address, value: 1n, gasLimit: 21000n }));
+  const rows: Row[] = [];
+  rows.push({ name: 'evm value transfer → commit', value: transfers.rate, unit: 'tx/s' });
+  rows.push({ name: 'evm value transfer, process CPU', value: transfers.cpuPerTx, unit: 'µs/tx' });
+  if (transfers.mainPerTx !== undefined) rows.push({ name: 'evm value transfer, main-thread CPU', value: transfers.mainPerTx, unit: 'µs/tx' });
+  return rows;
+}
+
+export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
+  const chain = await openEvmChain(log);
+  const { app, contract, fee } = chain;
+  const rows: Row[] = [];
+  try {
+    rows.push(...(await valueTransferRows(chain)));
+    const calls = await chain.measure('contract calls', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: contract, data: '0x' + k.toString(16).padStart(64, '0'), gasLimit: 100000n }));
     rows.push({ name: 'evm contract call (sstore+log) → commit', value: calls.rate, unit: 'tx/s' });
     rows.push({ name: 'evm contract call, process CPU', value: calls.cpuPerTx, unit: 'µs/tx' });
     if (calls.mainPerTx !== undefined) rows.push({ name: 'evm contract call, main-thread CPU', value: calls.mainPerTx, unit: 'µs/tx' });
@@ -189,7 +240,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const args = new TextEncoder().encode(JSON.stringify({ to: contract, data: '0x' + '01'.padStart(64, '0') }));
     const data = toBinary(EthCallRequestSchema, create(EthCallRequestSchema, { args, gasCap: 25_000_000n }));
     const queries = 300;
-    let started = performance.now();
+    const started = performance.now();
     for (let i = 0; i < queries; i++) {
       const response = await app.query({ path: '/ethermint.evm.v1.Query/EthCall', data, height: 0, prove: false });
       if (response.code !== 0) throw new Error(response.log);
@@ -197,6 +248,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     rows.push({ name: 'eth_call (EthCall query)', value: (performance.now() - started) / queries, unit: 'ms' });
 
     // JSON-RPC server overhead: eth_blockNumber vs a bare node:http answer.
+    const height = chain.height();
     const env = { blockStore: { height: () => height - 1 }, stateStore: { load: () => ({ lastBlockHeight: height - 1 }) } } as unknown as RpcEnvironment;
     const server = new EthRpcServer({ env, address: '127.0.0.1:0' });
     const { url } = await server.start();
@@ -220,11 +272,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     rows.push({ name: 'eth_blockNumber (bare node:http)', value: baseline, unit: 'req/s' });
     await server.stop();
     await new Promise<void>((resolve) => bare.close(() => resolve()));
-    started = performance.now();
-    await opened.close();
   } finally {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
+    await chain.close();
   }
   return rows;
 }

@@ -5,7 +5,8 @@
  * over 50 keep-alive connections. Committed transfers are counted from `block_results`; the rate
  * is committed / (last commit seen − first submission). The in-process figure (evm-chain's value
  * transfers: CheckTx → FinalizeBlock → Commit with no network, mempool or consensus) is measured
- * in the same run, after the node has stopped, for the ratio.
+ * in the same run, after the node has stopped, for the ratio — on evm-chain's set-up
+ * (`openEvmChain`), its value transfers only.
  *
  *   npm run bench -- evm-e2e
  *
@@ -20,7 +21,7 @@ import { sha256 } from '../../src/keyring/hash.js';
 import { keyPairFromPrivateKey } from '../../src/keyring/keys.js';
 import { cliOk, tempHome } from '../../test/helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight } from '../../test/helpers/node.js';
-import { run as inProcess } from './chain.bench.js';
+import { openEvmChain, valueTransferRows } from './chain.bench.js';
 
 interface Row {
   name: string;
@@ -122,7 +123,13 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     } finally {
       await stopNode(node);
     }
-    const local = await inProcess(log);
+    const chain = await openEvmChain(log);
+    let local: Row[];
+    try {
+      local = await valueTransferRows(chain);
+    } finally {
+      await chain.close();
+    }
     const inProc = local.find((row) => row.name === 'evm value transfer → commit');
     if (inProc !== undefined) rows.push({ name: 'evm value transfer in process (same run)', value: inProc.value, unit: 'tx/s' });
   } finally {

@@ -9,6 +9,8 @@
  *                 scanning for its deposit address)
  *   no match      the whole range, an address no log has: every block is ruled out
  *   dense block   one block, no filter: every log of the block (at the 10,000-result cap)
+ *   no logs       LOGS_BENCH_QUIET_BLOCKS blocks of 20 value transfers each (txs, no logs),
+ *                 no filter: nothing to return, every block to rule out
  *
  *   npx tsx bench/evm/logs.bench.ts
  *   LOGS_BENCH_TOTAL=100000 npx tsx bench/evm/logs.bench.ts   (a quick look)
@@ -83,6 +85,17 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const last = node.consensus.blockStore.height();
     await node.waitForHeight(last + 1, 60_000);
     log(`logs: chain built in ${((performance.now() - started) / 1000).toFixed(0)} s, ${last + 1} blocks`);
+    // Then blocks with txs but no logs: value transfers, 20 a block.
+    const quietBlocks = Number(process.env['LOGS_BENCH_QUIET_BLOCKS'] ?? 100);
+    const quietFrom = node.consensus.blockStore.height() + 1;
+    const transfer = { ...fee, to: `0x${'22'.repeat(20)}`, value: 1n, gasLimit: 21_000n };
+    for (let b = 0; b < quietBlocks; b++) {
+      await waitFor(() => node.consensus.mempool.size() === 0, 600_000, 'mempool drain');
+      for (let i = 0; i < 20; i++) await submit(await wallet.signTransaction({ ...transfer, nonce: nonce++ }));
+    }
+    await waitFor(() => node.consensus.mempool.size() === 0, 600_000, 'transfers committed');
+    const quietTo = node.consensus.blockStore.height();
+    await node.waitForHeight(quietTo + 1, 60_000);
 
     const range = { fromBlock: '0x1', toBlock: `0x${(last + 1).toString(16)}` };
     const timed = async (label: string, filter: Record<string, unknown>, expect: (n: number) => boolean): Promise<number> => {
@@ -102,6 +115,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     // The block holding the first full set of calls (the deploy block aside).
     let dense = 0;
     for (let h = 1; h <= last && dense === 0; h++) if ((node.env.stateStore.loadFinalizeBlockResponse(h)?.txResults.length ?? 0) === txsPerBlock) dense = h;
+    const quiet = { fromBlock: `0x${quietFrom.toString(16)}`, toBlock: `0x${quietTo.toString(16)}` };
+    rows.push({ name: `eth_getLogs, ${quietTo - quietFrom + 1} blocks of value transfers (no logs), no filter`, value: await timed('no logs', quiet, (n) => n === 0), unit: 'ms' });
     rows.push({ name: `eth_getLogs, one block of ${txsPerBlock * perTx} logs, no filter`, value: await timed('dense block', { fromBlock: `0x${dense.toString(16)}`, toBlock: `0x${dense.toString(16)}` }, (n) => n === txsPerBlock * perTx), unit: 'ms' });
   } finally {
     await server.stop();

@@ -15,12 +15,12 @@ import { Query as IndexQuery } from '../indexer/query.js';
 import { decodeTx } from '../app/tx.js';
 import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, recoverAndRememberSender, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
 import { eip155ChainId, hardforkAt } from '../modules/evm/params.js';
-import { EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
+import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM, EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
 import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Params as EvmParams } from '../../gen/ethermint/evm/v1/evm_pb.js';
 import type { Block } from '../consensus/types/block.js';
 import { keccak256 } from '../../util/hash.js';
-import { logsBloom } from '../modules/evm/bloom.js';
+import { BLOOM_BYTES, logsBloom } from '../modules/evm/bloom.js';
 
 export class EthRpcError extends Error {
   constructor(
@@ -155,73 +155,77 @@ export class EthBackend {
 
   /** The Ethereum txs a block executed, with receipts' material. */
   async ethTxs(block: Block): Promise<BlockEthTx[]> {
-    const results = this.env.stateStore.loadFinalizeBlockResponse(block.header.height)?.txResults ?? [];
+    const height = block.header.height;
+    const results = this.env.stateStore.loadFinalizeBlockResponse(height)?.txResults ?? [];
     const common = await this.common();
-    const blockHash = this.blockHash(block.header.height);
+    const blockHash = this.blockHash(height);
     const out: BlockEthTx[] = [];
-    let logIndex = 0;
-    block.data.txs.forEach((bytes, i) => {
-      const result = results[i];
-      if (result === undefined || result.code !== 0) return;
-      const ethEvents = result.events.filter((e) => e.type === EVENT_TYPE_ETHEREUM_TX);
-      if (ethEvents.length === 0) return;
-      let decoded;
-      try {
-        decoded = decodeTx(bytes);
-      } catch {
-        return;
+    let decodedAt = -1;
+    let msgs: MsgEthereumTx[] = [];
+    for (const found of ethTxsOfResults(results)) {
+      if (found.resultIndex !== decodedAt) {
+        decodedAt = found.resultIndex;
+        try {
+          msgs = decodeTx(block.data.txs[found.resultIndex] ?? new Uint8Array(0))
+            .msgs.filter((m) => m.typeUrl === MSG_ETHEREUM_TX_URL)
+            .map((m) => m.message as MsgEthereumTx);
+        } catch {
+          msgs = [];
+        }
       }
-      const logEvents = result.events.filter((e) => e.type === EVENT_TYPE_TX_LOG);
-      decoded.msgs.forEach((m, j) => {
-        if (m.typeUrl !== MSG_ETHEREUM_TX_URL) return;
-        const msg = m.message as MsgEthereumTx;
-        const tx = cachedTxFromMsg(msg, common);
-        const attrs = new Map((ethEvents[j]?.attributes ?? []).map((a) => [a.key, a.value]));
-        const hash = bytesToHex(tx.hash());
-        const index = out.length;
-        const logs: LogJson[] = (logEvents[j]?.attributes ?? []).filter((a) => a.key === 'txLog').map((a) => renderLog(a.value, block.header.height, hash, index, blockHash, logIndex++));
-        out.push({
-          tx,
-          msg,
-          from: msg.from.toLowerCase(),
-          hash,
-          index,
-          result,
-          gasUsed: BigInt(attrs.get('txGasUsed') ?? '0'),
-          failed: attrs.has('ethereumTxFailed'),
-          logs,
-        });
+      const msg = msgs[found.msgIndex];
+      if (msg === undefined) continue;
+      const tx = cachedTxFromMsg(msg, common);
+      const hash = bytesToHex(tx.hash());
+      const attrs = new Map(found.attributes.map((a) => [a.key, a.value]));
+      out.push({
+        tx,
+        msg,
+        from: msg.from.toLowerCase(),
+        hash,
+        index: found.index,
+        result: results[found.resultIndex]!,
+        gasUsed: BigInt(attrs.get('txGasUsed') ?? '0'),
+        failed: attrs.has('ethereumTxFailed'),
+        logs: found.logs.map((stored, k) => renderLog(stored, height, hash, found.index, blockHash, found.firstLogIndex + k)),
       });
-    });
+    }
     return out;
   }
 
   /**
    * The logs of a block read from its results' `tx_log` events alone (the tx hash from the
-   * `ethereum_tx` event; no tx decoded), numbered as `ethTxs` numbers them. `keep` sees each
-   * log's stored JSON first, so a filter can pass over most logs without parsing them.
+   * `ethereum_tx` event; no tx decoded), numbered as `ethTxs` numbers them (both number through
+   * `ethTxsOfResults`). `keep` sees each log's stored JSON first, so a filter can pass over most
+   * logs without parsing them.
    */
   blockLogs(height: number, results: readonly ExecTxResult[], keep: (stored: string) => boolean): LogJson[] {
     const blockHash = this.blockHash(height);
     const out: LogJson[] = [];
-    let index = 0;
-    let logIndex = 0;
-    for (const result of results) {
-      if (result.code !== 0) continue;
-      const ethEvents = result.events.filter((e) => e.type === EVENT_TYPE_ETHEREUM_TX);
-      if (ethEvents.length === 0) continue;
-      const logEvents = result.events.filter((e) => e.type === EVENT_TYPE_TX_LOG);
-      ethEvents.forEach((event, j) => {
-        const hash = event.attributes.find((a) => a.key === 'ethereumTxHash')?.value ?? '';
-        for (const attribute of logEvents[j]?.attributes ?? []) {
-          if (attribute.key !== 'txLog') continue;
-          if (keep(attribute.value)) out.push(renderLog(attribute.value, height, hash, index, blockHash, logIndex));
-          logIndex++;
-        }
-        index++;
+    for (const found of ethTxsOfResults(results)) {
+      const hash = found.attributes.find((a) => a.key === 'ethereumTxHash')?.value ?? '';
+      found.logs.forEach((stored, k) => {
+        if (keep(stored)) out.push(renderLog(stored, height, hash, found.index, blockHash, found.firstLogIndex + k));
       });
     }
     return out;
+  }
+
+  /**
+   * Block `height`'s logs bloom as stored: the evm module's `block_bloom` EndBlock event, or the
+   * empty bloom for a block without one whose block-level events are recorded apart (see
+   * StateStore.loadFinalizeBlockEvents: every such height was executed by a build whose evm
+   * module adds each successful tx's logs to the bloom in the tx's own branch, next to its
+   * `tx_log` event, and emits the event whenever the bloom is not empty — so there, no event
+   * means no logs). Undefined when not known without the logs: a height stored before that
+   * record, without the event, or a height not stored.
+   */
+  storedBloom(height: number): Uint8Array | undefined {
+    const apart = this.env.stateStore.loadFinalizeBlockEvents(height);
+    const events = apart ?? this.env.stateStore.loadFinalizeBlockResponse(height)?.events;
+    const value = events?.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
+    if (value !== undefined) return new Uint8Array(Buffer.from(value.slice(2), 'hex'));
+    return apart === undefined ? undefined : new Uint8Array(BLOOM_BYTES);
   }
 
   /** Finds an Ethereum tx by hash through the tx index. */
@@ -353,7 +357,7 @@ export class EthBackend {
       parentHash: block.header.lastBlockId.hash.length === 32 ? bytesToHex(block.header.lastBlockId.hash) : `0x${'0'.repeat(64)}`,
       nonce: '0x0000000000000000',
       sha3Uncles: '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347',
-      logsBloom: bytesToHex(bloom(txs.flatMap((t) => t.logs))),
+      logsBloom: bytesToHex(this.storedBloom(height) ?? bloom(txs.flatMap((t) => t.logs))),
       transactionsRoot: bytesToHex(block.header.dataHash.length === 32 ? block.header.dataHash : keccak256(new Uint8Array(0))),
       stateRoot: bytesToHex(block.header.appHash.length === 32 ? block.header.appHash : new Uint8Array(32)),
       receiptsRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421',
@@ -372,6 +376,52 @@ export class EthBackend {
     if (baseFee !== undefined) json.baseFeePerGas = hex(baseFee);
     return json;
   }
+}
+
+/** An Ethereum tx as its block's results record it, numbered for the Ethereum view of the block. */
+export interface EthTxEvents {
+  /** Position of the carrying Cosmos tx in the block (and of its result). */
+  resultIndex: number;
+  /** Position among that Cosmos tx's MsgEthereumTx messages. */
+  msgIndex: number;
+  /** Index among the block's Ethereum txs (`transactionIndex`). */
+  index: number;
+  /** The attributes of its `ethereum_tx` event. */
+  attributes: readonly { key: string; value: string }[];
+  /** The stored JSON of its logs (its `tx_log` event's `txLog` attributes). */
+  logs: string[];
+  /** The block-wide `logIndex` of its first log. */
+  firstLogIndex: number;
+}
+
+/**
+ * The one numbering of a block's Ethereum txs and logs, from its tx results: a Cosmos tx that
+ * failed (or carries no Ethereum tx) is not part of the Ethereum view; each successful
+ * MsgEthereumTx left one `ethereum_tx` event, followed — within its message's events — by a
+ * `tx_log` event when it logged anything, so a `tx_log` belongs to the `ethereum_tx` before it.
+ * Txs are numbered in block order, logs across the block.
+ */
+export function ethTxsOfResults(results: readonly ExecTxResult[]): EthTxEvents[] {
+  const out: EthTxEvents[] = [];
+  let logIndex = 0;
+  results.forEach((result, resultIndex) => {
+    if (result.code !== 0) return;
+    let current: EthTxEvents | undefined;
+    let msgIndex = 0;
+    for (const event of result.events) {
+      if (event.type === EVENT_TYPE_ETHEREUM_TX) {
+        current = { resultIndex, msgIndex: msgIndex++, index: out.length, attributes: event.attributes, logs: [], firstLogIndex: logIndex };
+        out.push(current);
+      } else if (event.type === EVENT_TYPE_TX_LOG && current !== undefined) {
+        for (const attribute of event.attributes) {
+          if (attribute.key !== 'txLog') continue;
+          current.logs.push(attribute.value);
+          logIndex++;
+        }
+      }
+    }
+  });
+  return out;
 }
 
 /** A log as the JSON-RPC renders it, from the JSON the EVM module stored in its `tx_log` event. */

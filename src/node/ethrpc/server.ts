@@ -20,7 +20,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
-import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
+import { toChecksumHex } from '../../keyring/address.js';
 import { nullLogger, type Logger } from '../logger.js';
 import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
@@ -31,7 +32,6 @@ import { personalMethods, type PersonalOptions } from './personal.js';
 import { revertText } from '../modules/evm/queryServer.js';
 import { effectiveGasPrice } from '../modules/evm/ethTx.js';
 import { bloomMayContain } from '../modules/evm/bloom.js';
-import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM } from '../modules/evm/keeper.js';
 
 export const GAS_CAP = 25_000_000n;
 export const LOGS_CAP = 10_000;
@@ -91,12 +91,14 @@ function bloomTest(criteria: LogCriteria): (bloom: Uint8Array) => boolean {
   return (bloom) => (addresses.length === 0 || addresses.some((a) => bloomMayContain(bloom, a))) && topics.every((options) => options.some((t) => bloomMayContain(bloom, t)));
 }
 
+const isEmptyBloom = (bloom: Uint8Array): boolean => bloom.every((byte) => byte === 0);
+
 /**
  * A necessary condition on a log's stored JSON (checksummed address, lowercase hex topics): every
  * wanted address or topic option text occurs in it. Logs that fail it are not parsed.
  */
 function storedLogTest(criteria: LogCriteria): (stored: string) => boolean {
-  const addresses = criteria.addresses.flatMap((a) => (/^0x[0-9a-f]{40}$/.test(a) ? [toChecksumAddress(a)] : []));
+  const addresses = criteria.addresses.flatMap((a) => (/^0x[0-9a-f]{40}$/.test(a) ? [toChecksumHex(Buffer.from(a.slice(2), 'hex'))] : []));
   if (addresses.length < criteria.addresses.length) return () => true;
   const topics = criteria.topics.filter((options) => options.length > 0);
   return (stored) => (addresses.length === 0 || addresses.some((a) => stored.includes(a))) && topics.every((options) => options.some((t) => stored.includes(t)));
@@ -283,7 +285,7 @@ export class EthRpcServer {
       txpool_content: async () => {
         const pending: Record<string, Record<string, unknown>> = {};
         const baseFee = await b.baseFee().catch(() => undefined);
-        for (const item of await b.pendingEthTxs()) (pending[toChecksumAddress(item.from)] ??= {})[item.tx.nonce.toString()] = b.txJson(undefined, item, baseFee);
+        for (const item of await b.pendingEthTxs()) (pending[toChecksumHex(Buffer.from(item.from.slice(2), 'hex'))] ??= {})[item.tx.nonce.toString()] = b.txJson(undefined, item, baseFee);
         return { pending, queued: {} };
       },
       txpool_contentFrom: async (p) => {
@@ -297,8 +299,8 @@ export class EthRpcServer {
         const pending: Record<string, Record<string, string>> = {};
         for (const { tx, from } of await b.pendingEthTxs()) {
           const price = 'maxFeePerGas' in tx ? tx.maxFeePerGas : tx.gasPrice;
-          const target = tx.to === undefined ? 'contract creation' : toChecksumAddress(tx.to.toString());
-          (pending[toChecksumAddress(from)] ??= {})[tx.nonce.toString()] = `${target}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
+          const target = tx.to === undefined ? 'contract creation' : toChecksumHex(tx.to.bytes);
+          (pending[toChecksumHex(Buffer.from(from.slice(2), 'hex'))] ??= {})[tx.nonce.toString()] = `${target}: ${tx.value} wei + ${tx.gasLimit} gas × ${price} wei`;
         }
         return { pending, queued: {} };
       },
@@ -397,17 +399,14 @@ export class EthRpcServer {
     const mayMatch = bloomTest(criteria);
     const stored = storedLogTest(criteria);
     for (let h = from; h <= to; h++) {
-      // The block's bloom (the evm module's EndBlock event, stored apart from the tx results)
-      // rules out most blocks of a selective filter before their results are read. A block
-      // without one has no logs — unless it predates the event, so its (small) results are read.
-      const blockBloom = b.env.stateStore
-        .loadFinalizeBlockEvents(h)
-        ?.find((e) => e.type === EVENT_TYPE_BLOCK_BLOOM)
-        ?.attributes.find((a) => a.key === ATTRIBUTE_KEY_BLOOM)?.value;
-      if (blockBloom !== undefined && !mayMatch(Buffer.from(blockBloom.slice(2), 'hex'))) continue;
+      // The block's bloom (read without its tx results) rules out most blocks of a selective
+      // filter, and every block without logs (the empty bloom) whatever the filter; only a
+      // block stored before its bloom can be known that way is read to find out.
+      const blockBloom = b.storedBloom(h);
+      if (blockBloom !== undefined && (isEmptyBloom(blockBloom) || !mayMatch(blockBloom))) continue;
       const response = b.env.stateStore.loadFinalizeBlockResponse(h);
       if (response === undefined) continue;
-      if (!response.txResults.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
+      if (blockBloom === undefined && !response.txResults.some((r) => r.events.some((e) => e.type === 'tx_log'))) continue;
       for (const log of b.blockLogs(h, response.txResults, stored)) {
         if (criteria.addresses.length > 0 && !criteria.addresses.includes(log.address)) continue;
         if (criteria.topics.some((options, i) => options.length > 0 && !options.includes((log.topics[i] ?? '').toLowerCase()))) continue;

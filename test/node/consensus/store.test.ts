@@ -34,22 +34,40 @@ describe('FinalizeBlock responses in the state store', () => {
     expect(store.loadFinalizeBlockEvents(5)).toBeUndefined();
   });
 
-  test('a height\'s block-level events are served without its tx results, and pruned with it', async () => {
+  test('a height\'s block-level events are stored once, served without its tx results, and pruned with it', async () => {
     const { StateStore } = await import('../../../src/node/consensus/store/stateStore.js');
     const { memoryDatabase } = await import('../../../src/node/store/db/database.js');
     const { Bucket, bucketKey } = await import('../../../src/node/store/db/buckets.js');
     const { uint64BE } = await import('../../../src/node/consensus/types/bytes.js');
+    const { decodeTagged, encodeTagged } = await import('../../../src/node/consensus/store/codec.js');
     const db = memoryDatabase();
     const store = new StateStore(db);
     const blockEvents = [{ type: 'block_bloom', attributes: [{ key: 'bloom', value: '0x01', index: true }] }];
-    await store.saveFinalizeBlockResponse(3, { events: blockEvents, txResults: [{ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 1n, gasUsed: 1n, events: [], codespace: '' }], validatorUpdates: [], appHash: new Uint8Array([3]) });
-    const reopened = new StateStore(db); // nothing cached: read from the events record
+    const response = { events: blockEvents, txResults: [{ code: 0, data: new Uint8Array(0), log: '', info: '', gasWanted: 1n, gasUsed: 1n, events: [], codespace: '' }], validatorUpdates: [], appHash: new Uint8Array([3]) };
+    await store.saveFinalizeBlockResponse(3, response);
+    // One copy of the events: the response record holds none.
+    expect(decodeTagged<{ events: unknown[] }>(db.getSync(bucketKey(Bucket.consensusFinalizeBlockResponse, uint64BE(3)))!, 'test').events).toEqual([]);
+    const reopened = new StateStore(db); // nothing cached: read from the records
     expect(reopened.loadFinalizeBlockEvents(3)).toEqual(blockEvents);
+    expect(reopened.loadFinalizeBlockResponse(3)).toEqual(response);
+    expect(Object.keys(reopened.loadFinalizeBlockResponse(3)!)).toEqual(Object.keys(response));
     expect(reopened.loadFinalizeBlockEvents(4)).toBeUndefined();
-    // A response stored before the events record existed: read whole.
-    await db.batch([{ type: 'del', key: bucketKey(Bucket.consensusFinalizeBlockEvents, uint64BE(3)) }]);
-    expect(new StateStore(db).loadFinalizeBlockEvents(3)).toEqual(blockEvents);
+    // A response stored before the events record existed (events inside, no record): read whole;
+    // it has no events record, so a reader of the record alone gets undefined.
+    await db.batch([
+      { type: 'put', key: bucketKey(Bucket.consensusFinalizeBlockResponse, uint64BE(5)), value: encodeTagged(response) },
+      { type: 'put', key: bucketKey(Bucket.consensusFinalizeBlockResponse, uint64BE(6)), value: encodeTagged(response) },
+      { type: 'put', key: bucketKey(Bucket.consensusFinalizeBlockEvents, uint64BE(6)), value: encodeTagged(response.events) },
+    ]);
+    const older = new StateStore(db);
+    expect(older.loadFinalizeBlockResponse(5)).toEqual(response);
+    expect(older.loadFinalizeBlockEvents(5)).toBeUndefined(); // also once the response is cached
+    expect(new StateStore(db).loadFinalizeBlockEvents(5)).toBeUndefined();
+    // Stored while both copies were written: the same response.
+    expect(new StateStore(db).loadFinalizeBlockResponse(6)).toEqual(response);
+    expect(new StateStore(db).loadFinalizeBlockEvents(6)).toEqual(blockEvents);
     await reopened.prune(1, 4);
     expect(new StateStore(db).loadFinalizeBlockEvents(3)).toBeUndefined();
+    expect(new StateStore(db).loadFinalizeBlockResponse(3)).toBeUndefined();
   });
 });

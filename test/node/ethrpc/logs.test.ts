@@ -1,7 +1,10 @@
 /**
  * eth_getLogs reads logs from the blocks' results (no tx decoded) and passes over blocks whose
  * bloom — the evm module's `block_bloom` EndBlock event — rules the filter out. The logs it
- * returns are the receipts' logs, numbered the same way; blocks without logs carry no bloom.
+ * returns are the receipts' logs, numbered the same way; blocks without logs carry no bloom, and
+ * every block the node wrote carries one exactly when a tx in it left logs — which is what lets
+ * eth_getLogs pass over a block without a bloom unread, and the block's logsBloom come from the
+ * stored bloom (the same as the bloom of its logs).
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { mkdtempSync } from 'node:fs';
@@ -11,6 +14,7 @@ import { JsonRpcProvider, Wallet, type HDNodeWallet } from 'ethers';
 import { ensureDevnet } from '../../../src/node/genesis/devnet.js';
 import type { RunningNode } from '../../../src/node/node.js';
 import { bloomMayContain } from '../../../src/node/modules/evm/bloom.js';
+import { bloom } from '../../../src/node/ethrpc/backend.js';
 import { TRANSFER_TOPIC, counterTopic, logContractInitCode } from '../../helpers/logContract.js';
 import { removeHomes, startFast, waitFor } from '../faults/helpers.js';
 
@@ -23,6 +27,8 @@ let provider: JsonRpcProvider;
 let url: string;
 let contract: string;
 let calls: { hash: string; blockNumber: number; logs: Record<string, unknown>[] }[];
+/** Blocks of Ethereum txs that left no logs: a value transfer, a call that ran out of gas. */
+let quiet: { blockNumber: number; status: string }[];
 
 async function rpc(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -51,6 +57,13 @@ beforeAll(async () => {
     const receipt = (await (await wallet.sendTransaction({ to: contract, gasLimit: 100_000n, ...fee })).wait())!;
     const raw = (await rpc('eth_getTransactionReceipt', [receipt.hash])).result as { logs: Record<string, unknown>[] };
     calls.push({ hash: receipt.hash, blockNumber: receipt.blockNumber, logs: raw.logs });
+  }
+  quiet = [];
+  for (const tx of [{ to: `0x${'22'.repeat(20)}`, value: 1n, gasLimit: 21_000n }, { to: contract, gasLimit: 22_000n }]) {
+    const sent = await wallet.sendTransaction({ ...tx, ...fee });
+    let receipt: { blockNumber: string; status: string } | undefined;
+    await waitFor(async () => (receipt = (await rpc('eth_getTransactionReceipt', [sent.hash])).result as typeof receipt) != null, 'a receipt');
+    quiet.push({ blockNumber: Number(receipt!.blockNumber), status: receipt!.status });
   }
 });
 
@@ -98,5 +111,23 @@ describe('eth_getLogs', () => {
     const after = node.consensus.status().latestBlockHeight;
     await waitFor(() => node.consensus.status().latestBlockHeight > after + 1, 'an empty block');
     expect(blockBloom(after + 1)).toBeUndefined();
+  });
+
+  it('every block carries a bloom exactly when a tx in it left logs, and its logsBloom is that bloom (or the empty one)', async () => {
+    expect(quiet.map((q) => q.status)).toEqual(['0x1', '0x0']);
+    for (const q of quiet) expect(blockBloom(q.blockNumber)).toBeUndefined();
+    const latest = Number((await rpc('eth_blockNumber')).result);
+    for (let h = 1; h <= latest; h++) {
+      const response = node.consensus.stateStore.loadFinalizeBlockResponse(h)!;
+      const logged = response.txResults.some((r) => r.code === 0 && r.events.some((e) => e.type === 'tx_log' && e.attributes.some((a) => a.key === 'txLog')));
+      expect([h, blockBloom(h) !== undefined]).toEqual([h, logged]);
+      const block = (await rpc('eth_getBlockByNumber', [`0x${h.toString(16)}`, false])).result as { logsBloom: string };
+      const logs = (await rpc('eth_getLogs', [{ fromBlock: `0x${h.toString(16)}`, toBlock: `0x${h.toString(16)}` }])).result as { address: string; topics: string[] }[];
+      expect(block.logsBloom).toBe(`0x${Buffer.from(bloom(logs)).toString('hex')}`);
+      if (!logged) expect(block.logsBloom).toBe(`0x${'0'.repeat(512)}`);
+    }
+    // No filter over the whole range: every receipt's log, and nothing from the blocks without.
+    const all = (await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: `0x${latest.toString(16)}` }])).result as unknown[];
+    expect(all).toEqual(calls.flatMap((call) => call.logs));
   });
 });

@@ -111,50 +111,61 @@ export class StateStore implements StateStoreReader {
     await this.db.batch(this.saveOps(state), { sync: true });
   }
 
+  /**
+   * Stores `height`'s FinalizeBlock response as two records written together: its block-level
+   * events (BeginBlock/EndBlock events) and the rest. The events are stored once, in their own
+   * record, so a reader that wants only them (eth_getLogs' block bloom) reads a small record
+   * without decoding the tx results; `loadFinalizeBlockResponse` puts the two back together.
+   */
   async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
     this.recentResponses.delete(height);
     await this.db.batch(
       [
-        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged(response) },
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged({ ...response, events: [] }) },
         { type: 'put', key: key(Bucket.consensusFinalizeBlockEvents, height), value: encodeTagged(response.events) },
       ],
       { sync: true },
     );
-    this.remember(height, response);
+    this.remember(height, response, true);
   }
 
   /**
-   * The block-level events of `height`'s FinalizeBlock response (BeginBlock/EndBlock events),
-   * without decoding its tx results — a filter such as eth_getLogs' block bloom reads these first.
-   * Responses stored before this record existed are read whole.
+   * The block-level events of `height`'s FinalizeBlock response, read from their own record
+   * without decoding its tx results. Undefined when the height has no such record: not stored,
+   * pruned, or stored before the record existed (its events are inside the stored response —
+   * `loadFinalizeBlockResponse(height).events`). Every height that has the record was executed by
+   * a build whose evm module emits the `block_bloom` event for every block with logs.
    */
   loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined {
     const cached = this.recentResponses.get(height);
-    if (cached !== undefined) return cached.events;
+    if (cached !== undefined) return cached.eventsApart ? cached.response.events : undefined;
     const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockEvents, height));
-    if (raw === undefined) return this.loadFinalizeBlockResponse(height)?.events;
-    return decodeTagged<AbciEvent[]>(raw, `finalize block events ${height}`);
+    return raw === undefined ? undefined : decodeTagged<AbciEvent[]>(raw, `finalize block events ${height}`);
   }
 
   /**
-   * The stored FinalizeBlock response of `height`. The last few are kept decoded (decoding a
-   * big block's results takes tens of milliseconds, and block_results, receipts and the indexer
-   * all ask for recent heights): the object is shared, callers must not change it.
+   * The stored FinalizeBlock response of `height`, its block-level events from their record (a
+   * response stored before that record existed still holds its own). The last few are kept
+   * decoded (decoding a big block's results takes tens of milliseconds, and block_results,
+   * receipts and the indexer all ask for recent heights): the object is shared, callers must not
+   * change it.
    */
   loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined {
     const cached = this.recentResponses.get(height);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return cached.response;
     const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockResponse, height));
     if (raw === undefined) return undefined;
     const response = decodeTagged<ResponseFinalizeBlock>(raw, `finalize block response ${height}`);
-    this.remember(height, response);
+    const events = this.db.getSync(key(Bucket.consensusFinalizeBlockEvents, height));
+    if (events !== undefined) response.events = decodeTagged<AbciEvent[]>(events, `finalize block events ${height}`);
+    this.remember(height, response, events !== undefined);
     return response;
   }
 
-  private readonly recentResponses = new Map<number, ResponseFinalizeBlock>();
+  private readonly recentResponses = new Map<number, { response: ResponseFinalizeBlock; eventsApart: boolean }>();
 
-  private remember(height: number, response: ResponseFinalizeBlock): void {
-    this.recentResponses.set(height, response);
+  private remember(height: number, response: ResponseFinalizeBlock, eventsApart: boolean): void {
+    this.recentResponses.set(height, { response, eventsApart });
     if (this.recentResponses.size > RECENT_RESPONSES) this.recentResponses.delete(this.recentResponses.keys().next().value!);
   }
 

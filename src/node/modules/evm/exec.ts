@@ -10,7 +10,7 @@ import { create } from '@bufbuild/protobuf';
 import type { Common } from '@ethereumjs/common';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { Address, bytesToHex, createContractAddress, setLengthLeft } from '@ethereumjs/util';
-import { checksumAddress as toChecksumAddress } from './hex.js';
+import { toChecksumHex } from '../../../keyring/address.js';
 import { LogSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import { MsgEthereumTxResponseSchema, type MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Context } from '../shared/context.js';
@@ -165,7 +165,7 @@ async function runTransaction(
   const logs = failed
     ? []
     : (exec.logs ?? []).map(([address, topics, data]) =>
-        create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data, blockNumber: BigInt(ctx.blockHeight), txHash }),
+        create(LogSchema, { address: toChecksumHex(address), topics: topics.map((t) => bytesToHex(t)), data, blockNumber: BigInt(ctx.blockHeight), txHash }),
       );
   const attributes: [string, string][] = [
     ['amount', tx.value.toString()],
@@ -173,7 +173,7 @@ async function runTransaction(
     ['txHash', cosmosTxHash],
     ['txGasUsed', used.toString()],
   ];
-  if (tx.to !== undefined) attributes.push(['recipient', toChecksumAddress(tx.to.toString())]);
+  if (tx.to !== undefined) attributes.push(['recipient', toChecksumHex(tx.to.bytes)]);
   if (failed) attributes.push(['ethereumTxFailed', exec.exceptionError!.error]);
   ctx.events.emit(newEvent(EVENT_TYPE_ETHEREUM_TX, ...attributes));
   if (logs.length > 0) {
@@ -240,7 +240,7 @@ async function runCallArgs(callCtx: Context, args: CallArgs, gasCap: bigint, bas
       ret: exec.returnValue,
       vmError: failed ? exec.exceptionError!.error : '',
       gasUsed: used,
-      logs: (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data: logData })),
+      logs: (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumHex(address), topics: topics.map((t) => bytesToHex(t)), data: logData })),
       contractAddress: to === undefined ? createContractAddress(caller, account?.nonce ?? 0n).toString() : undefined,
     };
   }
@@ -275,7 +275,7 @@ export async function moduleCall(k: EvmKeeper, ctx: Context, from: Uint8Array, t
         ret: exec.returnValue,
         vmError: failed ? exec.exceptionError!.error : '',
         gasUsed: exec.executionGasUsed,
-        logs: failed ? [] : (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumAddress(bytesToHex(address)), topics: topics.map((t) => bytesToHex(t)), data: logData })),
+        logs: failed ? [] : (exec.logs ?? []).map(([address, topics, logData]) => create(LogSchema, { address: toChecksumHex(address), topics: topics.map((t) => bytesToHex(t)), data: logData })),
         contractAddress: target === undefined ? createContractAddress(caller, nonce).toString() : undefined,
       };
     } finally {

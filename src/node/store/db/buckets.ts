@@ -54,13 +54,13 @@ export enum Bucket {
   consensusSeenCommit = 0x24,
   /** block store: (empty key) → base ‖ height (two uint64 big-endian). */
   consensusBlockStoreState = 0x25,
-  /** state store: height → the ResponseFinalizeBlock's block-level events alone (read without decoding the tx results). */
+  /** state store: height → the ResponseFinalizeBlock's block-level events (their only copy; read without decoding the tx results). */
   consensusFinalizeBlockEvents = 0x26,
   /** state store: height → {lastHeightChanged, validatorSet?} (the set is stored at change heights and checkpoints). */
   consensusValidators = 0x28,
   /** state store: height → {lastHeightChanged, params?} (params stored at change heights). */
   consensusParams = 0x29,
-  /** state store: height → ABCI ResponseFinalizeBlock (served by block_results, used by crash recovery). */
+  /** state store: height → ABCI ResponseFinalizeBlock without its block-level events (in 0x26; heights stored before 0x26 existed hold them here) — served by block_results, used by crash recovery. */
   consensusFinalizeBlockResponse = 0x2a,
   /** state store: (empty key) → the latest committed chain state (validators, params, app hash, …). */
   consensusChainState = 0x2b,
