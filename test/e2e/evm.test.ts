@@ -67,7 +67,9 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     wsUrl = `ws://127.0.0.1:${wsPort}`;
     await waitForHeight(bg.node, 2);
     url = `http://127.0.0.1:${jsonRpcPort}`;
-    provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200 });
+    // cacheTimeout -1: ethers otherwise answers an identical request made within 250 ms from its
+    // cache — a nonce read ('pending') right after the previous tx's receipt would be the old one.
+    provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });
     wallet = new Wallet(JUNK_KEY, provider);
   });
 

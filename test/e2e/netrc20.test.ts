@@ -102,7 +102,7 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     url = `http://127.0.0.1:${jsonRpcPort}`;
     n = ['--node', bg.node];
     kb = ['--keyring-backend', 'test', '--home', home, ...n];
-    provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200 });
+    provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });
     wallet = new Wallet(JUNK_KEY, provider);
     govAddress = JSON.parse(await ok(['q', 'auth', 'module-account', 'gov', '-o', 'json', ...n])).account.base_account.address;
   });

@@ -100,6 +100,24 @@ export async function waitForHeight(node: string, height: number, timeoutMs = 30
   return (await waitForStatus(node, (s) => s.height >= height, `did not reach height ${height}`, timeoutMs)).height;
 }
 
+/**
+ * Wait until a node started by `startBackground` reaches `height`; if its process exits first,
+ * fail at once with its exit code and the end of its log (a node that cannot start — a port taken,
+ * a bad config — then says why instead of "unreachable" after the whole timeout).
+ */
+export async function waitForStart(bg: BackgroundNode, height = 1, timeoutMs = 30000): Promise<number> {
+  const reached = waitForHeight(bg.node, height, timeoutMs);
+  reached.catch(() => undefined);
+  let first: { h: number } | { code: number | null };
+  try {
+    first = await Promise.race([reached.then((h) => ({ h })), bg.exited.then((code) => ({ code }))]);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; its log ends:\n${bg.logs().slice(-3000)}`);
+  }
+  if ('h' in first) return first.h;
+  throw new Error(`node ${bg.node} exited with code ${first.code} before height ${height}; its log ends:\n${bg.logs().slice(-3000)}`);
+}
+
 /** Wait until the latest block's time is past `ms` (chain time, for expirations and periods). */
 export async function waitForBlockTime(node: string, ms: number, timeoutMs = 60000): Promise<NodeStatus> {
   return waitForStatus(node, (s) => s.time > ms, `block time did not pass ${new Date(ms).toISOString()}`, timeoutMs);

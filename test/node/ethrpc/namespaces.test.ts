@@ -40,7 +40,7 @@ beforeAll(async () => {
   node = await startFast(home, { jsonRpcApi: 'eth,net,web3,txpool', nodeConfig: (c) => void (c.consensus.timeoutCommitMs = 6_000) });
   await waitFor(() => node.consensus.status().latestBlockHeight >= 1, 'height 1');
   url = node.jsonRpcAddress!.url;
-  wallet = Wallet.fromPhrase(mnemonic, new JsonRpcProvider(url, undefined, { staticNetwork: true }));
+  wallet = Wallet.fromPhrase(mnemonic, new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 }));
   plain = await startFast((await devnet('eth-only')).home);
 });
 
