@@ -6,6 +6,7 @@
  */
 import { EMPTY_TREE_HASH, IavlTree, type NodeView } from '../../../src/node/store/iavl/tree.js';
 import { sha256 } from '../../../src/node/store/hash.js';
+import { decodeAddresses } from '../../../src/node/store/iavl/nodes.js';
 import { GoRand } from './gorand.js';
 import { hex, rng } from './helpers.js';
 
@@ -121,5 +122,24 @@ describe('IAVL tree', () => {
       const shape = check(tree.committedView());
       expect(shape?.size ?? 0).toBe(live.size);
     }
+  });
+
+  test('the orphan record lists the replaced path: an update of the last key orphans the right spine', () => {
+    const tree = new IavlTree(undefined, 1);
+    const keys = Array.from({ length: 300 }, (_, i) => Uint8Array.of(i >> 8, i & 0xff));
+    for (const key of keys) tree.set(key, sha256(key));
+    expect(tree.encodedOrphanAddresses()).toBeUndefined();
+    tree.workingHash();
+    const created = tree.newNodes();
+    tree.commit();
+    tree.set(keys[299]!, sha256(Uint8Array.of(9)));
+    const orphans = decodeAddresses(tree.encodedOrphanAddresses()!);
+    // Post-order puts the right spine (last leaf, its parent, …, the root) at the very end.
+    expect(orphans.every((a) => a.version === 1)).toBe(true);
+    const indexes = orphans.map((a) => a.index).sort((a, b) => a - b);
+    expect(indexes.length).toBeGreaterThan(5);
+    expect(indexes).toEqual(Array.from({ length: indexes.length }, (_, i) => created.length - indexes.length + i));
+    commit(tree);
+    expect(tree.encodedOrphanAddresses()).toBeUndefined();
   });
 });

@@ -16,7 +16,7 @@ import type { BatchOp, Database } from '../db/database.js';
 import { Bucket } from '../db/buckets.js';
 import { StoreError } from '../errors.js';
 import { sha256 } from '../hash.js';
-import { writeUvarint, writeZigZag, type NodeSource, type NodeView, type StoredNode } from './tree.js';
+import { writeZigZag, type NodeSource, type NodeView, type StoredNode } from './tree.js';
 
 export const NODES_PER_CHUNK = 128;
 const HASH_SIZE = 32;
@@ -60,16 +60,6 @@ export function deadCountKey(storeId: number, version: number, chunk: number): U
   return out;
 }
 
-export function encodeAddresses(addresses: readonly { version: number; index: number }[]): Uint8Array {
-  const out = new Uint8Array(addresses.length * 16);
-  let o = 0;
-  for (const { version, index } of addresses) {
-    o = writeUvarint(out, o, version);
-    o = writeUvarint(out, o, index);
-  }
-  return out.slice(0, o);
-}
-
 export function decodeAddresses(bytes: Uint8Array): { version: number; index: number }[] {
   const out: { version: number; index: number }[] = [];
   cursor = 0;
@@ -87,6 +77,17 @@ export function chunkNodeCount(chunk: Uint8Array): number {
 
 export function chunkCount(nodes: number): number {
   return Math.ceil(nodes / NODES_PER_CHUNK);
+}
+
+/** writeUvarint for values below 2^32 (sizes, versions, indexes: the tree caps them there) in integer arithmetic. */
+function writeU32Varint(out: Uint8Array, offset: number, value: number): number {
+  let v = value >>> 0;
+  while (v > 0x7f) {
+    out[offset++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  out[offset++] = v;
+  return offset;
 }
 
 /** Builds chunk records node by node, straight from the tree's arenas (no per-node objects). */
@@ -117,16 +118,16 @@ export class NodeChunkEncoder {
     else {
       out[o++] = 1;
       out[o++] = height;
-      o = writeUvarint(out, o, size);
+      o = writeU32Varint(out, o, size);
     }
-    o = writeUvarint(out, o, keyLength);
+    o = writeU32Varint(out, o, keyLength);
     for (let i = 0; i < keyLength; i++) out[o++] = keyBytes[keyStart + i]!;
     for (let i = 0; i < HASH_SIZE; i++) out[o++] = hashBytes[hashStart + i]!;
     if (height > 0) {
-      o = writeUvarint(out, o, leftVersion);
-      o = writeUvarint(out, o, leftIndex);
-      o = writeUvarint(out, o, rightVersion);
-      o = writeUvarint(out, o, rightIndex);
+      o = writeU32Varint(out, o, leftVersion);
+      o = writeU32Varint(out, o, leftIndex);
+      o = writeU32Varint(out, o, rightVersion);
+      o = writeU32Varint(out, o, rightIndex);
     }
     this.used = o;
     if (this.count === NODES_PER_CHUNK) this.flush();
