@@ -21,6 +21,7 @@ import { writeZigZag, type NodeSource, type NodeView, type StoredNode } from './
 export const NODES_PER_CHUNK = 128;
 const HASH_SIZE = 32;
 const CHUNK_CACHE = 1024;
+const SLAB_BYTES = 256 * 1024;
 
 export function nodeChunkKey(storeId: number, version: number, chunk: number): Uint8Array {
   const out = new Uint8Array(14);
@@ -136,14 +137,28 @@ export class NodeChunkEncoder {
   private flush(): void {
     if (this.count === 0) return;
     const header = 2 + this.count * 4;
-    const value = new Uint8Array(header + this.used);
-    const view = new DataView(value.buffer);
+    const value = this.take(header + this.used);
+    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
     view.setUint16(0, this.count);
     for (let i = 0; i < this.count; i++) view.setUint32(2 + i * 4, this.offsets[i]!);
     value.set(this.buffer.subarray(0, this.used), header);
     this.ops.push({ type: 'put', key: nodeChunkKey(this.storeId, this.version, this.chunk++), value });
     this.count = 0;
     this.used = 0;
+  }
+
+  /** Chunk records are views into shared slabs: one ArrayBuffer per ~25 chunks, not one each. */
+  private slab = new Uint8Array(0);
+  private slabUsed = 0;
+
+  private take(size: number): Uint8Array {
+    if (this.slabUsed + size > this.slab.length) {
+      this.slab = new Uint8Array(Math.max(SLAB_BYTES, size));
+      this.slabUsed = 0;
+    }
+    const out = this.slab.subarray(this.slabUsed, this.slabUsed + size);
+    this.slabUsed += size;
+    return out;
   }
 
   finish(): BatchOp[] {
