@@ -570,9 +570,8 @@ class RootMultiStoreImpl implements RootMultiStore {
       const root = tree.workingHash();
       yield;
       // Nodes created at this version, post-order; their index is their address.
-      const created = tree.newNodes();
       const encoder = new NodeChunkEncoder(state.id, version);
-      tree.encodeNodes(created, encoder);
+      const created = tree.encodeNewNodes(encoder);
       yield;
       for (const op of encoder.finish()) ops.push(op);
       const rootAddress = tree.workingRootAddress();
@@ -580,7 +579,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       const orphaned = tree.encodedOrphanAddresses();
       if (orphaned !== undefined) ops.push({ type: 'put', key: orphansKey(state.id, version), value: orphaned });
       roots.push([name, root]);
-      infos.push({ name, root, rootAddress, nodes: created.length });
+      infos.push({ name, root, rootAddress, nodes: created });
 
       const updated = new Map<number, BucketData>();
       const changedBuckets: number[] = [];

@@ -166,4 +166,34 @@ describe('IAVL tree', () => {
     expect(reopened.preload(created.length)).toBe(created.length);
     for (const key of keys.slice(0, 200)) expect(reopened.has(key)).toBe(true);
   });
+
+  test('encodeNewNodes writes the same records as newNodes + encodeNodes, version after version', () => {
+    const twoPass = new IavlTree(undefined, 1);
+    const onePass = new IavlTree(undefined, 1);
+    const random = rng(7);
+    for (let version = 1; version <= 4; version++) {
+      for (let op = 0; op < 800; op++) {
+        const key = Uint8Array.of(Math.floor(random() * 40), Math.floor(random() * 40));
+        if (version > 1 && random() < 0.2) {
+          twoPass.remove(key);
+          onePass.remove(key);
+        } else {
+          twoPass.set(key, sha256(Uint8Array.of(version, op & 0xff)));
+          onePass.set(key, sha256(Uint8Array.of(version, op & 0xff)));
+        }
+      }
+      const a = new NodeChunkEncoder(1, version);
+      const created = twoPass.newNodes();
+      twoPass.encodeNodes(created, a);
+      const b = new NodeChunkEncoder(1, version);
+      expect(onePass.encodeNewNodes(b)).toBe(created.length);
+      const opsA = a.finish();
+      const opsB = b.finish();
+      expect(opsB.map((op) => hex(op.key))).toEqual(opsA.map((op) => hex(op.key)));
+      expect(opsB.map((op) => hex(op.value!))).toEqual(opsA.map((op) => hex(op.value!)));
+      expect(onePass.workingRootAddress()).toEqual(twoPass.workingRootAddress());
+      twoPass.commit();
+      onePass.commit();
+    }
+  });
 });

@@ -649,24 +649,49 @@ export class IavlTree {
 
   /** Feed slots (in the given order) to a record encoder; children by address. */
   encodeNodes(slots: readonly number[], add: NodeSink): void {
-    for (const slot of slots) {
-      this.ensure(slot);
-      if (this.hashed[slot] === 0) this.hashSlot(slot);
-      const height = this.heightOf[slot]!;
-      let lv = 0;
-      let li = 0;
-      let rv = 0;
-      let ri = 0;
-      if (height > 0) {
-        const l = this.leftOf[slot]!;
-        const r = this.rightOf[slot]!;
-        lv = this.versionOf[l]!;
-        li = this.indexOf[l]!;
-        rv = this.versionOf[r]!;
-        ri = this.indexOf[r]!;
-      }
-      add.add(height, this.sizeOf[slot]!, this.keyBytes, this.keyOffset[slot]!, this.keyLength[slot]!, this.hashes, slot * HASH_SIZE, lv, li, rv, ri);
+    for (const slot of slots) this.encodeNode(slot, add);
+  }
+
+  private encodeNode(slot: number, add: NodeSink): void {
+    this.ensure(slot);
+    if (this.hashed[slot] === 0) this.hashSlot(slot);
+    const height = this.heightOf[slot]!;
+    let lv = 0;
+    let li = 0;
+    let rv = 0;
+    let ri = 0;
+    if (height > 0) {
+      const l = this.leftOf[slot]!;
+      const r = this.rightOf[slot]!;
+      lv = this.versionOf[l]!;
+      li = this.indexOf[l]!;
+      rv = this.versionOf[r]!;
+      ri = this.indexOf[r]!;
     }
+    add.add(height, this.sizeOf[slot]!, this.keyBytes, this.keyOffset[slot]!, this.keyLength[slot]!, this.hashes, slot * HASH_SIZE, lv, li, rv, ri);
+  }
+
+  /**
+   * `newNodes()` and `encodeNodes()` in one post-order pass (each node is encoded right after it
+   * gets its index, while its fields are still in the CPU cache; same records, same order).
+   * Returns the number of nodes created in the working version.
+   */
+  encodeNewNodes(add: NodeSink): number {
+    if (this.root === NONE || this.isWorking[this.root] !== 1) return 0;
+    this.workingHash();
+    let count = 0;
+    const isWorking = this.isWorking;
+    const visit = (slot: number): void => {
+      if (isWorking[slot] !== 1) return;
+      if (this.heightOf[slot]! > 0) {
+        visit(this.leftOf[slot]!);
+        visit(this.rightOf[slot]!);
+      }
+      this.indexOf[slot] = count++;
+      this.encodeNode(slot, add);
+    };
+    visit(this.root);
+    return count;
   }
 
   /**
