@@ -4,7 +4,7 @@
  * these root hashes; the empty tree hashes to sha256(""). Plus structural invariants under
  * random operations (AVL balance, sizes, key order) and copy-on-write across versions.
  */
-import { EMPTY_TREE_HASH, IavlTree, type NodeView } from '../../../src/node/store/iavl/tree.js';
+import { EMPTY_TREE_HASH, IavlTree, writeZigZag, type NodeView } from '../../../src/node/store/iavl/tree.js';
 import { sha256 } from '../../../src/node/store/hash.js';
 import { NodeChunkEncoder, NodeReader, chunkNodeCount, decodeAddresses } from '../../../src/node/store/iavl/nodes.js';
 import { memoryDatabase } from '../../../src/node/store/db/database.js';
@@ -194,6 +194,23 @@ describe('IAVL tree', () => {
       expect(onePass.workingRootAddress()).toEqual(twoPass.workingRootAddress());
       twoPass.commit();
       onePass.commit();
+    }
+  });
+
+  test('zig-zag varints are Go binary.PutVarint of non-negative values, at every width edge', () => {
+    const reference = (value: number): string => {
+      const bytes: number[] = [];
+      let v = BigInt(value) * 2n;
+      while (v >= 0x80n) {
+        bytes.push(Number(v & 0x7fn) | 0x80);
+        v >>= 7n;
+      }
+      bytes.push(Number(v));
+      return Buffer.from(bytes).toString('hex');
+    };
+    const out = new Uint8Array(16);
+    for (const value of [0, 1, 63, 64, 65, 8191, 8192, 2 ** 20, 2 ** 27 - 1, 2 ** 27, 2 ** 30, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 5, 2 ** 53 - 1]) {
+      expect(Buffer.from(out.subarray(3, writeZigZag(out, 3, value))).toString('hex')).toBe(reference(value));
     }
   });
 });

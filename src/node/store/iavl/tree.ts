@@ -79,6 +79,16 @@ export interface NodeView {
 
 /** Zig-zag signed varint (Go's binary.PutVarint) of a non-negative safe integer. */
 export function writeZigZag(out: Uint8Array, offset: number, value: number): number {
+  if (value < 0x8000_0000) {
+    // Integer arithmetic while 2 × value fits in 32 bits (heights, sizes, versions in practice).
+    let u = (value * 2) >>> 0;
+    while (u > 0x7f) {
+      out[offset++] = (u & 0x7f) | 0x80;
+      u >>>= 7;
+    }
+    out[offset++] = u;
+    return offset;
+  }
   let v = value * 2;
   while (v >= 0x80) {
     out[offset++] = (v % 0x80) | 0x80;
