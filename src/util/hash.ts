@@ -1,9 +1,10 @@
 /**
  * The one home of message digests: SHA-256 of small inputs (up to two blocks: keys, values,
- * IAVL nodes) in plain JS without allocation or a native call (sha256.ts), of larger ones through
- * node:crypto's one-shot `hash()` where the runtime has it (Node >= 20.12, ~1.45M small
- * digests/s here vs ~0.9M/s for createHash), else createHash (both OpenSSL); Keccak-256 from hash-wasm (WebAssembly) once `loadFastKeccak` has
- * run, @noble/hashes before.
+ * IAVL nodes) in plain JS without allocation or a native call (sha256.ts, synchronous from the
+ * start), of larger ones through node:crypto's one-shot `hash()` where the runtime has it
+ * (Node >= 20.12, ~1.45M small digests/s here vs ~0.9M/s for createHash), else createHash (both
+ * OpenSSL); Keccak-256 from hash-wasm (WebAssembly) once `loadFastKeccak` has run, @noble/hashes
+ * before.
  */
 import * as nodeCrypto from 'node:crypto';
 import { keccak_256 } from '@noble/hashes/sha3.js';
