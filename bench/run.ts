@@ -13,6 +13,7 @@ type Suite = { name: string; load: () => Promise<{ run: (log?: (line: string) =>
 
 const SUITES: Suite[] = [
   { name: 'store', load: () => import('./store/store.bench.js') },
+  { name: 'store-commit', load: () => import('./store/commit.bench.js') },
   { name: 'app', load: () => import('./app/send.bench.js') },
   { name: 'stall', load: () => import('./app/stall.bench.js') },
   { name: 'collections', load: () => import('./collections/collections.bench.js') },

@@ -51,7 +51,7 @@ import {
 } from './layout.js';
 import { defaultCommitMultiStoreOptions, pruneHeightAfterCommit, validatePruning, type CommitMultiStoreOptions } from './options.js';
 import { appHashOf, iavlProofOp, simpleProofOp } from './iavl/ics23.js';
-import { NODES_PER_CHUNK, NodeChunkEncoder, NodeReader, chunkCount, chunkNodeCount, deadCountKey, decodeAddresses, encodeAddresses, nodeChunkKey, orphansKey } from './iavl/nodes.js';
+import { NODES_PER_CHUNK, NodeChunkEncoder, NodeReader, chunkCount, chunkNodeCount, deadCountKey, decodeAddresses, nodeChunkKey, orphansKey } from './iavl/nodes.js';
 import { IavlTree, type NodeView } from './iavl/tree.js';
 import { runSliced, runToEnd, yieldToEventLoop } from '../../util/slices.js';
 
@@ -567,17 +567,16 @@ class RootMultiStoreImpl implements RootMultiStore {
       const root = tree.workingHash();
       yield;
       // Nodes created at this version, post-order; their index is their address.
-      const created = tree.newNodes();
       const encoder = new NodeChunkEncoder(state.id, version);
-      tree.encodeNodes(created, encoder);
+      const created = tree.encodeNewNodes(encoder);
       yield;
       for (const op of encoder.finish()) ops.push(op);
       const rootAddress = tree.workingRootAddress();
       // Nodes this version replaced: their chunks can go once no retained version uses them.
-      const orphaned = tree.orphanAddresses();
-      if (orphaned.length > 0) ops.push({ type: 'put', key: orphansKey(state.id, version), value: encodeAddresses(orphaned) });
+      const orphaned = tree.encodedOrphanAddresses();
+      if (orphaned !== undefined) ops.push({ type: 'put', key: orphansKey(state.id, version), value: orphaned });
       roots.push([name, root]);
-      infos.push({ name, root, rootAddress, nodes: created.length });
+      infos.push({ name, root, rootAddress, nodes: created });
 
       const updated = new Map<number, BucketData>();
       const changedBuckets: number[] = [];

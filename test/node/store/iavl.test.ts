@@ -4,8 +4,10 @@
  * these root hashes; the empty tree hashes to sha256(""). Plus structural invariants under
  * random operations (AVL balance, sizes, key order) and copy-on-write across versions.
  */
-import { EMPTY_TREE_HASH, IavlTree, type NodeView } from '../../../src/node/store/iavl/tree.js';
+import { EMPTY_TREE_HASH, IavlTree, writeZigZag, type NodeView } from '../../../src/node/store/iavl/tree.js';
 import { sha256 } from '../../../src/node/store/hash.js';
+import { NodeChunkEncoder, NodeReader, chunkNodeCount, decodeAddresses } from '../../../src/node/store/iavl/nodes.js';
+import { memoryDatabase } from '../../../src/node/store/db/database.js';
 import { GoRand } from './gorand.js';
 import { hex, rng } from './helpers.js';
 
@@ -120,6 +122,95 @@ describe('IAVL tree', () => {
       commit(tree);
       const shape = check(tree.committedView());
       expect(shape?.size ?? 0).toBe(live.size);
+    }
+  });
+
+  test('the orphan record lists the replaced path: an update of the last key orphans the right spine', () => {
+    const tree = new IavlTree(undefined, 1);
+    const keys = Array.from({ length: 300 }, (_, i) => Uint8Array.of(i >> 8, i & 0xff));
+    for (const key of keys) tree.set(key, sha256(key));
+    expect(tree.encodedOrphanAddresses()).toBeUndefined();
+    tree.workingHash();
+    const created = tree.newNodes();
+    tree.commit();
+    tree.set(keys[299]!, sha256(Uint8Array.of(9)));
+    const orphans = decodeAddresses(tree.encodedOrphanAddresses()!);
+    // Post-order puts the right spine (last leaf, its parent, …, the root) at the very end.
+    expect(orphans.every((a) => a.version === 1)).toBe(true);
+    const indexes = orphans.map((a) => a.index).sort((a, b) => a - b);
+    expect(indexes.length).toBeGreaterThan(5);
+    expect(indexes).toEqual(Array.from({ length: indexes.length }, (_, i) => created.length - indexes.length + i));
+    commit(tree);
+    expect(tree.encodedOrphanAddresses()).toBeUndefined();
+  });
+
+  test('node chunks written from shared slabs read back intact (every inner node checked against its children)', async () => {
+    const tree = new IavlTree(undefined, 1);
+    const keys = Array.from({ length: 6000 }, (_, i) => sha256(Uint8Array.of(i >> 8, i & 0xff)).subarray(0, 12)).sort((a, b) => Buffer.compare(a, b));
+    for (const key of keys) tree.set(key, sha256(key));
+    const root = tree.workingHash();
+    const created = tree.newNodes();
+    const encoder = new NodeChunkEncoder(3, 1);
+    tree.encodeNodes(created, encoder);
+    const ops = encoder.finish();
+    // Several slabs' worth of chunks, each a separate view with its own header.
+    expect(ops.length).toBeGreaterThan(60);
+    expect(ops.reduce((n, op) => n + chunkNodeCount(op.value!), 0)).toBe(created.length);
+    const address = tree.workingRootAddress()!;
+    tree.commit();
+    const db = memoryDatabase();
+    await db.batch(ops);
+    const reopened = new IavlTree(new NodeReader(db, 'test', 3), 2);
+    reopened.reset(address, 2);
+    expect(hex(reopened.committedHash())).toBe(hex(root));
+    expect(reopened.preload(created.length)).toBe(created.length);
+    for (const key of keys.slice(0, 200)) expect(reopened.has(key)).toBe(true);
+  });
+
+  test('encodeNewNodes writes the same records as newNodes + encodeNodes, version after version', () => {
+    const twoPass = new IavlTree(undefined, 1);
+    const onePass = new IavlTree(undefined, 1);
+    const random = rng(7);
+    for (let version = 1; version <= 4; version++) {
+      for (let op = 0; op < 800; op++) {
+        const key = Uint8Array.of(Math.floor(random() * 40), Math.floor(random() * 40));
+        if (version > 1 && random() < 0.2) {
+          twoPass.remove(key);
+          onePass.remove(key);
+        } else {
+          twoPass.set(key, sha256(Uint8Array.of(version, op & 0xff)));
+          onePass.set(key, sha256(Uint8Array.of(version, op & 0xff)));
+        }
+      }
+      const a = new NodeChunkEncoder(1, version);
+      const created = twoPass.newNodes();
+      twoPass.encodeNodes(created, a);
+      const b = new NodeChunkEncoder(1, version);
+      expect(onePass.encodeNewNodes(b)).toBe(created.length);
+      const opsA = a.finish();
+      const opsB = b.finish();
+      expect(opsB.map((op) => hex(op.key))).toEqual(opsA.map((op) => hex(op.key)));
+      expect(opsB.map((op) => hex(op.value!))).toEqual(opsA.map((op) => hex(op.value!)));
+      expect(onePass.workingRootAddress()).toEqual(twoPass.workingRootAddress());
+      twoPass.commit();
+      onePass.commit();
+    }
+  });
+
+  test('zig-zag varints are Go binary.PutVarint of non-negative values, at every width edge', () => {
+    const reference = (value: number): string => {
+      const bytes: number[] = [];
+      let v = BigInt(value) * 2n;
+      while (v >= 0x80n) {
+        bytes.push(Number(v & 0x7fn) | 0x80);
+        v >>= 7n;
+      }
+      bytes.push(Number(v));
+      return Buffer.from(bytes).toString('hex');
+    };
+    const out = new Uint8Array(16);
+    for (const value of [0, 1, 63, 64, 65, 8191, 8192, 2 ** 20, 2 ** 27 - 1, 2 ** 27, 2 ** 30, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 5, 2 ** 53 - 1]) {
+      expect(Buffer.from(out.subarray(3, writeZigZag(out, 3, value))).toString('hex')).toBe(reference(value));
     }
   });
 });

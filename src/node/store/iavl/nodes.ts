@@ -16,11 +16,12 @@ import type { BatchOp, Database } from '../db/database.js';
 import { Bucket } from '../db/buckets.js';
 import { StoreError } from '../errors.js';
 import { sha256 } from '../hash.js';
-import { writeUvarint, writeZigZag, type NodeSource, type NodeView, type StoredNode } from './tree.js';
+import { writeZigZag, type NodeSource, type NodeView, type StoredNode } from './tree.js';
 
 export const NODES_PER_CHUNK = 128;
 const HASH_SIZE = 32;
 const CHUNK_CACHE = 1024;
+const SLAB_BYTES = 256 * 1024;
 
 export function nodeChunkKey(storeId: number, version: number, chunk: number): Uint8Array {
   const out = new Uint8Array(14);
@@ -60,16 +61,6 @@ export function deadCountKey(storeId: number, version: number, chunk: number): U
   return out;
 }
 
-export function encodeAddresses(addresses: readonly { version: number; index: number }[]): Uint8Array {
-  const out = new Uint8Array(addresses.length * 16);
-  let o = 0;
-  for (const { version, index } of addresses) {
-    o = writeUvarint(out, o, version);
-    o = writeUvarint(out, o, index);
-  }
-  return out.slice(0, o);
-}
-
 export function decodeAddresses(bytes: Uint8Array): { version: number; index: number }[] {
   const out: { version: number; index: number }[] = [];
   cursor = 0;
@@ -87,6 +78,17 @@ export function chunkNodeCount(chunk: Uint8Array): number {
 
 export function chunkCount(nodes: number): number {
   return Math.ceil(nodes / NODES_PER_CHUNK);
+}
+
+/** writeUvarint for values below 2^32 (sizes, versions, indexes: the tree caps them there) in integer arithmetic. */
+function writeU32Varint(out: Uint8Array, offset: number, value: number): number {
+  let v = value >>> 0;
+  while (v > 0x7f) {
+    out[offset++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  out[offset++] = v;
+  return offset;
 }
 
 /** Builds chunk records node by node, straight from the tree's arenas (no per-node objects). */
@@ -117,16 +119,16 @@ export class NodeChunkEncoder {
     else {
       out[o++] = 1;
       out[o++] = height;
-      o = writeUvarint(out, o, size);
+      o = writeU32Varint(out, o, size);
     }
-    o = writeUvarint(out, o, keyLength);
+    o = writeU32Varint(out, o, keyLength);
     for (let i = 0; i < keyLength; i++) out[o++] = keyBytes[keyStart + i]!;
     for (let i = 0; i < HASH_SIZE; i++) out[o++] = hashBytes[hashStart + i]!;
     if (height > 0) {
-      o = writeUvarint(out, o, leftVersion);
-      o = writeUvarint(out, o, leftIndex);
-      o = writeUvarint(out, o, rightVersion);
-      o = writeUvarint(out, o, rightIndex);
+      o = writeU32Varint(out, o, leftVersion);
+      o = writeU32Varint(out, o, leftIndex);
+      o = writeU32Varint(out, o, rightVersion);
+      o = writeU32Varint(out, o, rightIndex);
     }
     this.used = o;
     if (this.count === NODES_PER_CHUNK) this.flush();
@@ -135,14 +137,28 @@ export class NodeChunkEncoder {
   private flush(): void {
     if (this.count === 0) return;
     const header = 2 + this.count * 4;
-    const value = new Uint8Array(header + this.used);
-    const view = new DataView(value.buffer);
+    const value = this.take(header + this.used);
+    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
     view.setUint16(0, this.count);
     for (let i = 0; i < this.count; i++) view.setUint32(2 + i * 4, this.offsets[i]!);
     value.set(this.buffer.subarray(0, this.used), header);
     this.ops.push({ type: 'put', key: nodeChunkKey(this.storeId, this.version, this.chunk++), value });
     this.count = 0;
     this.used = 0;
+  }
+
+  /** Chunk records are views into shared slabs: one ArrayBuffer per ~25 chunks, not one each. */
+  private slab = new Uint8Array(0);
+  private slabUsed = 0;
+
+  private take(size: number): Uint8Array {
+    if (this.slabUsed + size > this.slab.length) {
+      this.slab = new Uint8Array(Math.max(SLAB_BYTES, size));
+      this.slabUsed = 0;
+    }
+    const out = this.slab.subarray(this.slabUsed, this.slabUsed + size);
+    this.slabUsed += size;
+    return out;
   }
 
   finish(): BatchOp[] {

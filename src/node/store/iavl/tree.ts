@@ -25,7 +25,7 @@
  * node record) is known and the rest is loaded from a `NodeSource` on first use — opening a
  * store needs only its root's address.
  */
-import { sha256 } from '../hash.js';
+import { sha256, sha256Into } from '../../../util/hash.js';
 
 export const NONE = -1;
 const HASH_SIZE = 32;
@@ -79,6 +79,16 @@ export interface NodeView {
 
 /** Zig-zag signed varint (Go's binary.PutVarint) of a non-negative safe integer. */
 export function writeZigZag(out: Uint8Array, offset: number, value: number): number {
+  if (value < 0x8000_0000) {
+    // Integer arithmetic while 2 × value fits in 32 bits (heights, sizes, versions in practice).
+    let u = (value * 2) >>> 0;
+    while (u > 0x7f) {
+      out[offset++] = (u & 0x7f) | 0x80;
+      u >>>= 7;
+    }
+    out[offset++] = u;
+    return offset;
+  }
   let v = value * 2;
   while (v >= 0x80) {
     out[offset++] = (v % 0x80) | 0x80;
@@ -105,20 +115,25 @@ export function zigZagBytes(value: number): Uint8Array {
 
 let scratch = new Uint8Array(256);
 
-/** IAVL leaf hash of (key, sha256(value)) created at `version`. */
-export function leafHash(key: Uint8Array, valueHash: Uint8Array, version: number): Uint8Array {
+/** IAVL leaf hash of (key, sha256(value)) created at `version`, written to out[offset, offset + 32). */
+export function leafHashInto(key: Uint8Array, valueHash: Uint8Array, version: number, out: Uint8Array, offset: number): void {
   const need = 2 + 10 + 10 + key.length + 1 + HASH_SIZE;
   if (scratch.length < need) scratch = new Uint8Array(need * 2);
   scratch[0] = 0;
   scratch[1] = 2;
   let o = writeZigZag(scratch, 2, version);
   o = writeUvarint(scratch, o, key.length);
-  scratch.set(key, o);
-  o += key.length;
+  for (let i = 0; i < key.length; i++) scratch[o++] = key[i]!;
   scratch[o++] = HASH_SIZE;
-  scratch.set(valueHash, o);
-  o += HASH_SIZE;
-  return sha256(scratch.subarray(0, o));
+  for (let i = 0; i < HASH_SIZE; i++) scratch[o++] = valueHash[i]!;
+  sha256Into(scratch, 0, o, out, offset);
+}
+
+/** IAVL leaf hash of (key, sha256(value)) created at `version`. */
+export function leafHash(key: Uint8Array, valueHash: Uint8Array, version: number): Uint8Array {
+  const out = new Uint8Array(HASH_SIZE);
+  leafHashInto(key, valueHash, version, out, 0);
+  return out;
 }
 
 export const EMPTY_TREE_HASH: Uint8Array = sha256(new Uint8Array(0));
@@ -148,8 +163,13 @@ export class IavlTree {
   private committedRoot = NONE;
   /** Root of the working tree (committed root plus the writes applied since). */
   private root = NONE;
-  /** Slots created in the working version (persisted at commit, freed on discard). */
-  private readonly working = new Set<number>();
+  /** 1 for a slot created in the working version (persisted at commit, freed on discard). */
+  private isWorking = new Uint8Array(0);
+  /**
+   * Slots marked in isWorking, in creation order; may also hold slots dropped (and maybe
+   * re-used) since: isWorking decides, and each slot is handled once.
+   */
+  private workingList: number[] = [];
   /** Committed slots replaced in the working version (freed after commit). */
   private orphans: number[] = [];
   private hashInput = new Uint8Array(128);
@@ -180,6 +200,7 @@ export class IavlTree {
     this.indexOf = copy(this.indexOf, (n) => new Uint32Array(n));
     this.loaded = copy(this.loaded, (n) => new Uint8Array(n));
     this.hashed = copy(this.hashed, (n) => new Uint8Array(n));
+    this.isWorking = copy(this.isWorking, (n) => new Uint8Array(n));
     this.hashes = copy(this.hashes, (n) => new Uint8Array(n), HASH_SIZE);
     this.keyOffset = copy(this.keyOffset, (n) => new Uint32Array(n));
     this.keyLength = copy(this.keyLength, (n) => new Uint32Array(n));
@@ -195,6 +216,7 @@ export class IavlTree {
 
   private release(slot: number): void {
     this.loaded[slot] = FREE;
+    this.isWorking[slot] = 0;
     this.hashed[slot] = 0;
     this.freeSlots.push(slot);
   }
@@ -262,7 +284,7 @@ export class IavlTree {
 
   /** Bytes of the key arena and slots in use (benchmarks, metrics). */
   memoryBytes(): number {
-    return this.capacity * (4 * 7 + 3 + HASH_SIZE) + this.keyBytes.length;
+    return this.capacity * (4 * 7 + 4 + HASH_SIZE) + this.keyBytes.length;
   }
 
   get nodeCount(): number {
@@ -307,16 +329,21 @@ export class IavlTree {
     this.loaded[slot] = 1;
     if (keySlot === NONE) this.storeKey(slot, key);
     else this.copyKey(slot, keySlot);
-    this.hashes.set(leafHash(key, valueHash, this.workingVersion), slot * HASH_SIZE);
+    leafHashInto(key, valueHash, this.workingVersion, this.hashes, slot * HASH_SIZE);
     this.hashed[slot] = 1;
-    this.working.add(slot);
+    this.markWorking(slot);
     return slot;
+  }
+
+  private markWorking(slot: number): void {
+    this.isWorking[slot] = 1;
+    this.workingList.push(slot);
   }
 
   /** The node itself if it is new in the working version, else a working copy of it. */
   private writable(slot: number): number {
     this.ensure(slot);
-    if (this.working.has(slot)) return slot;
+    if (this.isWorking[slot] === 1) return slot;
     const copy = this.alloc();
     this.leftOf[copy] = this.leftOf[slot]!;
     this.rightOf[copy] = this.rightOf[slot]!;
@@ -326,14 +353,14 @@ export class IavlTree {
     this.loaded[copy] = 1;
     this.hashed[copy] = 0;
     this.copyKey(copy, slot);
-    this.working.add(copy);
+    this.markWorking(copy);
     this.orphans.push(slot);
     return copy;
   }
 
   /** Drop a node that is no longer part of the working tree. */
   private drop(slot: number): void {
-    if (this.working.delete(slot)) this.release(slot);
+    if (this.isWorking[slot] === 1) this.release(slot);
     else this.orphans.push(slot);
   }
 
@@ -460,7 +487,7 @@ export class IavlTree {
       this.versionOf[inner] = this.workingVersion;
       this.loaded[inner] = 1;
       this.hashed[inner] = 0;
-      this.working.add(inner);
+      this.markWorking(inner);
       if (order < 0) {
         this.leftOf[inner] = fresh;
         this.rightOf[inner] = leaf;
@@ -563,7 +590,7 @@ export class IavlTree {
     for (let i = 0, from = l * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
     input[o++] = HASH_SIZE;
     for (let i = 0, from = r * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
-    this.hashes.set(sha256(input.subarray(0, o)), slot * HASH_SIZE);
+    sha256Into(input, 0, o, hashes, slot * HASH_SIZE);
     this.hashed[slot] = 1;
   }
 
@@ -604,11 +631,12 @@ export class IavlTree {
    * computed first.
    */
   newNodes(): number[] {
-    if (this.root === NONE || !this.working.has(this.root)) return [];
+    if (this.root === NONE || this.isWorking[this.root] !== 1) return [];
     this.workingHash();
     const out: number[] = [];
+    const isWorking = this.isWorking;
     const visit = (slot: number): void => {
-      if (!this.working.has(slot)) return;
+      if (isWorking[slot] !== 1) return;
       if (this.heightOf[slot]! > 0) {
         visit(this.leftOf[slot]!);
         visit(this.rightOf[slot]!);
@@ -631,29 +659,66 @@ export class IavlTree {
 
   /** Feed slots (in the given order) to a record encoder; children by address. */
   encodeNodes(slots: readonly number[], add: NodeSink): void {
-    for (const slot of slots) {
-      this.ensure(slot);
-      if (this.hashed[slot] === 0) this.hashSlot(slot);
-      const height = this.heightOf[slot]!;
-      let lv = 0;
-      let li = 0;
-      let rv = 0;
-      let ri = 0;
-      if (height > 0) {
-        const l = this.leftOf[slot]!;
-        const r = this.rightOf[slot]!;
-        lv = this.versionOf[l]!;
-        li = this.indexOf[l]!;
-        rv = this.versionOf[r]!;
-        ri = this.indexOf[r]!;
-      }
-      add.add(height, this.sizeOf[slot]!, this.keyBytes, this.keyOffset[slot]!, this.keyLength[slot]!, this.hashes, slot * HASH_SIZE, lv, li, rv, ri);
-    }
+    for (const slot of slots) this.encodeNode(slot, add);
   }
 
-  /** Addresses of the committed nodes the working version replaced (before commit()). */
-  orphanAddresses(): { version: number; index: number }[] {
-    return this.orphans.map((slot) => ({ version: this.versionOf[slot]!, index: this.indexOf[slot]! }));
+  private encodeNode(slot: number, add: NodeSink): void {
+    this.ensure(slot);
+    if (this.hashed[slot] === 0) this.hashSlot(slot);
+    const height = this.heightOf[slot]!;
+    let lv = 0;
+    let li = 0;
+    let rv = 0;
+    let ri = 0;
+    if (height > 0) {
+      const l = this.leftOf[slot]!;
+      const r = this.rightOf[slot]!;
+      lv = this.versionOf[l]!;
+      li = this.indexOf[l]!;
+      rv = this.versionOf[r]!;
+      ri = this.indexOf[r]!;
+    }
+    add.add(height, this.sizeOf[slot]!, this.keyBytes, this.keyOffset[slot]!, this.keyLength[slot]!, this.hashes, slot * HASH_SIZE, lv, li, rv, ri);
+  }
+
+  /**
+   * `newNodes()` and `encodeNodes()` in one post-order pass (each node is encoded right after it
+   * gets its index, while its fields are still in the CPU cache; same records, same order).
+   * Returns the number of nodes created in the working version.
+   */
+  encodeNewNodes(add: NodeSink): number {
+    if (this.root === NONE || this.isWorking[this.root] !== 1) return 0;
+    this.workingHash();
+    let count = 0;
+    const isWorking = this.isWorking;
+    const visit = (slot: number): void => {
+      if (isWorking[slot] !== 1) return;
+      if (this.heightOf[slot]! > 0) {
+        visit(this.leftOf[slot]!);
+        visit(this.rightOf[slot]!);
+      }
+      this.indexOf[slot] = count++;
+      this.encodeNode(slot, add);
+    };
+    visit(this.root);
+    return count;
+  }
+
+  /**
+   * Addresses of the committed nodes the working version replaced (before commit()), as the
+   * orphan record stores them (uvarint version ‖ uvarint index each; nodes.ts decodeAddresses),
+   * straight from the arenas; undefined when there are none.
+   */
+  encodedOrphanAddresses(): Uint8Array | undefined {
+    const orphans = this.orphans;
+    if (orphans.length === 0) return undefined;
+    const out = new Uint8Array(orphans.length * 10);
+    let o = 0;
+    for (const slot of orphans) {
+      o = writeUvarint(out, o, this.versionOf[slot]!);
+      o = writeUvarint(out, o, this.indexOf[slot]!);
+    }
+    return out.slice(0, o);
   }
 
   /** The root's address once the working version is committed (after newNodes(); undefined: empty). */
@@ -666,15 +731,16 @@ export class IavlTree {
   commit(): void {
     for (const slot of this.orphans) this.release(slot);
     this.orphans = [];
-    this.working.clear();
+    for (const slot of this.workingList) this.isWorking[slot] = 0;
+    this.workingList = [];
     this.committedRoot = this.root;
     this.workingVersion++;
   }
 
   /** Forget every write since the last commit. */
   discardWorking(): void {
-    for (const slot of this.working) this.release(slot);
-    this.working.clear();
+    for (const slot of this.workingList) if (this.isWorking[slot] === 1) this.release(slot);
+    this.workingList = [];
     this.orphans = [];
     this.root = this.committedRoot;
   }
@@ -687,7 +753,8 @@ export class IavlTree {
     this.freeSlots = [];
     this.used = 0;
     this.keyUsed = 0;
-    this.working.clear();
+    this.isWorking.fill(0);
+    this.workingList = [];
     this.orphans = [];
     this.workingVersion = workingVersion;
     this.committedRoot = root === undefined ? NONE : this.stub(root.version, root.index);
@@ -800,13 +867,13 @@ export class IavlTree {
         this.loaded[slot] = 1;
         this.heightOf[slot] = height;
         this.storeKey(slot, key);
-        this.working.add(slot);
+        this.markWorking(slot);
         if (height === 0) {
           if (valueHash === undefined) throw new Error('leaf without a value');
           this.leftOf[slot] = NONE;
           this.rightOf[slot] = NONE;
           this.sizeOf[slot] = 1;
-          this.hashes.set(leafHash(key, valueHash, version), slot * HASH_SIZE);
+          leafHashInto(key, valueHash, version, this.hashes, slot * HASH_SIZE);
           this.hashed[slot] = 1;
         } else {
           const right = stack.pop();
