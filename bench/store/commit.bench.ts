@@ -31,6 +31,7 @@ import { createHash } from 'node:crypto';
 import { openDatabase } from '../../src/node/store/db/database.js';
 import { openCommitMultiStore, type RootMultiStore } from '../../src/node/store/commitmulti.js';
 import { PRUNING_DEFAULT } from '../../src/node/store/options.js';
+import { DENOM_A, DENOM_B, accountKey, accountValue, address, balanceKey, balanceValue, rng } from './sendShapes.js';
 
 export interface Row {
   name: string;
@@ -42,59 +43,7 @@ const STORES = ['auth', 'bank', 'distribution', 'gov', 'mint', 'params', 'stakin
 const POPULATE_CHUNK_ACCOUNTS = 50_000;
 const WARMUP_BLOCKS = 4;
 const SENDS = 2000;
-const DENOM_A = new TextEncoder().encode('attotoken');
-const DENOM_B = new TextEncoder().encode('ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2');
 const SEND_ENABLED = new TextEncoder().encode('bank/SendEnabled');
-
-function sha(data: Uint8Array): Uint8Array {
-  return createHash('sha256').update(data).digest();
-}
-
-function address(i: number): Uint8Array {
-  const buf = new Uint8Array(4);
-  new DataView(buf.buffer).setUint32(0, i);
-  return sha(buf).subarray(0, 20);
-}
-
-function accountKey(addr: Uint8Array): Uint8Array {
-  const key = new Uint8Array(21);
-  key[0] = 0x01;
-  key.set(addr, 1);
-  return key;
-}
-
-function balanceKey(addr: Uint8Array, denom: Uint8Array): Uint8Array {
-  const key = new Uint8Array(2 + addr.length + denom.length);
-  key[0] = 0x02;
-  key[1] = addr.length;
-  key.set(addr, 2);
-  key.set(denom, 2 + addr.length);
-  return key;
-}
-
-function accountValue(seq: number): Uint8Array {
-  const value = new Uint8Array(110);
-  value.fill(0x5a);
-  new DataView(value.buffer).setUint32(value.length - 4, seq);
-  return value;
-}
-
-function balanceValue(amount: number): Uint8Array {
-  const value = new Uint8Array(32);
-  value.fill(0x31);
-  new DataView(value.buffer).setFloat64(0, amount);
-  return value;
-}
-
-function rng(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const now = (): number => performance.now();
 

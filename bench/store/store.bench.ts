@@ -21,6 +21,7 @@ import { openCommitMultiStore, type RootMultiStore } from '../../src/node/store/
 import { PRUNING_DEFAULT } from '../../src/node/store/options.js';
 import { sha256 } from '../../src/node/store/hash.js';
 import { IavlTree } from '../../src/node/store/iavl/tree.js';
+import { DENOM_A, DENOM_B, accountKey, accountValue, address, balanceKey, balanceValue, rng } from './sendShapes.js';
 
 export interface Row {
   name: string;
@@ -35,56 +36,6 @@ const READ_SAMPLES = 50_000;
 const HISTORICAL_SAMPLES = 20_000;
 const BLOCKS_PER_SIZE = 3;
 const WARMUP_BLOCKS = 5;
-const DENOM_A = new TextEncoder().encode('attotoken');
-const DENOM_B = new TextEncoder().encode('ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2');
-
-// ---- key/value shapes of a bank send (roughly the SDK's) ----
-
-function address(i: number): Uint8Array {
-  const buf = new Uint8Array(4);
-  new DataView(buf.buffer).setUint32(0, i);
-  return sha256(buf).subarray(0, 20);
-}
-
-function accountKey(addr: Uint8Array): Uint8Array {
-  const key = new Uint8Array(21);
-  key[0] = 0x01;
-  key.set(addr, 1);
-  return key;
-}
-
-function balanceKey(addr: Uint8Array, denom: Uint8Array): Uint8Array {
-  const key = new Uint8Array(2 + addr.length + denom.length);
-  key[0] = 0x02;
-  key[1] = addr.length;
-  key.set(addr, 2);
-  key.set(denom, 2 + addr.length);
-  return key;
-}
-
-function accountValue(seq: number): Uint8Array {
-  const value = new Uint8Array(110); // BaseAccount with a 33-byte pubkey, account number, sequence
-  value.fill(0x5a);
-  new DataView(value.buffer).setUint32(value.length - 4, seq);
-  return value;
-}
-
-function balanceValue(amount: number): Uint8Array {
-  const value = new Uint8Array(32); // a Coin amount string
-  value.fill(0x31);
-  new DataView(value.buffer).setFloat64(0, amount);
-  return value;
-}
-
-function rng(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(t ^ (t >>> 15), 1 | t);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const now = (): number => performance.now();
 const MB = 1024 * 1024;
