@@ -631,9 +631,19 @@ export class IavlTree {
    * computed first.
    */
   newNodes(): number[] {
-    if (this.root === NONE || this.isWorking[this.root] !== 1) return [];
-    this.workingHash();
     const out: number[] = [];
+    this.indexNewNodes((slot) => out.push(slot));
+    return out;
+  }
+
+  /**
+   * Number the working version's nodes in post order (children before parents; each one's index
+   * is its position), calling `each` on a node right after it gets its index. Returns the count.
+   */
+  private indexNewNodes(each: (slot: number) => void): number {
+    if (this.root === NONE || this.isWorking[this.root] !== 1) return 0;
+    this.workingHash();
+    let count = 0;
     const isWorking = this.isWorking;
     const visit = (slot: number): void => {
       if (isWorking[slot] !== 1) return;
@@ -641,11 +651,11 @@ export class IavlTree {
         visit(this.leftOf[slot]!);
         visit(this.rightOf[slot]!);
       }
-      this.indexOf[slot] = out.length;
-      out.push(slot);
+      this.indexOf[slot] = count++;
+      each(slot);
     };
     visit(this.root);
-    return out;
+    return count;
   }
 
   versionOfSlot(slot: number): number {
@@ -687,21 +697,7 @@ export class IavlTree {
    * Returns the number of nodes created in the working version.
    */
   encodeNewNodes(add: NodeSink): number {
-    if (this.root === NONE || this.isWorking[this.root] !== 1) return 0;
-    this.workingHash();
-    let count = 0;
-    const isWorking = this.isWorking;
-    const visit = (slot: number): void => {
-      if (isWorking[slot] !== 1) return;
-      if (this.heightOf[slot]! > 0) {
-        visit(this.leftOf[slot]!);
-        visit(this.rightOf[slot]!);
-      }
-      this.indexOf[slot] = count++;
-      this.encodeNode(slot, add);
-    };
-    visit(this.root);
-    return count;
+    return this.indexNewNodes((slot) => this.encodeNode(slot, add));
   }
 
   /**
