@@ -197,10 +197,10 @@ describe('IAVL tree', () => {
     }
   });
 
-  test('zig-zag varints are Go binary.PutVarint of non-negative values, at every width edge', () => {
+  test('zig-zag varints are Go binary.PutVarint, at every width edge and for negative values', () => {
     const reference = (value: number): string => {
       const bytes: number[] = [];
-      let v = BigInt(value) * 2n;
+      let v = value < 0 ? -2n * BigInt(value) - 1n : BigInt(value) * 2n;
       while (v >= 0x80n) {
         bytes.push(Number(v & 0x7fn) | 0x80);
         v >>= 7n;
@@ -209,7 +209,7 @@ describe('IAVL tree', () => {
       return Buffer.from(bytes).toString('hex');
     };
     const out = new Uint8Array(16);
-    for (const value of [0, 1, 63, 64, 65, 8191, 8192, 2 ** 20, 2 ** 27 - 1, 2 ** 27, 2 ** 30, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 5, 2 ** 53 - 1]) {
+    for (const value of [0, 1, 63, 64, 65, 8191, 8192, 2 ** 20, 2 ** 27 - 1, 2 ** 27, 2 ** 30, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 5, 2 ** 53 - 1, -1, -2, -64, -65, -(2 ** 31), -(2 ** 31) - 1, -(2 ** 52)]) {
       expect(Buffer.from(out.subarray(3, writeZigZag(out, 3, value))).toString('hex')).toBe(reference(value));
     }
   });

@@ -16,7 +16,7 @@ import type { BatchOp, Database } from '../db/database.js';
 import { Bucket } from '../db/buckets.js';
 import { StoreError } from '../errors.js';
 import { sha256 } from '../hash.js';
-import { writeZigZag, type NodeSource, type NodeView, type StoredNode } from './tree.js';
+import { writeUvarint, writeZigZag, type NodeSource, type NodeView, type StoredNode } from './tree.js';
 
 export const NODES_PER_CHUNK = 128;
 const HASH_SIZE = 32;
@@ -80,8 +80,9 @@ export function chunkCount(nodes: number): number {
   return Math.ceil(nodes / NODES_PER_CHUNK);
 }
 
-/** writeUvarint for values below 2^32 (sizes, versions, indexes: the tree caps them there) in integer arithmetic. */
+/** writeUvarint in integer arithmetic for values below 2^32 (sizes, versions, indexes: the tree's arenas hold them as uint32); exact above too. */
 function writeU32Varint(out: Uint8Array, offset: number, value: number): number {
+  if (value > 0xffff_ffff) return writeUvarint(out, offset, value);
   let v = value >>> 0;
   while (v > 0x7f) {
     out[offset++] = (v & 0x7f) | 0x80;

@@ -77,9 +77,9 @@ export interface NodeView {
   right(): NodeView;
 }
 
-/** Zig-zag signed varint (Go's binary.PutVarint) of a non-negative safe integer. */
+/** Zig-zag signed varint (Go's binary.PutVarint) of a safe integer (the tree's are never negative). */
 export function writeZigZag(out: Uint8Array, offset: number, value: number): number {
-  if (value < 0x8000_0000) {
+  if (value >= 0 && value < 0x8000_0000) {
     // Integer arithmetic while 2 × value fits in 32 bits (heights, sizes, versions in practice).
     let u = (value * 2) >>> 0;
     while (u > 0x7f) {
@@ -89,7 +89,7 @@ export function writeZigZag(out: Uint8Array, offset: number, value: number): num
     out[offset++] = u;
     return offset;
   }
-  let v = value * 2;
+  let v = value < 0 ? -2 * value - 1 : value * 2;
   while (v >= 0x80) {
     out[offset++] = (v % 0x80) | 0x80;
     v = Math.floor(v / 0x80);
