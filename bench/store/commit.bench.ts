@@ -31,7 +31,7 @@ import { createHash } from 'node:crypto';
 import { openDatabase } from '../../src/node/store/db/database.js';
 import { openCommitMultiStore, type RootMultiStore } from '../../src/node/store/commitmulti.js';
 import { PRUNING_DEFAULT } from '../../src/node/store/options.js';
-import { DENOM_A, DENOM_B, accountKey, accountValue, address, balanceKey, balanceValue, rng } from './sendShapes.js';
+import { populate, rng, sendBlock } from './sendShapes.js';
 
 export interface Row {
   name: string;
@@ -40,62 +40,14 @@ export interface Row {
 }
 
 const STORES = ['auth', 'bank', 'distribution', 'gov', 'mint', 'params', 'staking'];
-const POPULATE_CHUNK_ACCOUNTS = 50_000;
 const WARMUP_BLOCKS = 4;
 const SENDS = 2000;
-const SEND_ENABLED = new TextEncoder().encode('bank/SendEnabled');
 
 const now = (): number => performance.now();
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function populate(cms: RootMultiStore, accounts: number): Promise<void> {
-  const auth = cms.getStore('auth');
-  const bank = cms.getStore('bank');
-  for (let start = 0; start < accounts; start += POPULATE_CHUNK_ACCOUNTS) {
-    const end = Math.min(accounts, start + POPULATE_CHUNK_ACCOUNTS);
-    for (let i = start; i < end; i++) {
-      const addr = address(i);
-      auth.set(accountKey(addr), accountValue(0));
-      bank.set(balanceKey(addr, DENOM_A), balanceValue(1e6));
-      bank.set(balanceKey(addr, DENOM_B), balanceValue(5));
-    }
-    await cms.commit();
-  }
-  cms.getStore('params').set(SEND_ENABLED, Uint8Array.of(1));
-  await cms.commit();
-}
-
-/** One block of bank sends through runTx-shaped branches (as store.bench.ts). */
-function executeBlock(cms: RootMultiStore, accounts: number, random: () => number): void {
-  const feeCollector = balanceKey(address(accounts + 1), DENOM_A);
-  const block = cms.branch();
-  for (let t = 0; t < SENDS; t++) {
-    const sender = address(Math.floor(random() * accounts));
-    const recipient = address(Math.floor(random() * accounts));
-    const ante = block.branch();
-    const auth = ante.getStore('auth');
-    const bank = ante.getStore('bank');
-    const account = auth.get(accountKey(sender));
-    auth.set(accountKey(sender), accountValue(account === undefined ? 1 : account.length));
-    const senderBalance = bank.get(balanceKey(sender, DENOM_A));
-    bank.set(balanceKey(sender, DENOM_A), balanceValue(senderBalance === undefined ? 0 : senderBalance[7]! - 1));
-    const fees = bank.get(feeCollector);
-    bank.set(feeCollector, balanceValue(fees === undefined ? 1 : fees[7]! + 1));
-    ante.write();
-    const msg = block.branch();
-    const msgBank = msg.getStore('bank');
-    msgBank.get(SEND_ENABLED);
-    const from = msgBank.get(balanceKey(sender, DENOM_A));
-    const to = msgBank.get(balanceKey(recipient, DENOM_A));
-    msgBank.set(balanceKey(sender, DENOM_A), balanceValue((from?.[7] ?? 0) - 1));
-    msgBank.set(balanceKey(recipient, DENOM_A), balanceValue((to?.[7] ?? 0) + 1));
-    msg.write();
-  }
-  block.write();
 }
 
 function post<T>(session: Session, method: string): Promise<T> {
@@ -115,7 +67,7 @@ async function benchSize(accounts: number, blocks: number, rows: Row[], log: (li
     log(`  populated ${label} accounts in ${((now() - t) / 1000).toFixed(1)} s`);
     const random = rng(accounts);
     for (let b = 0; b < WARMUP_BLOCKS; b++) {
-      executeBlock(cms, accounts, random);
+      sendBlock(cms, accounts, SENDS, random);
       await cms.commit();
     }
     const session = profile === undefined ? undefined : new Session();
@@ -128,7 +80,7 @@ async function benchSize(accounts: number, blocks: number, rows: Row[], log: (li
     const persists: number[] = [];
     const cpus: number[] = [];
     for (let b = 0; b < blocks; b++) {
-      executeBlock(cms, accounts, random);
+      sendBlock(cms, accounts, SENDS, random);
       const cpu = process.cpuUsage();
       t = now();
       cms.workingHash();
@@ -164,7 +116,7 @@ interface BlockTimes {
 }
 
 async function measureBlock(cms: RootMultiStore, accounts: number, random: () => number): Promise<BlockTimes> {
-  executeBlock(cms, accounts, random);
+  sendBlock(cms, accounts, SENDS, random);
   const cpu = process.cpuUsage();
   let t = now();
   cms.workingHash();
@@ -185,7 +137,7 @@ async function serve(accounts: number): Promise<void> {
     await populate(cms, accounts);
     const random = rng(accounts);
     for (let b = 0; b < WARMUP_BLOCKS; b++) {
-      executeBlock(cms, accounts, random);
+      sendBlock(cms, accounts, SENDS, random);
       await cms.commit();
     }
     process.stdout.write('ready\n');

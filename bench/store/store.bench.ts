@@ -21,7 +21,7 @@ import { openCommitMultiStore, type RootMultiStore } from '../../src/node/store/
 import { PRUNING_DEFAULT } from '../../src/node/store/options.js';
 import { sha256 } from '../../src/node/store/hash.js';
 import { IavlTree } from '../../src/node/store/iavl/tree.js';
-import { DENOM_A, DENOM_B, accountKey, accountValue, address, balanceKey, balanceValue, rng } from './sendShapes.js';
+import { DENOM_A, DENOM_B, address, balanceKey, balanceValue, populate, rng, sendBlock } from './sendShapes.js';
 
 export interface Row {
   name: string;
@@ -31,7 +31,6 @@ export interface Row {
 
 const STORES = ['auth', 'bank', 'distribution', 'gov', 'mint', 'params', 'staking'];
 const DEFAULT_SIZES = [10_000, 100_000, 1_000_000];
-const POPULATE_CHUNK_ACCOUNTS = 50_000;
 const READ_SAMPLES = 50_000;
 const HISTORICAL_SAMPLES = 20_000;
 const BLOCKS_PER_SIZE = 3;
@@ -40,53 +39,10 @@ const WARMUP_BLOCKS = 5;
 const now = (): number => performance.now();
 const MB = 1024 * 1024;
 
-async function populate(cms: RootMultiStore, accounts: number): Promise<void> {
-  const auth = cms.getStore('auth');
-  const bank = cms.getStore('bank');
-  for (let start = 0; start < accounts; start += POPULATE_CHUNK_ACCOUNTS) {
-    const end = Math.min(accounts, start + POPULATE_CHUNK_ACCOUNTS);
-    for (let i = start; i < end; i++) {
-      const addr = address(i);
-      auth.set(accountKey(addr), accountValue(0));
-      bank.set(balanceKey(addr, DENOM_A), balanceValue(1e6));
-      bank.set(balanceKey(addr, DENOM_B), balanceValue(5));
-    }
-    await cms.commit();
-  }
-  cms.getStore('params').set(new TextEncoder().encode('bank/SendEnabled'), Uint8Array.of(1));
-  await cms.commit();
-}
-
-/** One block of bank sends through runTx-shaped branches; returns execution ms. */
+/** One block of sends (sendShapes.ts); returns its execution ms. */
 function executeBlock(cms: RootMultiStore, accounts: number, txs: number, random: () => number): number {
-  const feeCollector = balanceKey(address(accounts + 1), DENOM_A);
   const t0 = now();
-  const block = cms.branch();
-  for (let t = 0; t < txs; t++) {
-    const sender = address(Math.floor(random() * accounts));
-    const recipient = address(Math.floor(random() * accounts));
-    // Ante: sequence, fee.
-    const ante = block.branch();
-    const auth = ante.getStore('auth');
-    const bank = ante.getStore('bank');
-    const account = auth.get(accountKey(sender));
-    auth.set(accountKey(sender), accountValue(account === undefined ? 1 : account.length));
-    const senderBalance = bank.get(balanceKey(sender, DENOM_A));
-    bank.set(balanceKey(sender, DENOM_A), balanceValue(senderBalance === undefined ? 0 : senderBalance[7]! - 1));
-    const fees = bank.get(feeCollector);
-    bank.set(feeCollector, balanceValue(fees === undefined ? 1 : fees[7]! + 1));
-    ante.write();
-    // Message: MsgSend.
-    const msg = block.branch();
-    const msgBank = msg.getStore('bank');
-    msgBank.get(new TextEncoder().encode('bank/SendEnabled'));
-    const from = msgBank.get(balanceKey(sender, DENOM_A));
-    const to = msgBank.get(balanceKey(recipient, DENOM_A));
-    msgBank.set(balanceKey(sender, DENOM_A), balanceValue((from?.[7] ?? 0) - 1));
-    msgBank.set(balanceKey(recipient, DENOM_A), balanceValue((to?.[7] ?? 0) + 1));
-    msg.write();
-  }
-  block.write();
+  sendBlock(cms, accounts, txs, random);
   return now() - t0;
 }
 
