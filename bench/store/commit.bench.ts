@@ -62,7 +62,7 @@ async function benchSize(accounts: number, blocks: number, rows: Row[], log: (li
   const db = await openDatabase(dir);
   try {
     const cms = await openCommitMultiStore(db, { stores: STORES, pruning: PRUNING_DEFAULT, syncCommits: true });
-    let t = now();
+    const t = now();
     await populate(cms, accounts);
     log(`  populated ${label} accounts in ${((now() - t) / 1000).toFixed(1)} s`);
     const random = rng(accounts);
@@ -80,16 +80,10 @@ async function benchSize(accounts: number, blocks: number, rows: Row[], log: (li
     const persists: number[] = [];
     const cpus: number[] = [];
     for (let b = 0; b < blocks; b++) {
-      sendBlock(cms, accounts, SENDS, random);
-      const cpu = process.cpuUsage();
-      t = now();
-      cms.workingHash();
-      hashes.push(now() - t);
-      t = now();
-      await cms.commit();
-      persists.push(now() - t);
-      const used = process.cpuUsage(cpu);
-      cpus.push((used.user + used.system) / 1000);
+      const times = await measureBlock(cms, accounts, random);
+      hashes.push(times.hash);
+      persists.push(times.persist);
+      cpus.push(times.cpu);
     }
     if (session !== undefined) {
       const { profile: data } = await post<{ profile: unknown }>(session, 'Profiler.stop');
