@@ -18,7 +18,7 @@ import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
 import { readFile } from 'node:fs/promises';
 import { TxCommand, txFlags } from './txCommand.js';
 import { EXIT_USAGE } from './output.js';
-import { durationJson, parseGoDurationNanos } from './goDuration.js';
+import { durationJson, parseGoDurationNanos } from '../util/goDuration.js';
 import { TokendError } from '../util/errors.js';
 import type { TxOutcome } from '../node/client/broadcast.js';
 

@@ -4,6 +4,7 @@
  * map onto each subsystem's options; every key has a default, so a missing key (or file) means
  * the default.
  */
+import { parseGoDurationNanos } from '../../util/goDuration.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
@@ -167,19 +168,11 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
 /** "1s", "500ms", "1m30s", "0s" → milliseconds (Go duration syntax, the units config files use). */
 export function parseDurationMs(value: string, key: string): number {
   const text = value.trim();
-  if (text === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  const factors: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-  let total = 0;
-  let consumed = 0;
-  for (let match = re.exec(text); match; match = re.exec(text)) {
-    total += Number(match[1]) * factors[match[2]!]!;
-    consumed = re.lastIndex;
-  }
-  if (consumed !== text.length || text.length === 0) {
+  const nanos = /^[+-]/.test(text) ? undefined : parseGoDurationNanos(text);
+  if (nanos === undefined) {
     throw new TokendError('CONFIG_INVALID', `invalid duration "${value}" for ${key}`, { hint: 'use Go duration syntax, e.g. 1s, 500ms, 1m30s' });
   }
-  return Math.round(total);
+  return Math.round(Number(nanos) / 1e6);
 }
 
 export function formatDurationMs(ms: number): string {

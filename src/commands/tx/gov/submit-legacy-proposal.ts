@@ -134,7 +134,7 @@ export default class TxGovSubmitLegacyProposal extends TxCommand<typeof TxGovSub
     const { UpdateHrpIbcChannelProposalSchema } = await import('../../../gen/bech32ibc/bech32ibc/v1beta1/gov_pb.js');
     const { hrpProblem } = await import('../../../node/modules/bech32ibc/errors.js');
     const { channelIdentifierError } = await import('../../../node/modules/ibc/core/host/identifiers.js');
-    const { durationFields, parseGoDurationNanos } = await import('../../../cli/goDuration.js');
+    const { durationFields, parseGoDurationNanos } = await import('../../../util/goDuration.js');
     const { anyPack } = await import('../../../node/codec/any.js');
     const usage = 'tokend tx gov submit-legacy-proposal update-hrp-ibc-record <hrp> <channel> --ics-to-height-offset N --title T --description D --deposit C --from KEY';
     const hrp = this.args.file;

@@ -8,6 +8,7 @@
  *
  * `app_state` stays opaque: its exact JSON text is kept (JSON.parse would round large numbers).
  */
+import { parseGoDurationNanos } from '../../../util/goDuration.js';
 import { readFile } from 'node:fs/promises';
 import type { ConsensusParams } from '../../abci/types.js';
 import { ConsensusError } from '../errors.js';
@@ -58,22 +59,12 @@ function parseInt64(value: unknown, field: string): bigint {
   throw genesisError(`${field} must be an integer (got ${JSON.stringify(value)})`);
 }
 
-const DURATION_UNITS_NS: Record<string, bigint> = { ns: 1n, us: 1000n, µs: 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
-
 /** Duration as nanoseconds: an int64 (string or number) or a Go duration string ("48h0m0s"). */
 function parseDurationNs(value: unknown, field: string): bigint {
-  if (typeof value === 'string' && /[a-zµ]/.test(value)) {
-    const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
-    let total = 0n;
-    let consumed = 0;
-    for (const m of value.matchAll(re)) {
-      const [whole, frac = ''] = m[1]!.split('.');
-      const unit = DURATION_UNITS_NS[m[2]!]!;
-      total += BigInt(whole!) * unit + (frac ? (BigInt(frac) * unit) / 10n ** BigInt(frac.length) : 0n);
-      consumed += m[0].length;
-    }
-    if (consumed !== value.length || consumed === 0) throw genesisError(`${field} is not a valid duration (got ${JSON.stringify(value)})`);
-    return total;
+  if (typeof value === 'string' && /[a-zµμ]/.test(value)) {
+    const nanos = /^[+-]/.test(value) ? undefined : parseGoDurationNanos(value);
+    if (nanos === undefined) throw genesisError(`${field} is not a valid duration (got ${JSON.stringify(value)})`);
+    return nanos;
   }
   return parseInt64(value, field);
 }

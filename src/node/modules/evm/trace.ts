@@ -17,6 +17,7 @@
  * Trace EVMs come from their own pool (not execution's): a timed-out trace leaves its journal
  * half-open and is dropped, and the tracer's listeners must not reach block execution.
  */
+import { parseGoDurationNanos } from '../../../util/goDuration.js';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import type { Common } from '@ethereumjs/common';
 import { Address, createContractAddress } from '@ethereumjs/util';
@@ -53,27 +54,11 @@ class TraceTimeout extends Error {
   }
 }
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
 /** Go's time.ParseDuration, in milliseconds ("5s", "1m30s", "300ms", "1.5h"). */
 export function parseGoDuration(text: string): number {
-  const fail = () => grpcError('InvalidArgument', `timeout value: time: invalid duration ${JSON.stringify(text)}`);
-  let rest = text;
-  let sign = 1;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    sign = rest.startsWith('-') ? -1 : 1;
-    rest = rest.slice(1);
-  }
-  if (rest === '0') return 0;
-  if (rest === '') throw fail();
-  let total = 0;
-  while (rest !== '') {
-    const match = /^([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)/.exec(rest);
-    if (match === null || match[1] === '' || match[1] === '.') throw fail();
-    total += Number(match[1]) * UNITS[match[2]!]!;
-    rest = rest.slice(match[0].length);
-  }
-  return sign * total;
+  const nanos = parseGoDurationNanos(text);
+  if (nanos === undefined) throw grpcError('InvalidArgument', `timeout value: time: invalid duration ${JSON.stringify(text)}`);
+  return Number(nanos) / 1e6;
 }
 
 interface Prepared {

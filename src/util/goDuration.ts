@@ -1,5 +1,5 @@
 /**
- * Go durations on the command line, exactly: Go's time.ParseDuration grammar (an optional sign,
+ * Go durations, exactly (the CLI, the config files, genesis, tracer timeouts): Go's time.ParseDuration grammar (an optional sign,
  * then "0" or a sequence of decimal numbers with units ns, us/µs/μs, ms, s, m, h, e.g. "1h30m",
  * "1.5s", "300ms") read into int64 nanoseconds without floating point, and rendered as a
  * google.protobuf.Duration — as protobuf JSON ("5400s", "1.5s") or as its {seconds, nanos}.

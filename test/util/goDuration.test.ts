@@ -1,10 +1,10 @@
 /**
- * Go durations on the command line (src/cli/goDuration.ts): time.ParseDuration's grammar read
+ * Go durations (src/util/goDuration.ts): time.ParseDuration's grammar read
  * exactly into nanoseconds (fractions below a nanosecond truncated, int64 overflow refused), and
  * the google.protobuf.Duration they become — protobuf JSON and {seconds, nanos}.
  */
 import { describe, expect, test } from '@jest/globals';
-import { durationFields, durationJson, parseGoDurationNanos } from '../../src/cli/goDuration.js';
+import { durationFields, durationJson, parseGoDurationNanos } from '../../src/util/goDuration.js';
 import { goDurationToJson } from '../../src/cli/groupTx.js';
 
 describe('Go durations', () => {
@@ -40,5 +40,18 @@ describe('Go durations', () => {
   test('group policy windows: Go or protobuf JSON durations, exact, never negative', () => {
     expect([goDurationToJson('120h', 'w'), goDurationToJson('86400s', 'w'), goDurationToJson('0', 'w'), goDurationToJson('100ns', 'w')]).toEqual(['432000s', '86400s', '0s', '0.0000001s']);
     expect(() => goDurationToJson('-1h', 'windows.voting_period')).toThrow('invalid windows.voting_period "-1h": expected a duration such as 120h, 30m or 86400s');
+  });
+});
+
+describe('the config files read durations through the same parser', () => {
+  test('to whole milliseconds; a sign or anything else not a Go duration is one clear error', async () => {
+    const { parseDurationMs } = await import('../../src/node/config/node.js');
+    expect(parseDurationMs('1m30s', 'consensus.timeout_commit')).toBe(90_000);
+    expect(parseDurationMs(' 200ms ', 'consensus.timeout_commit')).toBe(200);
+    expect(parseDurationMs('1500us', 'consensus.timeout_commit')).toBe(2);
+    expect(parseDurationMs('0', 'consensus.timeout_commit')).toBe(0);
+    for (const bad of ['-1s', '+1s', 'soon', '10', '']) {
+      expect(() => parseDurationMs(bad, 'consensus.timeout_commit')).toThrow(`invalid duration "${bad}" for consensus.timeout_commit`);
+    }
   });
 });
