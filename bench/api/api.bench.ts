@@ -66,7 +66,7 @@ const CHAIN_ID = 'bench_9000-1';
 const DENOM = 'attotoken';
 const TOKEN = 10n ** 18n;
 
-function benchAddress(i: number): Uint8Array {
+export function benchAddress(i: number): Uint8Array {
   return sha256(new TextEncoder().encode(`api-bench-account-${i}`)).slice(0, 20);
 }
 
@@ -105,7 +105,7 @@ function gentx(privateKey: Uint8Array): unknown {
 }
 
 /** The app over LevelDB with `ACCOUNTS` funded accounts, one block committed. */
-async function realChain(dir: string): Promise<{ app: App; close(): Promise<void> }> {
+export async function realChain(dir: string): Promise<{ app: App; close(): Promise<void> }> {
   const validatorKey = sha256(new TextEncoder().encode('api-bench-validator'));
   const validator = keyPairFromPrivateKey('eth_secp256k1', validatorKey);
   const entries = Array.from({ length: ACCOUNTS }, (_, i) => ({ address: benchAddress(i), coins: [{ denom: DENOM, amount: BigInt(i + 1) * TOKEN }] }));
@@ -138,7 +138,7 @@ async function realChain(dir: string): Promise<{ app: App; close(): Promise<void
 }
 
 /** A router whose AllBalances answers one fixed response (the gateway's own cost). */
-function fixedRouter(): QueryRouter {
+export function fixedRouter(): QueryRouter {
   const response = create(QueryAllBalancesResponseSchema, {
     balances: [create(CoinSchema, { denom: DENOM, amount: '1000000000000000000000' })],
     pagination: create(PageResponseSchema, { total: 1n }),

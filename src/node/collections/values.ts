@@ -86,8 +86,10 @@ const INT_MAX_BITS = 256;
 const intMemo = new WeakMap<Uint8Array, bigint>();
 
 /**
- * math.Int as decimal text (sdk.IntValue: what x/bank stores for balances and supply). Decoded
- * amounts are memoised per bytes object; encoded bytes are remembered as their amount.
+ * math.Int as decimal text (sdk.IntValue: what x/bank stores for balances and supply). Encoded
+ * bytes are remembered as their amount, so a value written in a block decodes without parsing.
+ * Decoding does not add to that memo: reads from the committed store are fresh views each time,
+ * and a WeakMap entry per read cost more (GC of the ephemerons) than parsing the digits again.
  */
 export const intValue: ValueCodec<bigint> = {
   valueType: 'math.Int',
@@ -103,7 +105,6 @@ export const intValue: ValueCodec<bigint> = {
       if (!INT_TEXT.test(text)) throw decodeError('math.Int', `"${text}" is not an integer`);
       value = BigInt(text);
       if ((value < 0n ? -value : value) >> BigInt(INT_MAX_BITS) !== 0n) throw decodeError('math.Int', `${text} exceeds ${INT_MAX_BITS} bits`);
-      intMemo.set(bytes, value);
     }
     return value;
   },

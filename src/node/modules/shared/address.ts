@@ -53,18 +53,19 @@ function parseError(text: string, prefix: string, err: unknown): string {
 
 export type AddressResult = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
-/** Successful parses by "prefix text" (addresses recur in every tx; bech32 decoding costs µs). */
-const parsed = new Map<string, Uint8Array>();
+/** Successful parses, per prefix by text (addresses recur in every tx and query; bech32 decoding costs µs). */
+const parsed = new Map<string, Map<string, Uint8Array>>();
 
 export function parseBech32(text: string, prefix: string): AddressResult {
   if (text === '') return { ok: false, error: 'empty address string is not allowed' };
-  const key = `${prefix} ${text}`;
-  const hit = parsed.get(key);
+  let memo = parsed.get(prefix);
+  if (memo === undefined) parsed.set(prefix, (memo = new Map()));
+  const hit = memo.get(text);
   if (hit !== undefined) return { ok: true, bytes: hit };
   try {
     const bytes = decodeBech32Address(text, prefix);
-    if (parsed.size >= MEMO_LIMIT) parsed.clear();
-    parsed.set(key, bytes);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(text, bytes);
     return { ok: true, bytes };
   } catch (err) {
     return { ok: false, error: parseError(text, prefix, err) };
