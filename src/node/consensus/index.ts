@@ -272,6 +272,20 @@ class ConsensusNode implements Consensus {
     this.mempool.setHeight(this.state.lastBlockHeight);
     await this.mempool.restore();
     await this.evidencePool.load(this.state);
+    this.openWalAndExecutor(logger);
+    const blockSync = this.config.blockSync ?? true;
+    if (this.blocksync && this.reactor && blockSync && !this.onlyValidatorIsUs(this.state)) {
+      this.syncing = true;
+      this.blocksync.startSync(this.state);
+      logger.info('consensus waits for block sync', { height: this.state.lastBlockHeight, chainId: this.state.chainId });
+      return;
+    }
+    await this.startEngine(this.state);
+    logger.info('consensus started', { height: this.engine?.height, chainId: this.state.chainId });
+  }
+
+  /** The consensus WAL (the configured one, a file, or none) and the block executor over the stores. */
+  private openWalAndExecutor(logger: Logger): void {
     this.wal =
       this.config.wal ??
       (this.options.walFile
@@ -286,15 +300,6 @@ class ConsensusNode implements Consensus {
       evidencePool: this.evidencePool,
       logger,
     });
-    const blockSync = this.config.blockSync ?? true;
-    if (this.blocksync && this.reactor && blockSync && !this.onlyValidatorIsUs(this.state)) {
-      this.syncing = true;
-      this.blocksync.startSync(this.state);
-      logger.info('consensus waits for block sync', { height: this.state.lastBlockHeight, chainId: this.state.chainId });
-      return;
-    }
-    await this.startEngine(this.state);
-    logger.info('consensus started', { height: this.engine?.height, chainId: this.state.chainId });
   }
 
   /**
@@ -317,20 +322,7 @@ class ConsensusNode implements Consensus {
     const lightClient = new LightClient(this.state.chainId, primary!, witnesses, { height: ss.trustHeight, hash: trustHash, periodMs: ss.trustPeriodMs });
     await lightClient.initialize();
     logger.info('state sync: trusted header verified', { height: ss.trustHeight, hash: ss.trustHash.toUpperCase(), rpc: primary!.url });
-    this.wal =
-      this.config.wal ??
-      (this.options.walFile
-        ? new FileWAL(this.options.walFile, { maxBytes: this.options.walMaxBytes, flushIntervalMs: this.options.walFlushIntervalMs, onFault: (err) => this.fail(err) }, childLogger(this.logger, { module: 'wal' }))
-        : new NullWAL());
-    this.executor = new BlockExecutor({
-      app: this.config.app,
-      blockStore: this.blockStore,
-      stateStore: this.stateStore,
-      mempool: this.mempool,
-      eventBus: this.eventBus,
-      evidencePool: this.evidencePool,
-      logger,
-    });
+    this.openWalAndExecutor(logger);
     this.syncing = true;
     void (async (): Promise<void> => {
       try {
