@@ -8,10 +8,12 @@
  *   npx tsx bench/e2e/e2e.bench.ts
  *   E2E_ACCOUNTS=2000 E2E_TXS_PER_ACCOUNT=3 E2E_BLOCK=1s E2E_LOAD_SECONDS=20 npx tsx bench/e2e/e2e.bench.ts
  *
- * Phases: (1) REST balance polling at 200 req/s on the idle node (p99); (2) saturation: every
- * pre-signed tx submitted as fast as the node answers → committed tx/s and submit→commit latency
- * p50/p99; (3) 500 tx/s for E2E_LOAD_SECONDS while REST is polled at 200 req/s (p99 under load);
- * node RSS sampled every second throughout (start, peak, after the load).
+ * Phases: (1) REST balance polling at 200 req/s on the idle node (p99), then REST saturated (50
+ * connections, closed loop, E2E_REST_SECONDS) against the node and against a bare node:http server
+ * answering the same bytes (bench/e2e/rest.ts); (2) saturation: every pre-signed tx submitted as
+ * fast as the node answers → committed tx/s and submit→commit latency p50/p99; (3) 500 tx/s for
+ * E2E_LOAD_SECONDS while REST is polled at 200 req/s (p99 under load), then REST saturated while
+ * the 500 tx/s go on; node RSS sampled every second throughout (start, peak, after the load).
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
  *
@@ -26,6 +28,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { addGenesisAccounts } from '../../src/node/app/index.js';
 import { sha256 } from '../../src/keyring/hash.js';
 import { CHAIN_ID, DENOM, makeKeys, sendTx, type Key } from '../app/send.bench.js';
+import { saturate, saturateBare, writePaths } from './rest.js';
 
 export interface Row {
   name: string;
@@ -152,9 +155,12 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   const accounts = Number(process.env['E2E_ACCOUNTS'] ?? 2000);
   const perAccount = Number(process.env['E2E_TXS_PER_ACCOUNT'] ?? 3);
   const loadSeconds = Number(process.env['E2E_LOAD_SECONDS'] ?? 20);
+  // REST saturation runs (idle, bare node:http, under the 500 tx/s load), seconds each.
+  const restSeconds = Number(process.env['E2E_REST_SECONDS'] ?? 5);
   const blockInterval = process.env['E2E_BLOCK'] ?? '1s';
   const connections = 50;
-  const total = accounts * perAccount + 500 * loadSeconds;
+  // The 500 tx/s phase: the p99 poll (loadSeconds), then REST saturation (1 s warm-up + restSeconds) and slack.
+  const total = accounts * perAccount + 500 * (loadSeconds + restSeconds + 3);
   const rows: Row[] = [];
   const home = mkdtempSync(join(tmpdir(), 'tokend-e2e-bench-'));
   const h = ['--home', home];
@@ -224,9 +230,19 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const rssStart = rssMiB(pid);
     const balanceUrl = `http://127.0.0.1:${apiPort}/cosmos/bank/v1beta1/balances/${keys[0]!.bech32}`;
 
-    // (1) REST idle.
+    // (1) REST idle: the p99 at 200 req/s, then saturating throughput against bare node:http
+    // answering the same bytes (balances of 100 accounts, round-robin).
     const idle = await loadgen(['rest', balanceUrl, '200', '5']).done;
     log(`REST idle: ${JSON.stringify(idle)}`);
+    const balancePaths = writePaths(
+      join(home, 'balance-paths.txt'),
+      keys.slice(0, 100).map((key) => `/cosmos/bank/v1beta1/balances/${key.bech32}`),
+    );
+    const restOrigin = `http://127.0.0.1:${apiPort}`;
+    const restIdle = await saturate(restOrigin, balancePaths, restSeconds);
+    const sampleBody = await (await fetch(`${restOrigin}/cosmos/bank/v1beta1/balances/${keys[1]!.bech32}`)).text();
+    const bare = await saturateBare(sampleBody, balancePaths, restSeconds);
+    log(`REST saturated, idle: ${JSON.stringify(restIdle)}; bare node:http, same answer: ${JSON.stringify(bare)}`);
 
     // (2) Saturation.
     const watcher = new CommitWatcher(url, await latestHeight(url));
@@ -254,6 +270,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const steadyRun = loadgen(['txs', url, steadyFile, String(connections), '500', join(home, 'steady-submitted.json')]);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const loaded = await loadgen(['rest', balanceUrl, '200', String(Math.max(3, loadSeconds - 4))]).done;
+    const restLoaded = await saturate(restOrigin, balancePaths, restSeconds);
+    log(`REST saturated under the 500 tx/s load: ${JSON.stringify(restLoaded)}`);
     const steadyResult = await steadyRun.done;
     const rssAfterLoad = rssMiB(pid);
     log(`500 tx/s: ${JSON.stringify(steadyResult)}; REST under load: ${JSON.stringify(loaded)}`);
@@ -284,6 +302,11 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: steady phase: submit rate reached (offered 500 tx/s)', value: Math.round(Number(steadyResult.accepted) / Number(steadyResult.seconds)), unit: 'tx/s' },
       { name: 'e2e: REST balance p99 at 200 req/s, under the steady phase', value: Number(loaded.p99Ms), unit: 'ms' },
       { name: 'e2e: REST p99 under load / idle', value: round(Number(loaded.p99Ms) / Number(idle.p99Ms)), unit: '×' },
+      { name: 'e2e: REST balance saturated, idle (50 connections)', value: restIdle.rps, unit: 'req/s' },
+      { name: 'e2e: bare node:http saturated, same answer and client', value: bare.rps, unit: 'req/s' },
+      { name: 'e2e: REST idle / bare node:http (target ≥ 0.8)', value: round(restIdle.rps / bare.rps), unit: '×' },
+      { name: 'e2e: REST balance saturated, under the 500 tx/s load', value: restLoaded.rps, unit: 'req/s' },
+      { name: 'e2e: REST saturated under load / idle (target ≥ 0.7)', value: round(restLoaded.rps / restIdle.rps), unit: '×' },
       { name: 'e2e: node RSS at start', value: Math.round(rssStart), unit: 'MiB' },
       { name: 'e2e: node RSS peak', value: Math.round(rssPeak), unit: 'MiB' },
       { name: 'e2e: node RSS before / after the 500 tx/s phase', value: Math.round(rssBeforeLoad), unit: `MiB → ${Math.round(rssAfterLoad)} MiB` },
