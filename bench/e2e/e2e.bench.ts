@@ -20,7 +20,7 @@
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -214,14 +214,15 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const apiPort = await freePort();
     const url = `http://127.0.0.1:${rpcPort}`;
     // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
+    const nodeLog = join(home, 'node.log');
     const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
     node = spawn(process.execPath, [...profile, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
-      stdio: 'ignore',
+      stdio: ['ignore', openSync(nodeLog, 'w'), openSync(nodeLog, 'a')],
     });
     const pid = node.pid!;
     const deadline = Date.now() + 120_000;
     while ((await latestHeight(url).catch(() => 0)) < 2) {
-      if (Date.now() > deadline) throw new Error('node did not start');
+      if (Date.now() > deadline || node.exitCode !== null) throw new Error(`node did not start; its log ends:\n${readFileSync(nodeLog, 'utf8').split('\n').slice(-15).join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const rss: { t: number; mib: number }[] = [];
