@@ -30,6 +30,36 @@ export class TimeSlicer {
   }
 }
 
+/**
+ * Says when work that runs as a chain of microtasks — one `await` of an already resolved promise
+ * after another, as CheckTx after CheckTx behind a lock — has held the current event-loop turn
+ * for `ms`. The first `due()` of a turn starts the clock and schedules a macrotask that stops it,
+ * so work spread over separate turns is never paused, only a long chain within one.
+ */
+export class TurnSlicer {
+  private started: number | undefined;
+
+  constructor(private readonly ms: number) {}
+
+  due(): boolean {
+    if (this.ms <= 0) return false;
+    const now = performance.now();
+    if (this.started === undefined) {
+      this.started = now;
+      setImmediate(() => {
+        this.started = undefined;
+      });
+      return false;
+    }
+    return now - this.started >= this.ms;
+  }
+
+  /** Gives the event loop a turn (the clock restarts with the next `due()`). */
+  pause(): Promise<void> {
+    return yieldToEventLoop();
+  }
+}
+
 /** Runs a generator of steps to its end at once. */
 export function runToEnd<T>(steps: Generator<void, T, void>): T {
   for (;;) {

@@ -60,6 +60,28 @@ describe('mempool', () => {
     expect(events).toHaveLength(4);
   });
 
+  it('a burst of txs ready at once is checked in slices: the event loop gets a turn before the burst ends, and the order is kept', async () => {
+    const checked: string[] = [];
+    const pool = new Mempool({
+      checkTx: async (req) => {
+        // About 1 ms of synchronous CheckTx each; the promise is already resolved when returned.
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        checked.push(new TextDecoder().decode(req.tx));
+        return app().checkTx(req);
+      },
+    });
+    const names = Array.from({ length: 30 }, (_, i) => `burst-${i}`);
+    let checkedAtTurn = -1;
+    setImmediate(() => (checkedAtTurn = checked.length));
+    await Promise.all(names.map((name) => pool.checkTx(tx(name))));
+    // Unsliced, all 30 ran as one chain of microtasks before the immediate (about 30 ms).
+    expect(checkedAtTurn).toBeGreaterThan(0);
+    expect(checkedAtTurn).toBeLessThan(names.length);
+    expect(checked).toEqual(names);
+    expect(pool.reapMaxTxs(-1).map((t) => new TextDecoder().decode(t))).toEqual(names);
+  });
+
   it('refuses with CometBFT wording: duplicate, too large, full', async () => {
     const pool = new Mempool(app(), { size: 2, maxTxBytes: 10, maxTxsBytes: 1000 });
     await pool.checkTx(tx('a=1'));

@@ -9,7 +9,7 @@
  * - After a block: committed txs are removed, the rest re-checked (CheckTx 'recheck').
  */
 import type { Application, ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
-import { TimeSlicer } from '../../../util/slices.js';
+import { TimeSlicer, TurnSlicer } from '../../../util/slices.js';
 import { ConsensusError } from '../errors.js';
 import { nullLogger, type Logger } from '../../logger.js';
 import { defaultMempoolOptions, type MempoolOptions } from '../options.js';
@@ -87,6 +87,12 @@ export type MempoolApp = Pick<Application, 'checkTx' | 'precheckTx'>;
 
 /** Longest stretch of re-checking before the event loop gets a turn. */
 const RECHECK_SLICE_MS = 4;
+/**
+ * Longest chain of CheckTx calls in one event-loop turn: txs whose signatures a worker verified in
+ * one batch all become ready at once and would otherwise run back to back, holding off queries
+ * and sockets for the whole batch.
+ */
+const CHECK_TURN_MS = 4;
 
 /** A minimal async mutex (FIFO). */
 class Mutex {
@@ -110,6 +116,7 @@ export class Mempool implements MempoolReader {
   private readonly cache: TxCache;
   private readonly options: MempoolOptions;
   private readonly lock = new Mutex();
+  private readonly checkTurn = new TurnSlicer(CHECK_TURN_MS);
   private height = 0;
   private notifiedTxsAvailable = false;
   private txsAvailableListener: (() => void) | undefined;
@@ -295,6 +302,7 @@ export class Mempool implements MempoolReader {
     // earlier txs holds the app; CheckTx then finds them verified.
     if (this.app.precheckTx !== undefined) await this.app.precheckTx(tx);
     const release = await this.lock.acquire();
+    if (this.checkTurn.due()) await this.checkTurn.pause();
     let persisted: Promise<void> | undefined;
     let admitted: MempoolTx | undefined;
     let res: ResponseCheckTx;
