@@ -216,7 +216,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
     const nodeLog = join(home, 'node.log');
     const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
-    node = spawn(process.execPath, [...profile, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
+    node = spawn(process.execPath, [...profile, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
       stdio: ['ignore', openSync(nodeLog, 'w'), openSync(nodeLog, 'a')],
     });
     const pid = node.pid!;
