@@ -21,7 +21,8 @@ import {
   type StoredChainState,
   type StoredValidatorSet,
 } from '../state/chainState.js';
-import { decodeTagged, encodeTagged } from './codec.js';
+import { decodeTagged, encodeTagged, encodeTaggedSliced } from './codec.js';
+import { TimeSlicer } from '../../../util/slices.js';
 
 const VALSET_CHECKPOINT_INTERVAL = 100000;
 const STATE_KEY = bucketKey(Bucket.consensusChainState, EMPTY_BYTES);
@@ -49,6 +50,8 @@ export interface StateStoreReader {
 
 /** Decoded FinalizeBlock responses kept (the most recently stored or read heights). */
 const RECENT_RESPONSES = 16;
+/** Longest piece of a FinalizeBlock response's encoding before the event loop gets a turn. */
+const RESPONSE_SLICE_MS = 4;
 
 function key(bucket: Bucket, height: number): Uint8Array {
   return bucketKey(bucket, uint64BE(height));
@@ -119,9 +122,11 @@ export class StateStore implements StateStoreReader {
    */
   async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
     this.recentResponses.delete(height);
+    // A block's response is large (every tx result with its events): encoded in slices.
+    const encoded = await encodeTaggedSliced({ ...response, events: [] }, new TimeSlicer(RESPONSE_SLICE_MS));
     await this.db.batch(
       [
-        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged({ ...response, events: [] }) },
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encoded },
         { type: 'put', key: key(Bucket.consensusFinalizeBlockEvents, height), value: encodeTagged(response.events) },
       ],
       { sync: true },
