@@ -22,26 +22,20 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { create, fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
+import { create, toBinary, type Message } from '@bufbuild/protobuf';
 import { QueryAllBalancesRequestSchema, QueryAllBalancesResponseSchema, Query as BankQuery } from '../../src/gen/cosmos/bank/v1beta1/query_pb.js';
 import { PageResponseSchema } from '../../src/gen/cosmos/base/query/v1beta1/pagination_pb.js';
 import { CoinSchema } from '../../src/gen/cosmos/base/v1beta1/coin_pb.js';
-import { PubKeySchema as Ed25519PubKeySchema } from '../../src/gen/cosmos/crypto/ed25519/keys_pb.js';
-import { CommissionRatesSchema, DescriptionSchema } from '../../src/gen/cosmos/staking/v1beta1/staking_pb.js';
-import { MsgCreateValidatorSchema } from '../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
-import { SignMode } from '../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.js';
-import { AuthInfoSchema, FeeSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema, TxSchema } from '../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
-import { PubKeySchema as EthPubKeySchema } from '../../src/gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
-import { toAccountAddress, toValidatorOperatorAddress } from '../../src/keyring/address.js';
+import { toAccountAddress } from '../../src/keyring/address.js';
 import { sha256 } from '../../src/keyring/hash.js';
-import { keyPairFromPrivateKey, signMessage } from '../../src/keyring/keys.js';
+import { keyPairFromPrivateKey } from '../../src/keyring/keys.js';
 import { ApiServer } from '../../src/node/api/index.js';
-import { addGenesisAccounts, collectGentxs, defaultAppState, openApp, signDocBytes, type App } from '../../src/node/app/index.js';
-import { anyPack, legacyDecToWire, registry, toGatewayJson } from '../../src/node/codec/index.js';
+import { addGenesisAccounts, collectGentxs, defaultAppState, openApp, type App } from '../../src/node/app/index.js';
 import { defaultConsensusParams } from '../../src/node/consensus/types/params.js';
 import { GrpcServer } from '../../src/node/grpc/index.js';
 import { composeQueryRouter, createQueryRouter, nodeServiceEntries, type QueryRouter } from '../../src/node/services/index.js';
 import { openDatabase } from '../../src/node/store/db/database.js';
+import { benchGentx } from '../support/gentx.js';
 
 export interface Row {
   name: string;
@@ -70,40 +64,6 @@ export function benchAddress(i: number): Uint8Array {
   return sha256(new TextEncoder().encode(`api-bench-account-${i}`)).slice(0, 20);
 }
 
-/** A gentx for the validator key (the app needs one validator at genesis). */
-function gentx(privateKey: Uint8Array): unknown {
-  const pair = keyPairFromPrivateKey('eth_secp256k1', privateKey);
-  const msg = anyPack(
-    MsgCreateValidatorSchema,
-    create(MsgCreateValidatorSchema, {
-      description: create(DescriptionSchema, { moniker: 'bench' }),
-      commission: create(CommissionRatesSchema, { rate: legacyDecToWire('0.1'), maxRate: legacyDecToWire('0.2'), maxChangeRate: legacyDecToWire('0.01') }),
-      minSelfDelegation: '1',
-      validatorAddress: toValidatorOperatorAddress(pair.address),
-      pubkey: anyPack(Ed25519PubKeySchema, create(Ed25519PubKeySchema, { key: sha256(new TextEncoder().encode('api-bench-cons')) })),
-      value: create(CoinSchema, { denom: DENOM, amount: (1000n * TOKEN).toString() }),
-    }),
-  );
-  const bodyBytes = toBinary(TxBodySchema, create(TxBodySchema, { messages: [msg] }));
-  const authInfoBytes = toBinary(
-    AuthInfoSchema,
-    create(AuthInfoSchema, {
-      signerInfos: [
-        create(SignerInfoSchema, {
-          publicKey: anyPack(EthPubKeySchema, create(EthPubKeySchema, { key: pair.pubKey })),
-          modeInfo: create(ModeInfoSchema, { sum: { case: 'single', value: create(ModeInfo_SingleSchema, { mode: SignMode.DIRECT }) } }),
-          sequence: 0n,
-        }),
-      ],
-      fee: create(FeeSchema, { gasLimit: 200_000n }),
-    }),
-  );
-  const signature = signMessage('eth_secp256k1', privateKey, signDocBytes(bodyBytes, authInfoBytes, CHAIN_ID, 0n));
-  const raw = create(TxRawSchema, { bodyBytes, authInfoBytes, signatures: [signature] });
-  const tx = create(TxSchema, { body: fromBinary(TxBodySchema, raw.bodyBytes), authInfo: fromBinary(AuthInfoSchema, raw.authInfoBytes), signatures: raw.signatures });
-  return toGatewayJson(TxSchema, tx, { registry });
-}
-
 /** The app over LevelDB with `ACCOUNTS` funded accounts, one block committed. */
 export async function realChain(dir: string): Promise<{ app: App; close(): Promise<void> }> {
   const validatorKey = sha256(new TextEncoder().encode('api-bench-validator'));
@@ -112,7 +72,7 @@ export async function realChain(dir: string): Promise<{ app: App; close(): Promi
   entries.push({ address: validator.address, coins: [{ denom: DENOM, amount: 1_000_000n * TOKEN }] });
   let appState = defaultAppState({ denom: DENOM });
   appState = addGenesisAccounts(appState, entries);
-  appState = collectGentxs(appState, [gentx(validatorKey)], CHAIN_ID);
+  appState = collectGentxs(appState, [benchGentx({ algo: 'eth_secp256k1', privateKey: validatorKey, consensusSeed: 'api-bench-cons', chainId: CHAIN_ID, denom: DENOM, selfDelegation: 1000n * TOKEN, gasLimit: 200_000n })], CHAIN_ID);
   const db = await openDatabase(dir);
   const opened = await openApp(db, { chainId: CHAIN_ID, sigVerifyWorkers: 0 });
   const time = new Date('2024-01-01T00:00:00Z');

@@ -18,20 +18,17 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { MsgSendSchema } from '../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { CoinSchema } from '../../src/gen/cosmos/base/v1beta1/coin_pb.js';
-import { PubKeySchema as Ed25519PubKeySchema } from '../../src/gen/cosmos/crypto/ed25519/keys_pb.js';
 import { PubKeySchema as Secp256k1PubKeySchema } from '../../src/gen/cosmos/crypto/secp256k1/keys_pb.js';
-import { CommissionRatesSchema, DescriptionSchema } from '../../src/gen/cosmos/staking/v1beta1/staking_pb.js';
-import { MsgCreateValidatorSchema } from '../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
 import { SignMode } from '../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.js';
-import { AuthInfoSchema, FeeSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema, TxSchema } from '../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
+import { AuthInfoSchema, FeeSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema } from '../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
 import { PubKeySchema as EthPubKeySchema } from '../../src/gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { ExtensionOptionsWeb3TxSchema } from '../../src/gen/ethermint/types/v1/web3_pb.js';
-import { toAccountAddress, toValidatorOperatorAddress } from '../../src/keyring/address.js';
+import { toAccountAddress } from '../../src/keyring/address.js';
 import { sha256 } from '../../src/keyring/hash.js';
 import { keyPairFromPrivateKey, signMessage } from '../../src/keyring/keys.js';
 import type { KeyAlgo } from '../../src/keyring/types.js';
 import { AminoJsonSigner } from '../../src/node/codec/aminoJson.js';
-import { anyPack, legacyDecToWire, registry, toGatewayJson } from '../../src/node/codec/index.js';
+import { anyPack } from '../../src/node/codec/index.js';
 import { defaultConsensusParams } from '../../src/node/consensus/types/params.js';
 import { memoryDatabase } from '../../src/node/store/db/database.js';
 import type { PubKey } from '../../src/node/modules/auth/account.js';
@@ -41,6 +38,7 @@ import { signatureData } from '../../src/node/app/tx.js';
 import { verifyLegacyEip712 } from '../../src/node/modules/evm/eip712/ante.js';
 import { legacyTypedData } from '../../src/node/modules/evm/eip712/legacy.js';
 import { TypedDataEncoder, typedDataHash } from '../../src/node/modules/evm/eip712/typedData.js';
+import { benchGentx } from '../support/gentx.js';
 
 export interface Row {
   name: string;
@@ -96,26 +94,6 @@ function sendTx(k: Key, to: Uint8Array, accountNumber: bigint, eip712: boolean):
   const option = anyPack(ExtensionOptionsWeb3TxSchema, create(ExtensionOptionsWeb3TxSchema, { typedDataChainId: EIP155, feePayer: toAccountAddress(k.address), feePayerSig }));
   const bodyBytes = toBinary(TxBodySchema, create(TxBodySchema, { messages: msgs, extensionOptions: [option] }));
   return toBinary(TxRawSchema, create(TxRawSchema, { bodyBytes, authInfoBytes, signatures: [new Uint8Array(0)] }));
-}
-
-function gentx(validator: Key): unknown {
-  const msg = anyPack(
-    MsgCreateValidatorSchema,
-    create(MsgCreateValidatorSchema, {
-      description: create(DescriptionSchema, { moniker: 'bench' }),
-      commission: create(CommissionRatesSchema, { rate: legacyDecToWire('0.1'), maxRate: legacyDecToWire('0.2'), maxChangeRate: legacyDecToWire('0.01') }),
-      minSelfDelegation: '1',
-      validatorAddress: toValidatorOperatorAddress(validator.address),
-      pubkey: anyPack(Ed25519PubKeySchema, create(Ed25519PubKeySchema, { key: sha256(new TextEncoder().encode('eip712-bench-cons')) })),
-      value: create(CoinSchema, { denom: DENOM, amount: (1000n * TOKEN).toString() }),
-    }),
-  );
-  const bodyBytes = toBinary(TxBodySchema, create(TxBodySchema, { messages: [msg] }));
-  const authInfo = create(AuthInfoSchema, { signerInfos: [create(SignerInfoSchema, { publicKey: pubKeyAny(validator), modeInfo: create(ModeInfoSchema, { sum: { case: 'single', value: create(ModeInfo_SingleSchema, { mode: SignMode.DIRECT }) } }), sequence: 0n })], fee: create(FeeSchema, { gasLimit: GAS }) });
-  const authInfoBytes = toBinary(AuthInfoSchema, authInfo);
-  const signature = signMessage(validator.algo, validator.privateKey, signDocBytes(bodyBytes, authInfoBytes, CHAIN_ID, 0n));
-  const tx = create(TxSchema, { body: create(TxBodySchema, { messages: [msg] }), authInfo, signatures: [signature] });
-  return toGatewayJson(TxSchema, tx, { registry });
 }
 
 /** CPU microseconds per call of `work` (user + system time of this process). */
@@ -189,7 +167,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   const everyone = [validator.address, ...senders.flat().map((s) => s.address)];
   let appState = defaultAppState({ denom: DENOM });
   appState = addGenesisAccounts(appState, everyone.map((address) => ({ address, coins: [{ denom: DENOM, amount: 1000n * TOKEN }] })));
-  appState = collectGentxs(appState, [gentx(validator)], CHAIN_ID);
+  appState = collectGentxs(appState, [benchGentx({ algo: validator.algo, privateKey: validator.privateKey, consensusSeed: 'eip712-bench-cons', chainId: CHAIN_ID, denom: DENOM, selfDelegation: 1000n * TOKEN, gasLimit: GAS })], CHAIN_ID);
   const db = memoryDatabase();
   const opened = await openApp(db, { chainId: CHAIN_ID, minGasPrices: '0attotoken', sigVerifyWorkers: 0 }, { syncCommits: false });
   const app = opened.app;
