@@ -16,25 +16,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, toBinary } from '@bufbuild/protobuf';
 import { MsgSendSchema } from '../../src/gen/cosmos/bank/v1beta1/tx_pb.js';
 import { CoinSchema } from '../../src/gen/cosmos/base/v1beta1/coin_pb.js';
 import { SignMode } from '../../src/gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { AuthInfoSchema, FeeSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema } from '../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
 import { PubKeySchema as EthPubKeySchema } from '../../src/gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
-import { PubKeySchema as Ed25519PubKeySchema } from '../../src/gen/cosmos/crypto/ed25519/keys_pb.js';
-import { CommissionRatesSchema, DescriptionSchema } from '../../src/gen/cosmos/staking/v1beta1/staking_pb.js';
-import { MsgCreateValidatorSchema } from '../../src/gen/cosmos/staking/v1beta1/tx_pb.js';
-import { TxSchema } from '../../src/gen/cosmos/tx/v1beta1/tx_pb.js';
 import { sha256 } from '../../src/keyring/hash.js';
 import { keyPairFromPrivateKey, signMessage } from '../../src/keyring/keys.js';
-import { toAccountAddress, toValidatorOperatorAddress } from '../../src/keyring/address.js';
-import { anyPack, legacyDecToWire, registry, toGatewayJson } from '../../src/node/codec/index.js';
+import { toAccountAddress } from '../../src/keyring/address.js';
+import { anyPack } from '../../src/node/codec/index.js';
 import { defaultConsensusParams } from '../../src/node/consensus/types/params.js';
 import { openDatabase, type Database } from '../../src/node/store/db/database.js';
 import { addGenesisAccounts, collectGentxs, defaultAppState, openApp, signDocBytes, type App } from '../../src/node/app/index.js';
 import { inlineVerifyStats } from '../../src/node/app/sigverify.js';
 import { Mempool } from '../../src/node/consensus/mempool/mempool.js';
+import { benchGentx } from '../support/gentx.js';
 
 export interface Row {
   name: string;
@@ -96,22 +93,7 @@ export function sendTx(from: Key, to: Key, sequence: bigint): Uint8Array {
 }
 
 export function gentx(validator: Key): unknown {
-  const consKey = sha256(new TextEncoder().encode('bench-validator-cons'));
-  const msg = anyPack(
-    MsgCreateValidatorSchema,
-    create(MsgCreateValidatorSchema, {
-      description: create(DescriptionSchema, { moniker: 'bench' }),
-      commission: create(CommissionRatesSchema, { rate: legacyDecToWire('0.1'), maxRate: legacyDecToWire('0.2'), maxChangeRate: legacyDecToWire('0.01') }),
-      minSelfDelegation: '1',
-      validatorAddress: toValidatorOperatorAddress(validator.address),
-      pubkey: anyPack(Ed25519PubKeySchema, create(Ed25519PubKeySchema, { key: consKey })),
-      value: create(CoinSchema, { denom: DENOM, amount: (1000n * TOKEN).toString() }),
-    }),
-  );
-  const body = toBinary(TxBodySchema, create(TxBodySchema, { messages: [msg] }));
-  const raw = fromBinary(TxRawSchema, signedTx(validator, body, 0n, 0n, 0n));
-  const tx = create(TxSchema, { body: fromBinary(TxBodySchema, raw.bodyBytes), authInfo: fromBinary(AuthInfoSchema, raw.authInfoBytes), signatures: raw.signatures });
-  return toGatewayJson(TxSchema, tx, { registry });
+  return benchGentx({ algo: 'eth_secp256k1', privateKey: validator.privateKey, consensusSeed: 'bench-validator-cons', chainId: CHAIN_ID, denom: DENOM, selfDelegation: 1000n * TOKEN, gasLimit: GAS });
 }
 
 export interface Chain {
