@@ -53,6 +53,9 @@ beforeAll(async () => {
   provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
   wallet = Wallet.fromPhrase(mnemonic, provider);
   plain = await startFast((await devnet('no-debug')).home);
+  // The genesis state (the gentx moved the dev account's sequence to 1) is queryable once block 1
+  // is committed: a nonce read before then is 0.
+  await waitFor(async () => (await provider.getBlockNumber()) >= 1, 'height 1 committed');
   const fees = { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n };
   const r = await (await wallet.sendTransaction({ data: deployCode(RECEIVER), gasLimit: 200_000n, ...fees })).wait();
   const f = await (await wallet.sendTransaction({ data: deployCode(FORWARDER), gasLimit: 200_000n, ...fees })).wait();
