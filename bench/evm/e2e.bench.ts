@@ -10,6 +10,9 @@
  *
  *   npm run bench -- evm-e2e
  *
+ * EVM_E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir> when it
+ * stops (as bench/e2e's E2E_NODE_PROFILE).
+ *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,7 +75,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     }
 
     const jsonRpcPort = await freePort();
-    const node = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`]);
+    const profile = process.env['EVM_E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['EVM_E2E_NODE_PROFILE']] : [];
+    const node = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`], undefined, profile);
     const url = `http://127.0.0.1:${jsonRpcPort}`;
     const cometUrl = `http://${node.node.replace(/^tcp:\/\//, '')}`;
     try {
@@ -123,6 +127,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     } finally {
       await stopNode(node);
     }
+    if (process.env['EVM_E2E_IN_PROCESS'] === '0') return rows; // EVM_E2E_IN_PROCESS=0: the node's figures only
     const chain = await openEvmChain(log);
     let local: Row[];
     try {
