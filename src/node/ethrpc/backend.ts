@@ -69,6 +69,8 @@ const hex = (n: bigint | number): string => `0x${n.toString(16)}`;
 
 export class EthBackend {
   private paramsCache: { height: number; params: EvmParams } | undefined;
+  /** A block-store height the committed state had reached when last read (latestHeight). */
+  private caughtUp: number | undefined;
   private commonCache: { height: number; params: EvmParams; common: ReturnType<typeof commonFor> } | undefined;
 
   constructor(readonly env: RpcEnvironment) {}
@@ -80,8 +82,11 @@ export class EthBackend {
   /** The last block whose state is committed (the block store may already hold the next one). */
   latestHeight(): number {
     const stored = this.env.blockStore.height();
+    // Once the state has caught up with the stored block, nothing changes until the next block is stored.
+    if (this.caughtUp === stored) return stored;
     const states = this.env.stateStore;
     const committed = (states.lastBlockHeight !== undefined ? states.lastBlockHeight() : states.load()?.lastBlockHeight) ?? stored;
+    if (committed >= stored) this.caughtUp = stored;
     return Math.min(stored, committed);
   }
 
