@@ -23,6 +23,8 @@ import { MsgEthereumTxSchema } from '../../../../src/gen/ethermint/evm/v1/tx_pb.
 import { isNativeSecp256k1Available } from '../../../../src/keyring/secp256k1.js';
 import { DENOM, TOKEN, buildAppState, startChain, testKey } from '../../app/helpers.js';
 import { toBinary } from '@bufbuild/protobuf';
+import { Context } from '../../../../src/node/modules/shared/context.js';
+import type { EvmKeeper } from '../../../../src/node/modules/evm/keeper.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
@@ -126,5 +128,27 @@ nativeTest('the app recovers senders on its workers; a bad signature recovers no
     expect(await inline.app.recoverEthSender(senderRecoveryJobFor((await signedTxs())[0]!)!)).toBeUndefined();
   } finally {
     await inline.close();
+  }
+});
+
+test('the ante reads the evm params once per run: a change between two CheckTx runs is seen by the second', async () => {
+  const chain = await startChain(state());
+  try {
+    await chain.block([]);
+    const [, , dynamic] = await signedTxs();
+    const first = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 0, to, value: 1n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const from = bytesToHex(recoverSender(dynamic!));
+    const carry = (raw: string) => cosmosTxBytes(txFromRaw(getBytes(raw), common), from, DENOM);
+    expect((await chain.app.checkTx({ tx: carry(first), type: 'new' })).code).toBe(0);
+    // enable_call turned off in the check state (as a governance change committed would be).
+    const app = chain.app as unknown as { checkState: Context['multiStore']; checkHeader: ConstructorParameters<typeof Context>[0]['header']; manager: { keeper<T>(name: string): T } };
+    const keeper = app.manager.keeper<EvmKeeper>('evm');
+    const ctx = new Context({ mode: 'check', multiStore: app.checkState, header: app.checkHeader });
+    keeper.setParams(ctx, { ...keeper.getParams(ctx), enableCall: false });
+    const second = await wallet.signTransaction({ type: 2, chainId: CHAIN, nonce: 1, to, value: 1n, gasLimit: 21000n, maxFeePerGas: 3n * GWEI, maxPriorityFeePerGas: GWEI });
+    const refused = await chain.app.checkTx({ tx: carry(second), type: 'new' });
+    expect(refused.log).toBe('failed to call contract: EVM Call operation is disabled');
+  } finally {
+    await chain.close();
   }
 });
