@@ -105,6 +105,11 @@ function toTuples(list: readonly { address: string; storageKeys: string[] }[] | 
   return (list ?? []).map((t) => create(AccessTupleSchema, { address: t.address, storageKeys: t.storageKeys }));
 }
 
+/** A typed tx's access list as messages; the JSON rendering of the whole tx only when there is one. */
+function accessTuples(tx: AccessList2930Tx | FeeMarket1559Tx): AccessTupleMsg[] {
+  return tx.accessList.length === 0 ? [] : toTuples(tx.toJSON().accessList);
+}
+
 /** v, r, s; an empty v is 0 (typed txs' y-parity 0 encodes as no bytes) once r and s are present. */
 function signature(t: { v: Uint8Array; r: Uint8Array; s: Uint8Array }): { v?: bigint; r?: bigint; s?: bigint } {
   if (t.r.length === 0 && t.s.length === 0 && t.v.length === 0) return {};
@@ -201,7 +206,7 @@ export function msgFromTx(tx: EthTx, from: string): MsgEthereumTx {
           to,
           value: tx.value.toString(),
           data: tx.data,
-          accesses: toTuples(tx.toJSON().accessList),
+          accesses: accessTuples(tx),
           v: u(tx.v ?? 0n),
           r: u(tx.r ?? 0n),
           s: u(tx.s ?? 0n),
@@ -221,7 +226,7 @@ export function msgFromTx(tx: EthTx, from: string): MsgEthereumTx {
           to,
           value: tx.value.toString(),
           data: tx.data,
-          accesses: toTuples(tx.toJSON().accessList),
+          accesses: accessTuples(tx),
           v: u(tx.v ?? 0n),
           r: u(tx.r ?? 0n),
           s: u(tx.s ?? 0n),
