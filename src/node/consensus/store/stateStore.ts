@@ -76,7 +76,7 @@ export class StateStore implements StateStoreReader {
     // Whoever writes the record (saveOps' batch, bootstrap, rollback), equal bytes are the same state.
     if (this.heightOf !== undefined && Buffer.compare(this.heightOf.raw, raw) === 0) return this.heightOf.height;
     const height = decodeTagged<StoredChainState>(raw, 'chain state').lastBlockHeight;
-    this.heightOf = { raw: raw.slice(), height };
+    this.heightOf = { raw: new Uint8Array(raw), height }; // a copy (a Buffer's slice would be a view)
     return height;
   }
 
