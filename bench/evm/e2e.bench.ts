@@ -10,6 +10,9 @@
  *
  *   npm run bench -- evm-e2e
  *
+ * EVM_E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir> when it
+ * stops (as bench/e2e's E2E_NODE_PROFILE).
+ *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +35,21 @@ interface Row {
 const KB = ['--keyring-backend', 'test'];
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const CONNECTIONS = 50;
+
+/** CPU time (ms) of a process's main thread and of the whole process, from /proc (Linux; undefined elsewhere). */
+function cpuMs(pid: number): { main: number; all: number } | undefined {
+  const ticks = (path: string): number => {
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command); 100 ticks/s.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  try {
+    return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
+  } catch {
+    return undefined;
+  }
+}
 
 async function post<T>(url: string, method: string, params: unknown): Promise<{ result?: T; error?: unknown }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -72,7 +90,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     }
 
     const jsonRpcPort = await freePort();
-    const node = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`]);
+    const profile = process.env['EVM_E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['EVM_E2E_NODE_PROFILE']] : [];
+    const node = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`], undefined, profile);
     const url = `http://127.0.0.1:${jsonRpcPort}`;
     const cometUrl = `http://${node.node.replace(/^tcp:\/\//, '')}`;
     try {
@@ -83,6 +102,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       let next = 0;
       let refused = 0;
       let firstRefusal = '';
+      const pid = node.child.pid!;
+      const cpuStart = cpuMs(pid);
       const started = Date.now();
       await Promise.all(
         Array.from({ length: CONNECTIONS }, async () => {
@@ -98,6 +119,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
         }),
       );
       const submitted = Date.now();
+      const cpuSubmitted = cpuMs(pid);
       await agent.close();
       if (refused > 0) log(`${refused} refused, first: ${firstRefusal}`);
       let committed = 0;
@@ -116,13 +138,23 @@ export async function run(log: (line: string) => void = () => undefined): Promis
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      const cpuCommitted = cpuMs(pid);
       const rate = committed / ((lastCommit - started) / 1000);
+      // The node's CPU from the first submission to the last commit seen (a little idle block
+      // time at the end included), per committed tx: what ranks builds on a shared machine.
+      if (cpuStart !== undefined && cpuSubmitted !== undefined && cpuCommitted !== undefined && committed > 0) {
+        const perTx = (ms: number): number => (ms * 1000) / committed;
+        log(`node CPU per committed tx: main thread ${perTx(cpuCommitted.main - cpuStart.main).toFixed(0)} µs (${perTx(cpuSubmitted.main - cpuStart.main).toFixed(0)} µs while submitting), whole process ${perTx(cpuCommitted.all - cpuStart.all).toFixed(0)} µs`);
+        rows.push({ name: 'node main-thread CPU per committed tx', value: perTx(cpuCommitted.main - cpuStart.main), unit: 'µs' });
+        rows.push({ name: 'node process CPU per committed tx', value: perTx(cpuCommitted.all - cpuStart.all), unit: 'µs' });
+      }
       log(`through eth_sendRawTransaction: ${committed} committed, ${rate.toFixed(0)} tx/s; submitted in ${submitted - started} ms`);
       rows.push({ name: 'evm value transfer via eth_sendRawTransaction → commit', value: rate, unit: 'tx/s' });
       rows.push({ name: 'eth_sendRawTransaction accepted', value: (total - refused) / ((submitted - started) / 1000), unit: 'tx/s' });
     } finally {
       await stopNode(node);
     }
+    if (process.env['EVM_E2E_IN_PROCESS'] === '0') return rows; // EVM_E2E_IN_PROCESS=0: the node's figures only
     const chain = await openEvmChain(log);
     let local: Row[];
     try {

@@ -38,7 +38,7 @@ export interface BackgroundNode {
  * Start `tokend start` on loopback ports: `port` for the RPC, and free ports for REST and gRPC;
  * `bin` runs another build (test/helpers/upgradeBuild.ts) instead of this checkout's.
  */
-export async function startBackground(home: string, port: number, extra: string[] = [], bin: string = BIN): Promise<BackgroundNode> {
+export async function startBackground(home: string, port: number, extra: string[] = [], bin: string = BIN, nodeArgs: string[] = []): Promise<BackgroundNode> {
   const apiPort = await freePort();
   const grpcPort = await freePort();
   const jsonRpc = [
@@ -47,7 +47,7 @@ export async function startBackground(home: string, port: number, extra: string[
   ];
   // A free p2p port too (unless the test chooses one), so parallel test files never collide.
   const p2p = extra.includes('--p2p.laddr') ? [] : ['--p2p.laddr', 'tcp://127.0.0.1:0'];
-  const args = [bin, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...jsonRpc, ...extra];
+  const args = [...nodeArgs, bin, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...jsonRpc, ...extra];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));

@@ -77,7 +77,7 @@ import { APP_NAME, parseMinGasPrices, resolveAppOptions, type AppOptions } from 
 import { QueryRegistry, UNKNOWN_QUERY_PATH, queryErrorResponse, queryOkResponse, runQueryRoute, type QueryRoute } from './query.js';
 import { protoEvents } from '../codec/txResponse.js';
 import { nodeQueryService, txQueryService, type ServiceBackend, type SimulationOutcome } from './services.js';
-import { SignatureVerifierPool, VerifiedSignatureCache, VerifyBatcher, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
+import { RecoverBatcher, SignatureVerifierPool, VerifiedSignatureCache, VerifyBatcher, verificationJob, type SharedVerification, type VerifyJob } from './sigverify.js';
 import { DecodedTxCache, signDocBytes, type DecodedTx } from './tx.js';
 import { parseAppStateBytes, validateAppStateStatic } from './genesisState.js';
 import { TimeSlicer } from '../../util/slices.js';
@@ -138,6 +138,8 @@ export class App implements Application {
   private readonly verifierPool: SignatureVerifierPool | undefined;
   /** Signatures of txs waiting for CheckTx, verified on the workers in batches. */
   private readonly checkBatcher: VerifyBatcher | undefined;
+  /** Sender recoveries of eth_sendRawTransaction on the workers (recoverEthSender). */
+  private readonly recoverBatcher: RecoverBatcher | undefined;
   /** The modules' signature pre-checks (precheckTx). */
   private readonly signaturePrechecks: SignaturePrecheck[];
   private readonly minGasPrices: DecCoin[];
@@ -187,6 +189,7 @@ export class App implements Application {
     this.sigCache = new VerifiedSignatureCache(this.options.txCacheSize);
     this.verifierPool = SignatureVerifierPool.create(this.options.sigVerifyWorkers);
     this.checkBatcher = this.verifierPool === undefined ? undefined : new VerifyBatcher(this.verifierPool);
+    this.recoverBatcher = this.verifierPool === undefined ? undefined : new RecoverBatcher(this.verifierPool);
 
     for (const service of this.manager.queryServices()) this.queryRouter.register(service);
     const backend = this.serviceBackend();
@@ -637,6 +640,17 @@ export class App implements Application {
       if (job !== undefined) out.push({ index, accountNumber, pubKey, job });
     });
     return out;
+  }
+
+  /**
+   * Not ABCI: the address an `eth_recover` job's signature recovers to, worked out on a signature
+   * worker (batched with the other requests of the same turn) so that eth_sendRawTransaction
+   * does not spend the main thread on it. Undefined when there are no workers, nothing
+   * recovers, or a worker failed: the caller recovers inline (and reports its error).
+   */
+  async recoverEthSender(job: VerifyJob): Promise<Uint8Array | undefined> {
+    if (this.recoverBatcher === undefined || !this.parallelVerification) return undefined;
+    return this.recoverBatcher.recover(job);
   }
 
   /**

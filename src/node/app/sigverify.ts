@@ -336,8 +336,34 @@ function checkOne(algo, message, signature, key) {
     return false;
   }
 }
+function recoverAddress(message, signature, key) {
+  try {
+    const recovered = native.ecdsaRecover(signature, key[0], keccak(message), false);
+    return keccak(recovered.subarray(1)).subarray(12);
+  } catch {
+    return undefined;
+  }
+}
 parentPort.on('message', async (job) => {
   await ready;
+  if (job.recover) {
+    // Sender recovery: per job 1 ‖ address[20], or 21 zero bytes when nothing recovers.
+    const data = new Uint8Array(job.buffer);
+    const out = new Uint8Array(job.count * 21);
+    let o = 0;
+    for (let i = 0; i < job.count; i++) {
+      const length = (data[o + 1] | (data[o + 2] << 8) | (data[o + 3] << 16) | (data[o + 4] << 24)) >>> 0;
+      o += 5;
+      const address = recoverAddress(data.subarray(o, o + length), data.subarray(o + length, o + length + 64), data.subarray(o + length + 64, o + length + 97));
+      o += length + 97;
+      if (address !== undefined) {
+        out[i * 21] = 1;
+        out.set(address, i * 21 + 1);
+      }
+    }
+    parentPort.postMessage({ id: job.id, buffer: out.buffer }, [out.buffer]);
+    return;
+  }
   if (job.shared) {
     // Shared mode: results[i] = 1 ok / 2 bad as each job finishes; results[count] = 1 cancels.
     const data = new Uint8Array(job.data);
@@ -408,6 +434,7 @@ export class SignatureVerifierPool {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private nextWorker = 0;
   private closed = false;
 
   private constructor(size: number, bindingPath: string, sha3Url: string) {
@@ -532,7 +559,18 @@ export class SignatureVerifierPool {
     };
   }
 
-  private send(worker: Worker, jobs: readonly VerifyJob[]): Promise<Uint8Array> {
+  /**
+   * Recovers the signer address of each `eth_recover` job on a worker (its claimed address is
+   * ignored): 20 bytes, or undefined when no key recovers from the signature. Results in job order.
+   */
+  async recoverOnWorkers(jobs: readonly VerifyJob[]): Promise<(Uint8Array | undefined)[]> {
+    if (this.closed || this.workers.length === 0) throw new Error('no signature workers');
+    const worker = this.workers[this.nextWorker++ % this.workers.length]!;
+    const out = await this.send(worker, jobs, true);
+    return jobs.map((_, i) => (out[i * 21] === 1 ? out.slice(i * 21 + 1, i * 21 + 21) : undefined));
+  }
+
+  private send(worker: Worker, jobs: readonly VerifyJob[], recover = false): Promise<Uint8Array> {
     let size = 0;
     for (const job of jobs) size += JOB_FIXED + job.message.length;
     const buffer = new ArrayBuffer(size);
@@ -552,7 +590,7 @@ export class SignatureVerifierPool {
     const id = this.nextId++;
     return new Promise<Uint8Array>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, buffer, count: jobs.length }, [buffer]);
+      worker.postMessage(recover ? { recover: true, id, buffer, count: jobs.length } : { id, buffer, count: jobs.length }, [buffer]);
     });
   }
 
@@ -619,6 +657,37 @@ export class VerifyBatcher {
       (err: Error) => {
         for (const entry of chunk) entry.reject(err);
       },
+    );
+  }
+}
+
+/**
+ * Batches sender recoveries requested in the same event-loop turn (eth_sendRawTransaction calls)
+ * into one message to a worker; each caller gets its own address back (undefined: nothing
+ * recovers, or the workers failed — the caller then recovers inline and reports its error).
+ */
+export class RecoverBatcher {
+  private waiting: { job: VerifyJob; resolve: (address: Uint8Array | undefined) => void }[] = [];
+  /** Jobs sent to the workers and batches flushed, for benchmarks and tests. */
+  readonly stats = { jobs: 0, batches: 0 };
+
+  constructor(private readonly pool: SignatureVerifierPool) {}
+
+  recover(job: VerifyJob): Promise<Uint8Array | undefined> {
+    return new Promise((resolve) => {
+      if (this.waiting.length === 0) setImmediate(() => this.flush());
+      this.waiting.push({ job, resolve });
+    });
+  }
+
+  private flush(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    this.stats.jobs += batch.length;
+    this.stats.batches++;
+    this.pool.recoverOnWorkers(batch.map((entry) => entry.job)).then(
+      (addresses) => batch.forEach((entry, i) => entry.resolve(addresses[i])),
+      () => batch.forEach((entry) => entry.resolve(undefined)),
     );
   }
 }

@@ -13,7 +13,7 @@ import type { ExecTxResult } from '../abci/types.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { Query as IndexQuery } from '../indexer/query.js';
 import { decodeTx } from '../app/tx.js';
-import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, recoverAndRememberSender, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
+import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, knownSender, recoverAndRememberSender, rememberKnownSender, senderRecoveryJobFor, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
 import { eip155ChainId, hardforkAt } from '../modules/evm/params.js';
 import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM, EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
 import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm/v1/tx_pb.js';
@@ -69,6 +69,9 @@ const hex = (n: bigint | number): string => `0x${n.toString(16)}`;
 
 export class EthBackend {
   private paramsCache: { height: number; params: EvmParams } | undefined;
+  /** A block-store height the committed state had reached when last read (latestHeight). */
+  private caughtUp: number | undefined;
+  private commonCache: { height: number; params: EvmParams; common: ReturnType<typeof commonFor> } | undefined;
 
   constructor(readonly env: RpcEnvironment) {}
 
@@ -79,7 +82,11 @@ export class EthBackend {
   /** The last block whose state is committed (the block store may already hold the next one). */
   latestHeight(): number {
     const stored = this.env.blockStore.height();
-    const committed = this.env.stateStore.load()?.lastBlockHeight ?? stored;
+    // Once the state has caught up with the stored block, nothing changes until the next block is stored.
+    if (this.caughtUp === stored) return stored;
+    const states = this.env.stateStore;
+    const committed = (states.lastBlockHeight !== undefined ? states.lastBlockHeight() : states.load()?.lastBlockHeight) ?? stored;
+    if (committed >= stored) this.caughtUp = stored;
     return Math.min(stored, committed);
   }
 
@@ -106,8 +113,9 @@ export class EthBackend {
     return fromBinary(output, response.value);
   }
 
-  async evmParams(height = 0): Promise<EvmParams> {
-    const at = height === 0 ? this.latestHeight() : height;
+  /** The evm params at `height` (0: the latest, `latest` when the caller knows it). */
+  async evmParams(height = 0, latest?: number): Promise<EvmParams> {
+    const at = height === 0 ? (latest ?? this.latestHeight()) : height;
     if (this.paramsCache?.height === at) return this.paramsCache.params;
     const { QueryParamsRequestSchema, QueryParamsResponseSchema } = await import('../../gen/ethermint/evm/v1/query_pb.js');
     const response = await this.query('/ethermint.evm.v1.Query/Params', QueryParamsRequestSchema, {}, QueryParamsResponseSchema, height);
@@ -119,9 +127,14 @@ export class EthBackend {
     return eip155ChainId(this.chainIdText, await this.evmParams());
   }
 
-  async common() {
-    const params = await this.evmParams();
-    return commonFor(eip155ChainId(this.chainIdText, params), hardforkAt(params.chainConfig, BigInt(this.latestHeight() + 1)), params.extraEips.map(Number));
+  /** The Common of the next block (`latest`: the latest height, when the caller knows it); one per height and params. */
+  async common(latest = this.latestHeight()) {
+    const params = await this.evmParams(0, latest);
+    const cached = this.commonCache;
+    if (cached !== undefined && cached.height === latest && cached.params === params) return cached.common;
+    const common = commonFor(eip155ChainId(this.chainIdText, params), hardforkAt(params.chainConfig, BigInt(latest + 1)), params.extraEips.map(Number));
+    this.commonCache = { height: latest, params, common };
+    return common;
   }
 
   /** The base fee at a height (undefined when the fee market has none). */
@@ -242,21 +255,33 @@ export class EthBackend {
 
   /** eth_sendRawTransaction: decode, carry in a Cosmos tx, CheckTx; the error text is the ante's. */
   async sendRaw(raw: Uint8Array): Promise<string> {
-    const params = await this.evmParams();
+    const latest = this.latestHeight();
+    const params = await this.evmParams(0, latest);
+    const common = await this.common(latest);
     let tx: EthTx;
     try {
-      tx = txFromRaw(raw, await this.common());
+      tx = txFromRaw(raw, common);
     } catch (err) {
       throw new EthRpcError(-32000, (err as Error).message);
     }
     let from: string;
     try {
-      // Remembered by signed-tx hash: CheckTx and FinalizeBlock of the tx built here do not recover it again.
-      from = bytesToHex(recoverAndRememberSender(tx));
+      // Recovered on a signature worker when the app has them (else, or when the worker finds
+      // nothing, inline with recoverSender's error), and remembered by signed-tx hash: CheckTx
+      // and FinalizeBlock of the tx built here do not recover it again.
+      let sender = knownSender(tx);
+      if (sender === undefined) {
+        const job = this.env.app.recoverEthSender === undefined ? undefined : senderRecoveryJobFor(tx);
+        const recovered = job === undefined ? undefined : await this.env.app.recoverEthSender!(job);
+        if (recovered !== undefined) rememberKnownSender(tx, recovered);
+        sender = recovered ?? recoverAndRememberSender(tx);
+      }
+      from = bytesToHex(sender);
     } catch (err) {
       throw new EthRpcError(-32000, `couldn't retrieve sender address from the ethereum transaction: ${(err as Error).message.split(' (')[0]}: tx intended signer does not match the given signer`);
     }
-    const bytes = cosmosTxBytes(tx, from, params.evmDenom);
+    // The decoded tx is handed to the precheck and CheckTx of these bytes (no second decode).
+    const bytes = cosmosTxBytes(tx, from, params.evmDenom, common);
     let response;
     try {
       response = await this.env.mempool.checkTx(bytes);

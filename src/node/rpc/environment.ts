@@ -21,12 +21,15 @@ import type { GenesisDoc } from '../consensus/types/genesis.js';
 import type { Block, BlockId } from '../consensus/types/block.js';
 import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
 import type { HealthReport } from '../health.js';
+import type { VerifyJob } from '../app/sigverify.js';
 
 /** The app connections the RPC uses: query (abci_query, abci_info) and mempool (check_tx). */
 export interface RpcApp {
   info(request: RequestInfo): Promise<ResponseInfo>;
   query(request: RequestQuery): Promise<ResponseQuery>;
   checkTx(request: RequestCheckTx): Promise<ResponseCheckTx>;
+  /** The address an `eth_recover` job recovers to, worked out off the main thread (App.recoverEthSender); optional. */
+  recoverEthSender?(job: VerifyJob): Promise<Uint8Array | undefined>;
 }
 
 /** p2p DefaultNodeInfo as `status` and `net_info` show it. */

@@ -32,5 +32,7 @@ export function withNodeQueries(app: RpcApp, router: () => QueryRouter | undefin
       return queryErrorResponse(status, request.height === 0 ? (router()?.latestHeight() ?? 0) : request.height);
     }
   };
-  return { info: (request) => app.info(request), checkTx: (request) => app.checkTx(request), query };
+  const wrapped: RpcApp = { info: (request) => app.info(request), checkTx: (request) => app.checkTx(request), query };
+  if (app.recoverEthSender !== undefined) wrapped.recoverEthSender = (job) => app.recoverEthSender!(job);
+  return wrapped;
 }

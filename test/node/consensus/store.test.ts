@@ -106,3 +106,25 @@ describe('FinalizeBlock responses in the state store', () => {
     expect(new StateStore(db).loadFinalizeBlockResponse(3)).toBeUndefined();
   });
 });
+
+describe('the chain state\'s last block height', () => {
+  test('is decoded once per stored record and follows every rewrite of it', async () => {
+    const { StateStore } = await import('../../../src/node/consensus/store/stateStore.js');
+    const { memoryDatabase } = await import('../../../src/node/store/db/database.js');
+    const { Bucket, bucketKey } = await import('../../../src/node/store/db/buckets.js');
+    const { encodeTagged } = await import('../../../src/node/consensus/store/codec.js');
+    const db = memoryDatabase();
+    const store = new StateStore(db);
+    expect(store.lastBlockHeight()).toBeUndefined();
+    const key = bucketKey(Bucket.consensusChainState, new Uint8Array(0));
+    // Written behind the store's back, as the block executor's batch does.
+    await db.batch([{ type: 'put', key, value: encodeTagged({ lastBlockHeight: 5, chainId: 'x' }) }]);
+    expect(store.lastBlockHeight()).toBe(5);
+    expect(store.lastBlockHeight()).toBe(5);
+    await db.batch([{ type: 'put', key, value: encodeTagged({ lastBlockHeight: 6, chainId: 'x' }) }]);
+    expect(store.lastBlockHeight()).toBe(6);
+    // A rollback writes an older state again.
+    await db.batch([{ type: 'put', key, value: encodeTagged({ lastBlockHeight: 5, chainId: 'x' }) }]);
+    expect(store.lastBlockHeight()).toBe(5);
+  });
+});

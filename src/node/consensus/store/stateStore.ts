@@ -41,6 +41,11 @@ interface ParamsInfo {
 export interface StateStoreReader {
   /** The latest committed chain state (undefined before genesis is stored). */
   load(): ChainState | undefined;
+  /**
+   * `load()?.lastBlockHeight` without decoding the whole state when the stored record has not
+   * changed since the last call (readers asking per request, e.g. eth_sendRawTransaction).
+   */
+  lastBlockHeight?(): number | undefined;
   /** Validators that decide block `height` (undefined when unknown or pruned). */
   loadValidators(height: number): ValidatorSet | undefined;
   loadConsensusParams(height: number): ConsensusParams | undefined;
@@ -58,11 +63,24 @@ function key(bucket: Bucket, height: number): Uint8Array {
 }
 
 export class StateStore implements StateStoreReader {
+  /** The state record lastBlockHeight last decoded, and its height. */
+  private heightOf: { raw: Uint8Array; height: number } | undefined;
+
   constructor(private readonly db: Database) {}
 
   load(): ChainState | undefined {
     const raw = this.db.getSync(STATE_KEY);
     return raw ? deserializeChainState(decodeTagged<StoredChainState>(raw, 'chain state')) : undefined;
+  }
+
+  lastBlockHeight(): number | undefined {
+    const raw = this.db.getSync(STATE_KEY);
+    if (raw === undefined) return undefined;
+    // Whoever writes the record (saveOps' batch, bootstrap, rollback), equal bytes are the same state.
+    if (this.heightOf !== undefined && Buffer.compare(this.heightOf.raw, raw) === 0) return this.heightOf.height;
+    const height = decodeTagged<StoredChainState>(raw, 'chain state').lastBlockHeight;
+    this.heightOf = { raw: new Uint8Array(raw), height }; // a copy (a Buffer's slice would be a view)
+    return height;
   }
 
   private validatorsInfoOps(height: number, lastHeightChanged: number, set: ValidatorSet): BatchOp {

@@ -59,6 +59,19 @@ function decoded(state: AnteState): EthTx[] {
 }
 
 export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKeeper | undefined): AnteChain {
+  // The evm params one run of the chain reads (EthValidateBasic, EthSigVerification,
+  // EthAccountVerification): read once per run — per AnteState, never across CheckTx and the
+  // block (a governance change between them is seen). The chain's context is unmetered
+  // (EthSetUpContext), so reading once charges what reading three times did: nothing.
+  const paramsOfRun = new WeakMap<AnteState, ReturnType<EvmKeeper['getParams']>>();
+  const runParams = (state: AnteState): ReturnType<EvmKeeper['getParams']> => {
+    let params = paramsOfRun.get(state);
+    if (params === undefined) {
+      params = keeper.getParams(state.ctx);
+      paramsOfRun.set(state, params);
+    }
+    return params;
+  };
   const setUp: AnteDecorator = {
     name: 'EthSetUpContext',
     handle(state) {
@@ -74,7 +87,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
   const validate: AnteDecorator = {
     name: 'EthValidateBasic',
     handle(state, env) {
-      const params = keeper.getParams(state.ctx);
+      const params = runParams(state);
       const { cachedTxFromMsg, commonFor } = evmLibraries();
       const common = commonFor(keeper.chainId(state.ctx, params), keeper.hardfork(state.ctx, params), params.extraEips.map(Number));
       const txs: EthTx[] = [];
@@ -95,7 +108,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
   const sigVerify: AnteDecorator = {
     name: 'EthSigVerification',
     handle(state) {
-      const params = keeper.getParams(state.ctx);
+      const params = runParams(state);
       const msgs = ethMsgs(state);
       const { isProtected, cachedSender } = evmLibraries();
       decoded(state).forEach((tx, i) => {
@@ -121,7 +134,7 @@ export function evmAnteChain(keeper: EvmKeeper, feeMarket: () => EvmFeeMarketKee
     name: 'EthAccountVerification',
     handle(state, env) {
       const ctx = state.ctx;
-      const params = keeper.getParams(ctx);
+      const params = runParams(state);
       const baseFee = keeper.baseFee(ctx, params);
       const market = feeMarket();
       const minGasPrice = market?.getMinGasPrice(ctx) ?? { num: 0n, den: 1n };

@@ -105,6 +105,11 @@ function toTuples(list: readonly { address: string; storageKeys: string[] }[] | 
   return (list ?? []).map((t) => create(AccessTupleSchema, { address: t.address, storageKeys: t.storageKeys }));
 }
 
+/** A typed tx's access list as messages; the JSON rendering of the whole tx only when there is one. */
+function accessTuples(tx: AccessList2930Tx | FeeMarket1559Tx): AccessTupleMsg[] {
+  return tx.accessList.length === 0 ? [] : toTuples(tx.toJSON().accessList);
+}
+
 /** v, r, s; an empty v is 0 (typed txs' y-parity 0 encodes as no bytes) once r and s are present. */
 function signature(t: { v: Uint8Array; r: Uint8Array; s: Uint8Array }): { v?: bigint; r?: bigint; s?: bigint } {
   if (t.r.length === 0 && t.s.length === 0 && t.v.length === 0) return {};
@@ -201,7 +206,7 @@ export function msgFromTx(tx: EthTx, from: string): MsgEthereumTx {
           to,
           value: tx.value.toString(),
           data: tx.data,
-          accesses: toTuples(tx.toJSON().accessList),
+          accesses: accessTuples(tx),
           v: u(tx.v ?? 0n),
           r: u(tx.r ?? 0n),
           s: u(tx.s ?? 0n),
@@ -221,7 +226,7 @@ export function msgFromTx(tx: EthTx, from: string): MsgEthereumTx {
           to,
           value: tx.value.toString(),
           data: tx.data,
-          accesses: toTuples(tx.toJSON().accessList),
+          accesses: accessTuples(tx),
           v: u(tx.v ?? 0n),
           r: u(tx.r ?? 0n),
           s: u(tx.s ?? 0n),
@@ -284,8 +289,9 @@ export { hexToBytes };
  * MsgEthereumTx, the ExtensionOptionsEthereumTx option, fee = gas × fee cap in the EVM denom,
  * no Cosmos signatures.
  */
-export function cosmosTxBytes(tx: EthTx, sender: string, denom: string): Uint8Array {
+export function cosmosTxBytes(tx: EthTx, sender: string, denom: string, handOff?: Common): Uint8Array {
   const msg = msgFromTx(tx, sender);
+  if (handOff !== undefined && msg.data !== undefined) handOffTx(msg.hash, msg.data.typeUrl, msg.data.value, handOff, tx);
   const body = create(TxBodySchema, {
     messages: [create(AnySchema, { typeUrl: MSG_ETHEREUM_TX_URL, value: toBinary(MsgEthereumTxSchema, msg) })],
     extensionOptions: [create(AnySchema, { typeUrl: `/${ExtensionOptionsEthereumTxSchema.typeName}`, value: new Uint8Array(0) })],
@@ -341,11 +347,51 @@ export function senderRecoveryJob(tx: EthTx, claimed: Uint8Array): VerifyJob {
 
 const decodedMsgs = new WeakMap<object, { common: Common; tx: EthTx; sender?: Uint8Array | Error }>();
 
+/**
+ * Txs eth_sendRawTransaction decoded from their RLP, by the tx hash it wrote into the message,
+ * with the `data` it encoded them to and the Common it decoded them with: the first
+ * cachedTxFromMsg of a message with that same `data` under that same Common (the precheck, or
+ * CheckTx) takes the decoded tx instead of building a second one from the message — txFromMsg
+ * of those bytes gives a tx with the same fields (msgFromTx ∘ txFromMsg keeps every signed
+ * field; test/node/modules/evm/intake.test.ts), and the RPC's object already carries its hash.
+ * An entry is used once; bounded, the oldest go first.
+ */
+const handedOff = new Map<string, { typeUrl: string; value: Uint8Array; common: Common; tx: EthTx }>();
+const HANDED_OFF_LIMIT = 5_000;
+let handOffEnabled = true;
+
+/** Turns the eth_sendRawTransaction hand-off on or off (tests comparing both paths); off also forgets it. */
+export function setTxHandOff(enabled: boolean): void {
+  handOffEnabled = enabled;
+  if (!enabled) handedOff.clear();
+}
+
+/** Hand-offs taken by cachedTxFromMsg (tests, benchmarks). */
+export const txHandOffs = { taken: 0 };
+
+function handOffTx(hash: string, typeUrl: string, value: Uint8Array, common: Common, tx: EthTx): void {
+  if (!handOffEnabled) return;
+  handedOff.delete(hash);
+  handedOff.set(hash, { typeUrl, value, common, tx });
+  if (handedOff.size > HANDED_OFF_LIMIT) handedOff.delete(handedOff.keys().next().value!);
+}
+
+function takeHandedOff(msg: MsgEthereumTx, common: Common): EthTx | undefined {
+  if (handedOff.size === 0) return undefined;
+  const entry = handedOff.get(msg.hash);
+  const data = msg.data;
+  if (entry === undefined || data === undefined || entry.common !== common || entry.typeUrl !== data.typeUrl) return undefined;
+  if (entry.value.length !== data.value.length || Buffer.compare(entry.value, data.value) !== 0) return undefined;
+  handedOff.delete(msg.hash);
+  txHandOffs.taken++;
+  return entry.tx;
+}
+
 /** txFromMsg, memoised per message object (CheckTx and FinalizeBlock share decoded txs). */
 export function cachedTxFromMsg(msg: MsgEthereumTx, common: Common): EthTx {
   const entry = decodedMsgs.get(msg);
   if (entry !== undefined && entry.common === common) return entry.tx;
-  const tx = txFromMsg(msg, common);
+  const tx = takeHandedOff(msg, common) ?? txFromMsg(msg, common);
   decodedMsgs.set(msg, { common, tx });
   return tx;
 }
@@ -379,6 +425,29 @@ export function recoverAndRememberSender(tx: EthTx): Uint8Array {
   knownSenders.set(key, sender);
   if (knownSenders.size > KNOWN_SENDERS_LIMIT) knownSenders.delete(knownSenders.keys().next().value!);
   return sender;
+}
+
+/**
+ * Records `sender` as `tx`'s sender in knownSenders, once a signature worker recovered it
+ * (App.recoverEthSender; `tx` passed recoveryInputs' checks when its job was made).
+ */
+export function rememberKnownSender(tx: EthTx, sender: Uint8Array): void {
+  const key = bytesToHex(tx.hash());
+  knownSenders.set(key, sender);
+  if (knownSenders.size > KNOWN_SENDERS_LIMIT) knownSenders.delete(knownSenders.keys().next().value!);
+}
+
+/**
+ * A worker job that recovers `tx`'s sender (App.recoverEthSender), or undefined when the
+ * signature fails recoverSender's checks (the caller recovers inline for its error text).
+ */
+export function senderRecoveryJobFor(tx: EthTx): VerifyJob | undefined {
+  if (!tx.isSigned()) return undefined;
+  try {
+    return senderRecoveryJob(tx, new Uint8Array(20));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A sender knownSenders holds for `tx` (no recovery). */
