@@ -14,11 +14,17 @@
  * node RSS sampled every second throughout (start, peak, after the load).
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
+ * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
+ * E2E_SETTLE_SECONDS (default 60): how long after the load the settled RSS is read.
+ * E2E_MEMLOG=<dir>: the node runs with bench/e2e/memlog.mjs preloaded, logging its memory every
+ * second to <dir>/memlog.jsonl and marking the start, the end of the load and the settled point
+ * (E2E_MEMLOG_GC=1: each mark also after a full GC; E2E_HEAPSNAP=1: and a heap snapshot in <dir>,
+ * summarised by bench/e2e/heapsummary.mjs).
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -152,6 +158,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   const accounts = Number(process.env['E2E_ACCOUNTS'] ?? 2000);
   const perAccount = Number(process.env['E2E_TXS_PER_ACCOUNT'] ?? 3);
   const loadSeconds = Number(process.env['E2E_LOAD_SECONDS'] ?? 20);
+  const settleSeconds = Number(process.env['E2E_SETTLE_SECONDS'] ?? 60);
+  const memlog = process.env['E2E_MEMLOG'];
   const blockInterval = process.env['E2E_BLOCK'] ?? '1s';
   const connections = 50;
   const total = accounts * perAccount + 500 * loadSeconds;
@@ -209,10 +217,22 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const url = `http://127.0.0.1:${rpcPort}`;
     // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
     const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
-    node = spawn(process.execPath, [...profile, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
-      stdio: 'ignore',
+    const memlogArgs = memlog ? [...(process.env['E2E_MEMLOG_GC'] === '1' ? ['--expose-gc'] : []), '--import', pathToFileURL(join(ROOT, 'bench', 'e2e', 'memlog.mjs')).href] : [];
+    const memlogEnv = memlog ? { TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'), ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}) } : {};
+    const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+    node = spawn(process.execPath, [...profile, ...memlogArgs, ...nodeArgs, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`], {
+      // With E2E_MEMLOG the node's log goes to <dir>/node.log (why it stopped, if it did).
+      stdio: memlog ? ['ignore', openSync(join(memlog, 'node.log'), 'a'), openSync(join(memlog, 'node.log'), 'a')] : 'ignore',
+      env: { ...process.env, ...memlogEnv },
     });
     const pid = node.pid!;
+    // A memory mark in the node's log (bench/e2e/memlog.mjs), when it runs with it.
+    const mark = async (what: string): Promise<void> => {
+      if (!memlog) return;
+      log(`memory mark: ${what}`);
+      node!.kill('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, process.env['E2E_HEAPSNAP'] === '1' ? 30_000 : 1000));
+    };
     const deadline = Date.now() + 120_000;
     while ((await latestHeight(url).catch(() => 0)) < 2) {
       if (Date.now() > deadline) throw new Error('node did not start');
@@ -222,6 +242,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const t0 = Date.now();
     const sampler = setInterval(() => rss.push({ t: (Date.now() - t0) / 1000, mib: rssMiB(pid) }), 1000);
     const rssStart = rssMiB(pid);
+    await mark('start');
     const balanceUrl = `http://127.0.0.1:${apiPort}/cosmos/bank/v1beta1/balances/${keys[0]!.bech32}`;
 
     // (1) REST idle.
@@ -259,8 +280,18 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     log(`500 tx/s: ${JSON.stringify(steadyResult)}; REST under load: ${JSON.stringify(loaded)}`);
     await watcher.waitFor(before + Number(steadyResult.accepted), 60_000);
     await watcher.stop();
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const loadEnded = Date.now();
+    const rssEnd = rssMiB(pid);
+    await mark('end of load');
+    const settle = async (seconds: number): Promise<void> => {
+      const wait = loadEnded + seconds * 1000 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+    await settle(Math.min(10, settleSeconds));
+    const rss10 = rssMiB(pid);
+    await settle(settleSeconds);
     const rssSettled = rssMiB(pid);
+    await mark('settled');
     clearInterval(sampler);
     const rssPeak = Math.max(...rss.map((sample) => sample.mib));
     log(`RSS MiB over time: ${rss.map((sample) => `${sample.t.toFixed(0)}s=${sample.mib.toFixed(0)}`).join(' ')}`);
@@ -287,7 +318,11 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: node RSS at start', value: Math.round(rssStart), unit: 'MiB' },
       { name: 'e2e: node RSS peak', value: Math.round(rssPeak), unit: 'MiB' },
       { name: 'e2e: node RSS before / after the 500 tx/s phase', value: Math.round(rssBeforeLoad), unit: `MiB → ${Math.round(rssAfterLoad)} MiB` },
-      { name: 'e2e: node RSS 10 s after the load', value: Math.round(rssSettled), unit: 'MiB' },
+      { name: 'e2e: node RSS when every accepted tx was committed (end of load)', value: Math.round(rssEnd), unit: 'MiB' },
+      { name: 'e2e: node RSS 10 s after the load', value: Math.round(rss10), unit: 'MiB' },
+      { name: `e2e: node RSS ${settleSeconds} s after the load`, value: Math.round(rssSettled), unit: 'MiB' },
+      { name: `e2e: node RSS ${settleSeconds} s after / at start (target ≤ 1.2)`, value: round(rssSettled / rssStart), unit: '×' },
+      { name: 'e2e: node RSS at the end of the load / at start (target ≤ 1.5)', value: round(rssEnd / rssStart), unit: '×' },
     );
   } finally {
     if (node && node.exitCode === null) {

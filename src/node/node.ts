@@ -239,7 +239,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       upgrades: { skipHeights: overrides.unsafeSkipUpgrades ?? [], homeDir: home, ...(overrides.upgradeHandlers ? { handlers: overrides.upgradeHandlers } : {}) },
       ...(overrides.moduleSet ? { moduleSet: overrides.moduleSet } : {}),
     };
-    const opened: OpenedApp = await openApp(db, appOptions);
+    // app.toml [cache] store-buckets: decoded state buckets kept per module store.
+    const opened: OpenedApp = await openApp(db, appOptions, { bucketCacheSize: appConfig.cache.storeBuckets });
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).
     let currentApp: App = opened.app;
@@ -283,6 +284,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       blockSync: nodeConfig.blockSync.enable,
       mempoolBroadcast: nodeConfig.mempool.broadcast,
       durableMempool: nodeConfig.mempool.durable,
+      recentBlockResults: appConfig.cache.recentBlockResults,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
         const fault = storageFaultOf(err);
@@ -326,7 +328,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       blockStore: consensus.blockStore,
       stateStore: consensus.stateStore,
       eventBus: consensus.eventBus,
-      options: { indexer: nodeConfig.txIndex.indexer },
+      options: { indexer: nodeConfig.txIndex.indexer, countCacheSize: appConfig.cache.indexCounters },
       logger: childLogger(logger, { module: 'txindex' }),
     });
     await indexer.start();

@@ -10,6 +10,7 @@ import type { AbciEvent, ConsensusParams, ResponseFinalizeBlock } from '../../ab
 import type { BatchOp, Database } from '../../store/db/database.js';
 import { Bucket, bucketKey } from '../../store/db/buckets.js';
 import { ConsensusError } from '../errors.js';
+import { DEFAULT_RECENT_RESPONSES } from '../options.js';
 import { EMPTY_BYTES, uint64BE } from '../types/bytes.js';
 import type { ValidatorSet } from '../types/validator.js';
 import {
@@ -47,15 +48,20 @@ export interface StateStoreReader {
   loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined;
 }
 
-/** Decoded FinalizeBlock responses kept (the most recently stored or read heights). */
-const RECENT_RESPONSES = 16;
 
 function key(bucket: Bucket, height: number): Uint8Array {
   return bucketKey(bucket, uint64BE(height));
 }
 
 export class StateStore implements StateStoreReader {
-  constructor(private readonly db: Database) {}
+  /**
+   * `recentResponses`: decoded FinalizeBlock responses kept in memory, the most recently stored
+   * or read heights (app.toml [cache] recent-block-results; 0 keeps none).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly recentResponseLimit = DEFAULT_RECENT_RESPONSES,
+  ) {}
 
   load(): ChainState | undefined {
     const raw = this.db.getSync(STATE_KEY);
@@ -165,8 +171,14 @@ export class StateStore implements StateStoreReader {
   private readonly recentResponses = new Map<number, { response: ResponseFinalizeBlock; eventsApart: boolean }>();
 
   private remember(height: number, response: ResponseFinalizeBlock, eventsApart: boolean): void {
+    if (this.recentResponseLimit <= 0) return;
     this.recentResponses.set(height, { response, eventsApart });
-    if (this.recentResponses.size > RECENT_RESPONSES) this.recentResponses.delete(this.recentResponses.keys().next().value!);
+    if (this.recentResponses.size > this.recentResponseLimit) this.recentResponses.delete(this.recentResponses.keys().next().value!);
+  }
+
+  /** How many decoded FinalizeBlock responses are kept now (at most the limit). */
+  get recentResponseCount(): number {
+    return this.recentResponses.size;
   }
 
   private loadValidatorsInfo(height: number): ValidatorsInfo | undefined {
