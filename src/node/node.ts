@@ -8,6 +8,7 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
 import { NodeHealth, type HealthReport } from './health.js';
 import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
@@ -158,6 +159,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   if (overrides.jsonRpcEnable !== undefined) appConfig.jsonRpc.enable = overrides.jsonRpcEnable;
   if (overrides.jsonRpcAddress) appConfig.jsonRpc.address = overrides.jsonRpcAddress;
   if (overrides.jsonRpcWsAddress) appConfig.jsonRpc.wsAddress = overrides.jsonRpcWsAddress;
+  // app.toml [memory] heap-growing-percent: V8 reads it whenever it sets the next heap limit.
+  if (appConfig.memory.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${appConfig.memory.heapGrowingPercent}`);
   if (overrides.jsonRpcApi !== undefined) appConfig.jsonRpc.api = parseJsonRpcApi(overrides.jsonRpcApi, '--json-rpc.api');
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
