@@ -14,6 +14,7 @@
  * node RSS sampled every second throughout (start, peak, after the load).
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
+ * E2E_HEAP_GROWING_PERCENT: app.toml [memory] heap-growing-percent for the node (default: as init writes it).
  * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
  * E2E_SETTLE_SECONDS (default 60): how long after the load the settled RSS is read.
  * E2E_MEMLOG=<dir>: the node runs with bench/e2e/memlog.mjs preloaded, logging its memory every
@@ -186,6 +187,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     writeFileSync(genesisPath, JSON.stringify(genesis));
     tokend(['collect-gentxs', ...h]);
     const configPath = join(home, 'config', 'config.toml');
+    if (process.env['E2E_HEAP_GROWING_PERCENT'] !== undefined) {
+      const appToml = join(home, 'config', 'app.toml');
+      writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^heap-growing-percent = .*$/m, `heap-growing-percent = ${Number(process.env['E2E_HEAP_GROWING_PERCENT'])}`));
+    }
     writeFileSync(
       configPath,
       readFileSync(configPath, 'utf8')
@@ -312,6 +317,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: submit→commit p50 (saturated)', value: quantile(latencies, 0.5), unit: 'ms' },
       { name: 'e2e: submit→commit p99 (saturated)', value: quantile(latencies, 0.99), unit: 'ms' },
       { name: 'e2e: REST balance p99 at 200 req/s, idle', value: Number(idle.p99Ms), unit: 'ms' },
+      { name: `e2e: steady phase: ${steady.length} txs submitted in`, value: Math.round(Number(steadyResult.seconds)), unit: 's' },
       { name: 'e2e: steady phase: submit rate reached (offered 500 tx/s)', value: Math.round(Number(steadyResult.accepted) / Number(steadyResult.seconds)), unit: 'tx/s' },
       { name: 'e2e: REST balance p99 at 200 req/s, under the steady phase', value: Number(loaded.p99Ms), unit: 'ms' },
       { name: 'e2e: REST p99 under load / idle', value: round(Number(loaded.p99Ms) / Number(idle.p99Ms)), unit: '×' },
