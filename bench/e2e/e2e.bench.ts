@@ -16,6 +16,13 @@
  * the 500 tx/s go on; node RSS sampled every second throughout (start, peak, after the load).
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
+ * E2E_HEAP_GROWING_PERCENT: app.toml [memory] heap-growing-percent for the node (default: as init writes it).
+ * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
+ * E2E_SETTLE_SECONDS (default 60): how long after the load the settled RSS is read.
+ * E2E_MEMLOG=<dir>: the node runs with bench/e2e/memlog.mjs preloaded, logging its memory every
+ * second to <dir>/memlog.jsonl and marking the start, the end of the load and the settled point
+ * (E2E_MEMLOG_GC=1: each mark also after a full GC; E2E_HEAPSNAP=1: and a heap snapshot in <dir>,
+ * summarised by bench/e2e/heapsummary.mjs).
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
@@ -157,6 +164,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
   const loadSeconds = Number(process.env['E2E_LOAD_SECONDS'] ?? 20);
   // REST saturation runs (idle, bare node:http, under the 500 tx/s load), seconds each.
   const restSeconds = Number(process.env['E2E_REST_SECONDS'] ?? 5);
+  const settleSeconds = Number(process.env['E2E_SETTLE_SECONDS'] ?? 60);
+  const memlog = process.env['E2E_MEMLOG'];
   const blockInterval = process.env['E2E_BLOCK'] ?? '1s';
   const connections = 50;
   // The 500 tx/s phase: the p99 poll (loadSeconds), then REST saturation (1 s warm-up + restSeconds) and slack.
@@ -184,6 +193,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     writeFileSync(genesisPath, JSON.stringify(genesis));
     tokend(['collect-gentxs', ...h]);
     const configPath = join(home, 'config', 'config.toml');
+    if (process.env['E2E_HEAP_GROWING_PERCENT'] !== undefined) {
+      const appToml = join(home, 'config', 'app.toml');
+      writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^heap-growing-percent = .*$/m, `heap-growing-percent = ${Number(process.env['E2E_HEAP_GROWING_PERCENT'])}`));
+    }
     writeFileSync(
       configPath,
       readFileSync(configPath, 'utf8')
@@ -216,19 +229,33 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
     const nodeLog = join(home, 'node.log');
     const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
-    node = spawn(process.execPath, [...profile, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
-      stdio: ['ignore', openSync(nodeLog, 'w'), openSync(nodeLog, 'a')],
+    const memlogArgs = memlog ? [...(process.env['E2E_MEMLOG_GC'] === '1' ? ['--expose-gc'] : []), '--import', pathToFileURL(join(ROOT, 'bench', 'e2e', 'memlog.mjs')).href] : [];
+    const memlogEnv = memlog ? { TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'), ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}) } : {};
+    const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
+    // The node's log: <home>/node.log, or <dir>/node.log with E2E_MEMLOG (why it stopped, if it did).
+    const logFile = memlog ? join(memlog, 'node.log') : nodeLog;
+    node = spawn(process.execPath, [...profile, ...memlogArgs, ...nodeArgs, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
+      stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
+      env: { ...process.env, ...memlogEnv },
     });
     const pid = node.pid!;
+    // A memory mark in the node's log (bench/e2e/memlog.mjs), when it runs with it.
+    const mark = async (what: string): Promise<void> => {
+      if (!memlog) return;
+      log(`memory mark: ${what}`);
+      node!.kill('SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, process.env['E2E_HEAPSNAP'] === '1' ? 30_000 : 1000));
+    };
     const deadline = Date.now() + 120_000;
     while ((await latestHeight(url).catch(() => 0)) < 2) {
-      if (Date.now() > deadline || node.exitCode !== null) throw new Error(`node did not start; its log ends:\n${readFileSync(nodeLog, 'utf8').split('\n').slice(-15).join('\n')}`);
+      if (Date.now() > deadline || node.exitCode !== null) throw new Error(`node did not start; its log ends:\n${readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const rss: { t: number; mib: number }[] = [];
     const t0 = Date.now();
     const sampler = setInterval(() => rss.push({ t: (Date.now() - t0) / 1000, mib: rssMiB(pid) }), 1000);
     const rssStart = rssMiB(pid);
+    await mark('start');
     const balanceUrl = `http://127.0.0.1:${apiPort}/cosmos/bank/v1beta1/balances/${keys[0]!.bech32}`;
 
     // (1) REST idle: the p99 at 200 req/s, then saturating throughput against bare node:http
@@ -278,8 +305,18 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     log(`500 tx/s: ${JSON.stringify(steadyResult)}; REST under load: ${JSON.stringify(loaded)}`);
     await watcher.waitFor(before + Number(steadyResult.accepted), 60_000);
     await watcher.stop();
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const loadEnded = Date.now();
+    const rssEnd = rssMiB(pid);
+    await mark('end of load');
+    const settle = async (seconds: number): Promise<void> => {
+      const wait = loadEnded + seconds * 1000 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+    await settle(Math.min(10, settleSeconds));
+    const rss10 = rssMiB(pid);
+    await settle(settleSeconds);
     const rssSettled = rssMiB(pid);
+    await mark('settled');
     clearInterval(sampler);
     const rssPeak = Math.max(...rss.map((sample) => sample.mib));
     log(`RSS MiB over time: ${rss.map((sample) => `${sample.t.toFixed(0)}s=${sample.mib.toFixed(0)}`).join(' ')}`);
@@ -300,6 +337,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: submit→commit p50 (saturated)', value: quantile(latencies, 0.5), unit: 'ms' },
       { name: 'e2e: submit→commit p99 (saturated)', value: quantile(latencies, 0.99), unit: 'ms' },
       { name: 'e2e: REST balance p99 at 200 req/s, idle', value: Number(idle.p99Ms), unit: 'ms' },
+      { name: `e2e: steady phase: ${steady.length} txs submitted in`, value: Math.round(Number(steadyResult.seconds)), unit: 's' },
       { name: 'e2e: steady phase: submit rate reached (offered 500 tx/s)', value: Math.round(Number(steadyResult.accepted) / Number(steadyResult.seconds)), unit: 'tx/s' },
       { name: 'e2e: REST balance p99 at 200 req/s, under the steady phase', value: Number(loaded.p99Ms), unit: 'ms' },
       { name: 'e2e: REST p99 under load / idle', value: round(Number(loaded.p99Ms) / Number(idle.p99Ms)), unit: '×' },
@@ -311,7 +349,11 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: node RSS at start', value: Math.round(rssStart), unit: 'MiB' },
       { name: 'e2e: node RSS peak', value: Math.round(rssPeak), unit: 'MiB' },
       { name: 'e2e: node RSS before / after the 500 tx/s phase', value: Math.round(rssBeforeLoad), unit: `MiB → ${Math.round(rssAfterLoad)} MiB` },
-      { name: 'e2e: node RSS 10 s after the load', value: Math.round(rssSettled), unit: 'MiB' },
+      { name: 'e2e: node RSS when every accepted tx was committed (end of load)', value: Math.round(rssEnd), unit: 'MiB' },
+      { name: 'e2e: node RSS 10 s after the load', value: Math.round(rss10), unit: 'MiB' },
+      { name: `e2e: node RSS ${settleSeconds} s after the load`, value: Math.round(rssSettled), unit: 'MiB' },
+      { name: `e2e: node RSS ${settleSeconds} s after / at start (target ≤ 1.2)`, value: round(rssSettled / rssStart), unit: '×' },
+      { name: 'e2e: node RSS at the end of the load / at start (target ≤ 1.5)', value: round(rssEnd / rssStart), unit: '×' },
     );
   } finally {
     if (node && node.exitCode === null) {

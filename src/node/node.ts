@@ -8,6 +8,7 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
 import { NodeHealth, type HealthReport } from './health.js';
 import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
@@ -158,6 +159,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   if (overrides.jsonRpcEnable !== undefined) appConfig.jsonRpc.enable = overrides.jsonRpcEnable;
   if (overrides.jsonRpcAddress) appConfig.jsonRpc.address = overrides.jsonRpcAddress;
   if (overrides.jsonRpcWsAddress) appConfig.jsonRpc.wsAddress = overrides.jsonRpcWsAddress;
+  // app.toml [memory] heap-growing-percent: V8 reads it whenever it sets the next heap limit.
+  if (appConfig.memory.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${appConfig.memory.heapGrowingPercent}`);
   if (overrides.jsonRpcApi !== undefined) appConfig.jsonRpc.api = parseJsonRpcApi(overrides.jsonRpcApi, '--json-rpc.api');
   if (overrides.minimumGasPrices !== undefined) appConfig.minimumGasPrices = overrides.minimumGasPrices;
   if (overrides.haltHeight !== undefined) appConfig.haltHeight = overrides.haltHeight;
@@ -239,7 +242,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       upgrades: { skipHeights: overrides.unsafeSkipUpgrades ?? [], homeDir: home, ...(overrides.upgradeHandlers ? { handlers: overrides.upgradeHandlers } : {}) },
       ...(overrides.moduleSet ? { moduleSet: overrides.moduleSet } : {}),
     };
-    const opened: OpenedApp = await openApp(db, appOptions);
+    // app.toml [cache] store-buckets: decoded state buckets kept per module store.
+    const opened: OpenedApp = await openApp(db, appOptions, { bucketCacheSize: appConfig.cache.storeBuckets });
     // Everyone holds the app through this reference: after a state-sync restore the app is
     // re-opened over the restored store (it reads its params and caches at construction).
     let currentApp: App = opened.app;
@@ -283,6 +287,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       blockSync: nodeConfig.blockSync.enable,
       mempoolBroadcast: nodeConfig.mempool.broadcast,
       durableMempool: nodeConfig.mempool.durable,
+      recentBlockResults: appConfig.cache.recentBlockResults,
       logger: childLogger(logger, { module: 'consensus' }),
       onFailure: (err: Error) => {
         const fault = storageFaultOf(err);
@@ -326,7 +331,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       blockStore: consensus.blockStore,
       stateStore: consensus.stateStore,
       eventBus: consensus.eventBus,
-      options: { indexer: nodeConfig.txIndex.indexer },
+      options: { indexer: nodeConfig.txIndex.indexer, countCacheSize: appConfig.cache.indexCounters },
       logger: childLogger(logger, { module: 'txindex' }),
     });
     await indexer.start();

@@ -9,7 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { TokendError } from '../../util/errors.js';
-import { defaultConsensusOptions, defaultMempoolOptions, type ConsensusOptions, type MempoolOptions } from '../consensus/options.js';
+import { defaultConsensusOptions, defaultMempoolOptions, DEFAULT_RECENT_RESPONSES, type ConsensusOptions, type MempoolOptions } from '../consensus/options.js';
+import { defaultIndexerOptions } from '../indexer/options.js';
+import { defaultCommitMultiStoreOptions } from '../store/options.js';
 import { defaultP2POptions, type P2POptions } from '../p2p/options.js';
 import { configDir } from './home.js';
 
@@ -87,6 +89,18 @@ export interface AppConfig {
   jsonRpc: { enable: boolean; address: string; wsAddress: string; api: string[]; maxOpenConnections: number; httpTimeoutMs: number; httpIdleTimeoutMs: number };
   /** [state-sync]: take a snapshot every snapshot-interval blocks (0 = never), keep snapshot-keep-recent. */
   stateSync: { snapshotInterval: number; snapshotKeepRecent: number };
+  /**
+   * [cache] (tokend's own section): the bounds of the node's in-memory caches, in entries.
+   * storeBuckets: decoded state buckets per module store; indexCounters: the tx and block
+   * indexers' attribute counters (each); recentBlockResults: decoded FinalizeBlock responses of the
+   * latest heights. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
+   */
+  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number };
+  /**
+   * [memory] (tokend's own section): heapGrowingPercent, V8's old-generation growing factor as
+   * 1 + percent/100 after each full GC (0 = V8's own, up to 4× the live heap under load).
+   */
+  memory: { heapGrowingPercent: number };
 }
 
 /**
@@ -162,6 +176,8 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
+    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES },
+    memory: { heapGrowingPercent: 0 },
   };
 }
 
@@ -380,6 +396,8 @@ export function loadAppConfig(home: string): AppConfig {
   const grpc = root.sub('grpc');
   const jsonRpc = root.sub('json-rpc');
   const stateSync = root.sub('state-sync');
+  const cache = root.sub('cache');
+  const memory = root.sub('memory');
   return {
     minimumGasPrices: root.str('minimum-gas-prices', d.minimumGasPrices),
     pruning: root.str('pruning', d.pruning),
@@ -417,6 +435,14 @@ export function loadAppConfig(home: string): AppConfig {
     stateSync: {
       snapshotInterval: stateSync.int('snapshot-interval', d.stateSync.snapshotInterval),
       snapshotKeepRecent: stateSync.int('snapshot-keep-recent', d.stateSync.snapshotKeepRecent),
+    },
+    cache: {
+      storeBuckets: cache.int('store-buckets', d.cache.storeBuckets),
+      indexCounters: cache.int('index-counters', d.cache.indexCounters),
+      recentBlockResults: cache.int('recent-block-results', d.cache.recentBlockResults),
+    },
+    memory: {
+      heapGrowingPercent: memory.int('heap-growing-percent', d.memory.heapGrowingPercent),
     },
   };
 }
@@ -632,5 +658,24 @@ http-idle-timeout = ${q(formatDurationMs(config.jsonRpc.httpIdleTimeoutMs))}
 snapshot-interval = ${config.stateSync.snapshotInterval}
 # Number of recent snapshots to keep
 snapshot-keep-recent = ${config.stateSync.snapshotKeepRecent}
+
+[cache]
+# tokend's in-memory caches, each bounded to this many entries (0 = no cache); what the node keeps
+# in memory does not grow with the blocks or txs it has seen beyond these. The decoded-tx and
+# verified-signature caches are sized from config.toml [mempool] size (2 × size, at least 1000).
+# Decoded state buckets kept per module store (about 0.6 KB each at 3 keys; the last 2 read are
+# kept even at 0)
+store-buckets = ${config.cache.storeBuckets}
+# Event attribute counters kept by the tx indexer and by the block indexer (each)
+index-counters = ${config.cache.indexCounters}
+# Decoded FinalizeBlock responses of the latest heights (block_results, receipts, the indexer)
+recent-block-results = ${config.cache.recentBlockResults}
+
+[memory]
+# How far the JS heap may grow past what a full collection left live before the next one, in
+# percent (V8's heap growing factor 1 + percent/100). 0 = V8's own choice, which under sustained
+# load lets the heap reach about 4× its live size (given back about a minute after the load);
+# e.g. 30 keeps it near 1.3× at the cost of more frequent collections (more CPU)
+heap-growing-percent = ${config.memory.heapGrowingPercent}
 `;
 }

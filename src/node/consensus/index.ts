@@ -74,6 +74,8 @@ export interface ConsensusConfig {
     chunkRequestTimeoutMs: number;
     chunkFetchers: number;
   };
+  /** Decoded FinalizeBlock responses the state store keeps (app.toml [cache] recent-block-results). */
+  recentBlockResults?: number;
   /** Overrides `options.walFile` (tests inject a MemoryWAL). */
   wal?: WAL;
   /** Called if consensus halts on an unrecoverable error (app failure, corrupted store). */
@@ -159,7 +161,7 @@ class ConsensusNode implements Consensus {
     this.logger = config.logger ?? nullLogger;
     this.options = { ...defaultConsensusOptions, ...config.options };
     this.blockStore = new BlockStore(config.db);
-    this.stateStore = new StateStore(config.db);
+    this.stateStore = new StateStore(config.db, config.recentBlockResults);
     this.eventBus = new EventBus(childLogger(this.logger, { module: 'events' }));
     this.mempool = new Mempool(config.app, config.mempoolOptions, childLogger(this.logger, { module: 'mempool' }), config.durableMempool ? new MempoolStore(config.db) : undefined);
     const stored = this.stateStore.load();

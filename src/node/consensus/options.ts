@@ -88,3 +88,6 @@ export function precommitTimeoutMs(o: ConsensusOptions, round: number): number {
 export function waitForTxs(o: ConsensusOptions): boolean {
   return !o.createEmptyBlocks || o.createEmptyBlocksIntervalMs > 0;
 }
+
+/** Decoded FinalizeBlock responses the state store keeps for the latest heights (app.toml [cache] recent-block-results). */
+export const DEFAULT_RECENT_RESPONSES = 16;

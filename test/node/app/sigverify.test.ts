@@ -5,6 +5,7 @@
 import { isNativeSecp256k1Available } from '../../../src/keyring/index.js';
 import { signMessage } from '../../../src/keyring/keys.js';
 import { keccak256 } from '../../../src/keyring/hash.js';
+import { DecodedTxCache } from '../../../src/node/app/tx.js';
 import { SignatureVerifierPool, VerifiedSignatureCache, ethRecoverKeyField, inlineVerifyStats, verifyJobLocally, type VerifyJob } from '../../../src/node/app/sigverify.js';
 import { secp256k1 } from '../../../src/keyring/secp256k1.js';
 import { TOKEN, buildAppState, msgSend, signTx, startChain, testKey } from './helpers.js';
@@ -13,6 +14,27 @@ const alice = testKey('alice');
 const bob = testKey('bob');
 const validator = testKey('validator');
 const nativeTest = isNativeSecp256k1Available() ? test : test.skip;
+
+describe('DecodedTxCache', () => {
+  test('bounded: holds at most its capacity of decoded txs, the oldest going first', () => {
+    const txs = Array.from({ length: 25 }, (_, i) => signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, BigInt(i + 1))], sequence: BigInt(i), accountNumber: 0n }));
+    const cache = new DecodedTxCache(10);
+    const decoded = txs.map((bytes, i) => {
+      const tx = cache.decode(bytes);
+      expect(cache.size).toBe(Math.min(i + 1, 10));
+      return tx;
+    });
+    expect(cache.decode(txs[24]!)).toBe(decoded[24]); // remembered
+    expect(cache.decode(txs[0]!)).not.toBe(decoded[0]); // long evicted: decoded anew
+    expect(cache.decode(txs[0]!).hash).toEqual(decoded[0]!.hash);
+    expect(cache.size).toBe(10);
+    cache.forget(decoded[24]!);
+    expect(cache.size).toBe(9);
+    const none = new DecodedTxCache(0);
+    none.decode(txs[1]!);
+    expect(none.size).toBe(0);
+  });
+});
 
 describe('VerifiedSignatureCache', () => {
   test('a hit needs the same chain id, signer index, account number and key', () => {

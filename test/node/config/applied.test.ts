@@ -1,12 +1,13 @@
 /**
  * Settings written into config.toml / app.toml are applied by a running node (issue 14):
  * [rpc] max_body_bytes, cors_allowed_origins, timeout_read; [api] enabled-unsafe-cors,
- * rpc-max-body-bytes. The files are edited as an operator would, then the node is started.
+ * rpc-max-body-bytes, [cache] recent-block-results. The files are edited as an operator would, then the node is started.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { appTomlPath, configTomlPath } from '../../../src/node/config/node.js';
+import type { StateStore } from '../../../src/node/consensus/store/stateStore.js';
 import type { RunningNode } from '../../../src/node/node.js';
 import { devnetHome, removeHomes, startFast, waitFor } from '../faults/helpers.js';
 
@@ -34,6 +35,7 @@ beforeAll(async () => {
   edit(appTomlPath(home), [
     [/^enabled-unsafe-cors = .*$/m, 'enabled-unsafe-cors = true'],
     [/^rpc-max-body-bytes = .*$/m, 'rpc-max-body-bytes = 2000'],
+    [/^recent-block-results = .*$/m, 'recent-block-results = 2'],
   ]);
   node = await startFast(home);
   await waitFor(() => node.consensus.status().latestBlockHeight >= 1, 'height 1');
@@ -50,6 +52,14 @@ function jsonRpcBody(bytes: number): string {
 }
 
 describe('written settings are applied', () => {
+  it('[cache] recent-block-results: the state store keeps that many decoded FinalizeBlock responses', async () => {
+    const from = node.consensus.status().latestBlockHeight;
+    await waitFor(() => node.consensus.status().latestBlockHeight >= from + 3, `height ${from + 3}`);
+    // The three heights below the latest (whose response may still be being stored).
+    for (let h = from; h < from + 3; h++) expect(node.consensus.stateStore.loadFinalizeBlockResponse(h)).toBeDefined();
+    expect((node.consensus.stateStore as StateStore).recentResponseCount).toBe(2);
+  });
+
   it('[rpc] max_body_bytes: a 1.5 MB request is served, a 2.5 MB one is 413', async () => {
     const ok = await fetch(node.rpcAddress.url, { method: 'POST', body: jsonRpcBody(1_500_000) });
     expect(ok.status).toBe(200);

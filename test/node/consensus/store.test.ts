@@ -69,6 +69,26 @@ describe('FinalizeBlock responses in the state store', () => {
     expect(store.loadFinalizeBlockEvents(5)).toBeUndefined();
   });
 
+  test('the decoded FinalizeBlock responses it keeps are bounded by its limit (app.toml [cache] recent-block-results), 0 keeping none', async () => {
+    const { StateStore } = await import('../../../src/node/consensus/store/stateStore.js');
+    const { memoryDatabase } = await import('../../../src/node/store/db/database.js');
+    const { DEFAULT_RECENT_RESPONSES } = await import('../../../src/node/consensus/options.js');
+    const response = (h: number) => ({ events: [], txResults: [{ code: 0, data: new Uint8Array([h]), log: '', info: '', gasWanted: BigInt(h), gasUsed: 1n, events: [], codespace: '' }], validatorUpdates: [], appHash: new Uint8Array([h]) });
+    for (const limit of [0, 3, DEFAULT_RECENT_RESPONSES]) {
+      const db = memoryDatabase();
+      const store = limit === DEFAULT_RECENT_RESPONSES ? new StateStore(db) : new StateStore(db, limit);
+      for (let h = 1; h <= 100; h++) {
+        await store.saveFinalizeBlockResponse(h, response(h));
+        expect(store.loadFinalizeBlockResponse(h - (h % 7))?.txResults[0]!.gasWanted ?? 0n).toBe(BigInt(h - (h % 7)));
+        expect(store.recentResponseCount).toBeLessThanOrEqual(limit);
+      }
+      expect(store.recentResponseCount).toBe(limit);
+      // Every height still reads back whole, kept or not.
+      for (let h = 1; h <= 100; h++) expect(store.loadFinalizeBlockResponse(h)!.txResults[0]!.gasWanted).toBe(BigInt(h));
+      expect(store.recentResponseCount).toBe(limit);
+    }
+  });
+
   test('a height\'s block-level events are stored once, served without its tx results, and pruned with it', async () => {
     const { StateStore } = await import('../../../src/node/consensus/store/stateStore.js');
     const { memoryDatabase } = await import('../../../src/node/store/db/database.js');

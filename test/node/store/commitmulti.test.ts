@@ -99,6 +99,30 @@ for (const [kind, makeFixture] of DB_KINDS) {
       await other.close();
     });
 
+    test('the decoded-bucket cache holds at most bucketCacheSize buckets per store (app.toml [cache] store-buckets)', async () => {
+      const cms = await open(fixture.db);
+      const value = (i: number) => s(`${i}:`.padEnd(1500, 'v')); // above INDEX_VALUE_MAX: read from its bucket
+      for (let round = 0; round < 4; round++) {
+        for (let i = round * 150; i < (round + 1) * 150; i++) cms.getStore('bank').set(s(`acct/${i}`), value(i));
+        await cms.commit();
+      }
+      await cms.close();
+      for (const bound of [16, 64]) {
+        const bounded = await openCommitMultiStore(await fixture.reopen(), { stores: STORES, pruning: PRUNING_NOTHING, bucketCacheSize: bound });
+        for (let i = 0; i < 600; i++) {
+          expect(hex(bounded.getStore('bank').get(s(`acct/${i}`)))).toBe(hex(value(i)));
+          expect(bounded.stats().cachedBuckets).toBeLessThanOrEqual(bound);
+        }
+        expect(bounded.stats().cachedBuckets).toBeGreaterThan(bound / 2);
+        await bounded.close();
+      }
+      // The default bound is far larger: the same reads keep more buckets than either bound above.
+      const unbounded = await open(await fixture.reopen());
+      for (let i = 0; i < 600; i++) unbounded.getStore('bank').get(s(`acct/${i}`));
+      expect(unbounded.stats().cachedBuckets).toBeGreaterThan(64);
+      await unbounded.close();
+    });
+
     test('workingHash is what commit returns; commit persists and reopen lands on it', async () => {
       const cms = await open(fixture.db);
       cms.getStore('bank').set(s('alice'), s('100'));

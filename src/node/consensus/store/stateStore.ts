@@ -10,6 +10,7 @@ import type { AbciEvent, ConsensusParams, ResponseFinalizeBlock } from '../../ab
 import type { BatchOp, Database } from '../../store/db/database.js';
 import { Bucket, bucketKey } from '../../store/db/buckets.js';
 import { ConsensusError } from '../errors.js';
+import { DEFAULT_RECENT_RESPONSES } from '../options.js';
 import { EMPTY_BYTES, uint64BE } from '../types/bytes.js';
 import type { ValidatorSet } from '../types/validator.js';
 import {
@@ -53,8 +54,6 @@ export interface StateStoreReader {
   loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined;
 }
 
-/** Decoded FinalizeBlock responses kept (the most recently stored or read heights). */
-const RECENT_RESPONSES = 16;
 /** Longest piece of a FinalizeBlock response's encoding before the event loop gets a turn. */
 const RESPONSE_SLICE_MS = 4;
 
@@ -66,7 +65,14 @@ export class StateStore implements StateStoreReader {
   /** The state record lastBlockHeight last decoded, and its height. */
   private heightOf: { raw: Uint8Array; height: number } | undefined;
 
-  constructor(private readonly db: Database) {}
+  /**
+   * `recentResponses`: decoded FinalizeBlock responses kept in memory, the most recently stored
+   * or read heights (app.toml [cache] recent-block-results; 0 keeps none).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly recentResponseLimit = DEFAULT_RECENT_RESPONSES,
+  ) {}
 
   load(): ChainState | undefined {
     const raw = this.db.getSync(STATE_KEY);
@@ -188,8 +194,14 @@ export class StateStore implements StateStoreReader {
   private readonly recentResponses = new Map<number, { response: ResponseFinalizeBlock; eventsApart: boolean }>();
 
   private remember(height: number, response: ResponseFinalizeBlock, eventsApart: boolean): void {
+    if (this.recentResponseLimit <= 0) return;
     this.recentResponses.set(height, { response, eventsApart });
-    if (this.recentResponses.size > RECENT_RESPONSES) this.recentResponses.delete(this.recentResponses.keys().next().value!);
+    if (this.recentResponses.size > this.recentResponseLimit) this.recentResponses.delete(this.recentResponses.keys().next().value!);
+  }
+
+  /** How many decoded FinalizeBlock responses are kept now (at most the limit). */
+  get recentResponseCount(): number {
+    return this.recentResponses.size;
   }
 
   private loadValidatorsInfo(height: number): ValidatorsInfo | undefined {
