@@ -25,7 +25,8 @@
  * node record) is known and the rest is loaded from a `NodeSource` on first use — opening a
  * store needs only its root's address.
  */
-import { sha256, sha256Into } from '../../../util/hash.js';
+import { sha256 } from '../../../util/hash.js';
+import { sha256Input, sha256OfInput } from '../../../util/sha256.js';
 
 export const NONE = -1;
 const HASH_SIZE = 32;
@@ -113,20 +114,21 @@ export function zigZagBytes(value: number): Uint8Array {
   return out.slice(0, writeZigZag(out, 0, value));
 }
 
-let scratch = new Uint8Array(256);
-
 /** IAVL leaf hash of (key, sha256(value)) created at `version`, written to out[offset, offset + 32). */
 export function leafHashInto(key: Uint8Array, valueHash: Uint8Array, version: number, out: Uint8Array, offset: number): void {
+  // The input is built straight in the hasher's input buffer (keys are far below its 32 KiB).
+  let input = sha256Input();
   const need = 2 + 10 + 10 + key.length + 1 + HASH_SIZE;
-  if (scratch.length < need) scratch = new Uint8Array(need * 2);
-  scratch[0] = 0;
-  scratch[1] = 2;
-  let o = writeZigZag(scratch, 2, version);
-  o = writeUvarint(scratch, o, key.length);
-  for (let i = 0; i < key.length; i++) scratch[o++] = key[i]!;
-  scratch[o++] = HASH_SIZE;
-  for (let i = 0; i < HASH_SIZE; i++) scratch[o++] = valueHash[i]!;
-  sha256Into(scratch, 0, o, out, offset);
+  if (need > input.length) input = new Uint8Array(need);
+  input[0] = 0;
+  input[1] = 2;
+  let o = writeZigZag(input, 2, version);
+  o = writeUvarint(input, o, key.length);
+  for (let i = 0; i < key.length; i++) input[o++] = key[i]!;
+  input[o++] = HASH_SIZE;
+  for (let i = 0; i < HASH_SIZE; i++) input[o++] = valueHash[i]!;
+  if (input === sha256Input()) sha256OfInput(o, out, offset);
+  else out.set(sha256(input.subarray(0, o)), offset);
 }
 
 /** IAVL leaf hash of (key, sha256(value)) created at `version`. */
@@ -172,7 +174,6 @@ export class IavlTree {
   private workingList: number[] = [];
   /** Committed slots replaced in the working version (freed after commit). */
   private orphans: number[] = [];
-  private hashInput = new Uint8Array(128);
 
   constructor(
     private readonly source: NodeSource | undefined,
@@ -581,7 +582,7 @@ export class IavlTree {
       if (this.loaded[r] === ADDRESS_ONLY) this.ensure(r);
       else this.hashSlot(r);
     }
-    const input = this.hashInput;
+    const input = sha256Input();
     let o = writeZigZag(input, 0, this.heightOf[slot]!);
     o = writeZigZag(input, o, this.sizeOf[slot]!);
     o = writeZigZag(input, o, this.versionOf[slot]!);
@@ -590,7 +591,7 @@ export class IavlTree {
     for (let i = 0, from = l * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
     input[o++] = HASH_SIZE;
     for (let i = 0, from = r * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
-    sha256Into(input, 0, o, hashes, slot * HASH_SIZE);
+    sha256OfInput(o, hashes, slot * HASH_SIZE);
     this.hashed[slot] = 1;
   }
 
