@@ -564,11 +564,11 @@ class RootMultiStoreImpl implements RootMultiStore {
         else list.push({ key, kh, value, vh });
       }
       yield;
-      const root = tree.workingHash();
-      yield;
-      // Nodes created at this version, post-order; their index is their address.
+      // Nodes created at this version, post-order; their index is their address. They are
+      // hashed in the same pass, so the root hash below is already there.
       const encoder = new NodeChunkEncoder(state.id, version);
       const created = tree.encodeNewNodes(encoder);
+      const root = tree.workingHash();
       yield;
       for (const op of encoder.finish()) ops.push(op);
       const rootAddress = tree.workingRootAddress();

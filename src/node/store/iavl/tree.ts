@@ -641,9 +641,9 @@ export class IavlTree {
    * Number the working version's nodes in post order (children before parents; each one's index
    * is its position), calling `each` on a node right after it gets its index. Returns the count.
    */
-  private indexNewNodes(each: (slot: number) => void): number {
+  private indexNewNodes(each: (slot: number) => void, hashFirst = true): number {
     if (this.root === NONE || this.isWorking[this.root] !== 1) return 0;
-    this.workingHash();
+    if (hashFirst) this.workingHash();
     let count = 0;
     const isWorking = this.isWorking;
     const visit = (slot: number): void => {
@@ -693,12 +693,13 @@ export class IavlTree {
   }
 
   /**
-   * `newNodes()` and `encodeNodes()` in one post-order pass (each node is encoded right after it
-   * gets its index, while its fields are still in the CPU cache; same records, same order).
-   * Returns the number of nodes created in the working version.
+   * `workingHash()`, `newNodes()` and `encodeNodes()` in one post-order pass: each new node is
+   * hashed (its children come first), given its index and encoded right away, while its fields
+   * are still in the CPU cache; same hashes, same records, same order. `workingHash()` is then
+   * free. Returns the number of nodes created in the working version.
    */
   encodeNewNodes(add: NodeSink): number {
-    return this.indexNewNodes((slot) => this.encodeNode(slot, add));
+    return this.indexNewNodes((slot) => this.encodeNode(slot, add), false);
   }
 
   /**
