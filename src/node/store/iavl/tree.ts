@@ -641,9 +641,9 @@ export class IavlTree {
    * Number the working version's nodes in post order (children before parents; each one's index
    * is its position), calling `each` on a node right after it gets its index. Returns the count.
    */
-  private indexNewNodes(each: (slot: number) => void, hashFirst = true): number {
+  private indexNewNodes(each: (slot: number) => void): number {
     if (this.root === NONE || this.isWorking[this.root] !== 1) return 0;
-    if (hashFirst) this.workingHash();
+    this.workingHash();
     let count = 0;
     const isWorking = this.isWorking;
     const visit = (slot: number): void => {
@@ -699,8 +699,52 @@ export class IavlTree {
    * free. Returns the number of nodes created in the working version.
    */
   encodeNewNodes(add: NodeSink): number {
-    return this.indexNewNodes((slot) => this.encodeNode(slot, add), false);
+    const root = this.root;
+    if (root === NONE || this.isWorking[root] !== 1) return 0;
+    // Iterative post-order over the working nodes (an explicit stack: no closure call per node).
+    const isWorking = this.isWorking;
+    const heightOf = this.heightOf;
+    const leftOf = this.leftOf;
+    const rightOf = this.rightOf;
+    let stack = this.walkStack;
+    let expanded = this.walkExpanded;
+    let sp = 0;
+    let count = 0;
+    stack[sp] = root;
+    expanded[sp++] = 0;
+    while (sp > 0) {
+      const slot = stack[sp - 1]!;
+      if (expanded[sp - 1] === 0 && heightOf[slot]! > 0) {
+        expanded[sp - 1] = 1;
+        if (sp + 2 > stack.length) {
+          const grownStack = new Int32Array(stack.length * 2);
+          grownStack.set(stack);
+          const grownExpanded = new Uint8Array(stack.length * 2);
+          grownExpanded.set(expanded);
+          this.walkStack = stack = grownStack;
+          this.walkExpanded = expanded = grownExpanded;
+        }
+        const r = rightOf[slot]!;
+        const l = leftOf[slot]!;
+        if (isWorking[r] === 1) {
+          stack[sp] = r;
+          expanded[sp++] = 0;
+        }
+        if (isWorking[l] === 1) {
+          stack[sp] = l;
+          expanded[sp++] = 0;
+        }
+        continue;
+      }
+      sp--;
+      this.indexOf[slot] = count++;
+      this.encodeNode(slot, add);
+    }
+    return count;
   }
+
+  private walkStack = new Int32Array(128);
+  private walkExpanded = new Uint8Array(128);
 
   /**
    * Addresses of the committed nodes the working version replaced (before commit()), as the
