@@ -140,6 +140,30 @@ export function leafHash(key: Uint8Array, valueHash: Uint8Array, version: number
 
 export const EMPTY_TREE_HASH: Uint8Array = sha256(new Uint8Array(0));
 
+/** A stack of slot numbers in one growing Int32Array (kept across blocks: no per-block arrays to grow). */
+class SlotStack {
+  items = new Int32Array(256);
+  length = 0;
+
+  push(slot: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Int32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = slot;
+  }
+
+  /** The top slot, removed; NONE when empty. */
+  pop(): number {
+    return this.length === 0 ? NONE : this.items[--this.length]!;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}
+
 export class IavlTree {
   private capacity = 0;
   private leftOf = new Int32Array(0);
@@ -158,7 +182,7 @@ export class IavlTree {
   private keyLength = new Uint32Array(0);
   private keyBytes = new Uint8Array(INITIAL_KEY_BYTES);
   private keyUsed = 0;
-  private freeSlots: number[] = [];
+  private readonly freeSlots = new SlotStack();
   private used = 0;
 
   /** Root of the last committed version. */
@@ -171,9 +195,9 @@ export class IavlTree {
    * Slots marked in isWorking, in creation order; may also hold slots dropped (and maybe
    * re-used) since: isWorking decides, and each slot is handled once.
    */
-  private workingList: number[] = [];
+  private readonly workingList = new SlotStack();
   /** Committed slots replaced in the working version (freed after commit). */
-  private orphans: number[] = [];
+  private readonly orphans = new SlotStack();
 
   constructor(
     private readonly source: NodeSource | undefined,
@@ -210,7 +234,7 @@ export class IavlTree {
 
   private alloc(): number {
     const reused = this.freeSlots.pop();
-    if (reused !== undefined) return reused;
+    if (reused !== NONE) return reused;
     if (this.used >= this.capacity) this.grow(this.used + 1);
     return this.used++;
   }
@@ -752,13 +776,25 @@ export class IavlTree {
    * straight from the arenas; undefined when there are none.
    */
   encodedOrphanAddresses(): Uint8Array | undefined {
-    const orphans = this.orphans;
-    if (orphans.length === 0) return undefined;
-    const out = new Uint8Array(orphans.length * 10);
+    const { items, length } = this.orphans;
+    if (length === 0) return undefined;
+    // Versions and indexes are uint32 in the arenas: at most 5 varint bytes each.
+    const out = new Uint8Array(length * 10);
     let o = 0;
-    for (const slot of orphans) {
-      o = writeUvarint(out, o, this.versionOf[slot]!);
-      o = writeUvarint(out, o, this.indexOf[slot]!);
+    for (let i = 0; i < length; i++) {
+      const slot = items[i]!;
+      let v = this.versionOf[slot]!;
+      while (v > 0x7f) {
+        out[o++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[o++] = v;
+      v = this.indexOf[slot]!;
+      while (v > 0x7f) {
+        out[o++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[o++] = v;
     }
     return out.slice(0, o);
   }
@@ -771,19 +807,22 @@ export class IavlTree {
 
   /** Make the working tree the committed one (after newNodes() gave the new nodes their index). */
   commit(): void {
-    for (const slot of this.orphans) this.release(slot);
-    this.orphans = [];
-    for (const slot of this.workingList) this.isWorking[slot] = 0;
-    this.workingList = [];
+    const orphans = this.orphans.items;
+    for (let i = 0, n = this.orphans.length; i < n; i++) this.release(orphans[i]!);
+    this.orphans.clear();
+    const working = this.workingList.items;
+    for (let i = 0, n = this.workingList.length; i < n; i++) this.isWorking[working[i]!] = 0;
+    this.workingList.clear();
     this.committedRoot = this.root;
     this.workingVersion++;
   }
 
   /** Forget every write since the last commit. */
   discardWorking(): void {
-    for (const slot of this.workingList) if (this.isWorking[slot] === 1) this.release(slot);
-    this.workingList = [];
-    this.orphans = [];
+    const working = this.workingList.items;
+    for (let i = 0, n = this.workingList.length; i < n; i++) if (this.isWorking[working[i]!] === 1) this.release(working[i]!);
+    this.workingList.clear();
+    this.orphans.clear();
     this.root = this.committedRoot;
   }
 
@@ -792,12 +831,12 @@ export class IavlTree {
     this.warmStack = [];
     this.warmLoadedThisPass = 0;
     this.warmPassActive = false;
-    this.freeSlots = [];
+    this.freeSlots.clear();
     this.used = 0;
     this.keyUsed = 0;
     this.isWorking.fill(0);
-    this.workingList = [];
-    this.orphans = [];
+    this.workingList.clear();
+    this.orphans.clear();
     this.workingVersion = workingVersion;
     this.committedRoot = root === undefined ? NONE : this.stub(root.version, root.index);
     this.root = this.committedRoot;
