@@ -133,6 +133,8 @@ export function jsSha256Into(data: Uint8Array, start: number, length: number, ou
  * compresses a block in about half the time of the plain-JS `compress` here; the message is
  * copied in and the digest out by `sha256Into`, or written in place through `sha256Input()`.
  */
+/** Two 32-byte hashes staged (word-aligned) for `i`, the inner-node entry. */
+const STAGE = 256;
 const DIGEST = 512;
 const INPUT = 1024;
 /** Longest message `h` takes (its memory is one 64 KiB page; the padding needs up to 72 bytes more). */
@@ -347,27 +349,39 @@ function sha256Module(): Uint8Array {
   c.push(0x0b); // end function
 
   const body = [1, ...uleb(36), 0x7f, ...c]; // one run of 36 i32 locals
+
+  // `i(p)`: the message is input[0, p) ‖ 0x20 ‖ STAGE[0, 32) ‖ 0x20 ‖ STAGE[32, 64); hash it.
+  const i: number[] = [];
+  const copyStaged = (at: number, from: number): void =>
+    void i.push(0x20, 0, 0x41, ...sleb(INPUT + at), ADD, 0x41, ...sleb(from), 0x41, ...sleb(32), 0xfc, 0x0a, 0, 0); // memory.copy
+  i.push(0x20, 0, 0x41, ...sleb(32), 0x3a, 0, ...uleb(INPUT)); // input[p] = 0x20
+  copyStaged(1, STAGE);
+  i.push(0x20, 0, 0x41, ...sleb(32), 0x3a, 0, ...uleb(INPUT + 33)); // input[p + 33] = 0x20
+  copyStaged(34, STAGE + 32);
+  i.push(0x20, 0, 0x41, ...sleb(66), ADD, 0x10, 0, 0x0b); // h(p + 66)
+  const innerBody = [0, ...i];
   const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
   const name = (s: string): number[] => [s.length, ...Array.from(s, (ch) => ch.charCodeAt(0))];
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, 1, 0x7f, 0]), // type: (i32) -> ()
-    ...section(3, [1, 0]), // one function of type 0
+    ...section(3, [2, 0, 0]), // two functions of type 0
     ...section(5, [1, 0, 1]), // memory: min 1 page
-    ...section(7, [2, ...name('m'), 2, 0, ...name('h'), 0, 0]), // exports: memory, function
-    ...section(10, [1, ...uleb(body.length), ...body]),
+    ...section(7, [3, ...name('m'), 2, 0, ...name('h'), 0, 0, ...name('i'), 0, 1]), // exports: memory, functions
+    ...section(10, [2, ...uleb(body.length), ...body, ...uleb(innerBody.length), ...innerBody]),
   ]);
 }
 
 interface WasmSha256 {
   memory: Uint8Array;
   hash: (length: number) => void;
+  inner: (prefixLength: number) => void;
 }
 
 /** The slice of the WebAssembly JS API used here (the project's TypeScript libs do not declare it). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: { m: { buffer: ArrayBuffer }; h: (length: number) => void } };
+  Instance: new (module: object) => { exports: { m: { buffer: ArrayBuffer }; h: (length: number) => void; i: (prefixLength: number) => void } };
 }
 
 function instantiate(): WasmSha256 | undefined {
@@ -375,7 +389,7 @@ function instantiate(): WasmSha256 | undefined {
   if (api === undefined || process.env['TOKEND_SHA256_JS'] === '1') return undefined;
   try {
     const { exports } = new api.Instance(new api.Module(sha256Module()));
-    return { memory: new Uint8Array(exports.m.buffer), hash: exports.h };
+    return { memory: new Uint8Array(exports.m.buffer), hash: exports.h, inner: exports.i };
   } catch {
     return undefined;
   }
@@ -384,6 +398,8 @@ function instantiate(): WasmSha256 | undefined {
 const wasm = instantiate();
 const wasmMemory = wasm?.memory ?? new Uint8Array(0);
 const wasmHash = wasm?.hash ?? ((): void => undefined);
+const wasmInner = wasm?.inner ?? ((): void => undefined);
+const wasmWords = new Int32Array(wasmMemory.buffer, 0, wasmMemory.length >>> 2);
 const useWasm = wasm !== undefined;
 
 /** Which implementation hashes small inputs in this process (benchmarks, docs). */
@@ -426,4 +442,33 @@ export function sha256OfInput(length: number, out: Uint8Array, outOffset: number
   wasmHash(length);
   const m = wasmMemory;
   for (let i = 0, p = DIGEST; i < 32; i++, p++) out[outOffset + i] = m[p]!;
+}
+
+/**
+ * The IAVL inner-node hash shape: SHA-256 of `sha256Input()[0, prefixLength)` ‖ 0x20 ‖ the 32
+ * bytes at `words[aWord, aWord + 8)` ‖ 0x20 ‖ those at `words[bWord, bWord + 8)`, written to
+ * `words[outWord, outWord + 8)` (`words`: an Int32Array over a caller's byte arena, so the hashes
+ * move as eight words each, not 32 bytes; the bytes are the same in any byte order). The input
+ * buffer's bytes from `prefixLength` on are overwritten.
+ */
+export function sha256OfPrefixAndTwoHashes(prefixLength: number, words: Int32Array, aWord: number, bWord: number, outWord: number): void {
+  if (!useWasm) {
+    const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
+    const input = INPUT_VIEW;
+    let o = prefixLength;
+    input[o++] = 32;
+    input.set(bytes.subarray(aWord * 4, aWord * 4 + 32), o);
+    o += 32;
+    input[o++] = 32;
+    input.set(bytes.subarray(bWord * 4, bWord * 4 + 32), o);
+    jsSha256Into(input, 0, o + 32, bytes, outWord * 4);
+    return;
+  }
+  const w = wasmWords;
+  for (let i = 0, s = STAGE >>> 2; i < 8; i++, s++) {
+    w[s] = words[aWord + i]!;
+    w[s + 8] = words[bWord + i]!;
+  }
+  wasmInner(prefixLength);
+  for (let i = 0, d = DIGEST >>> 2; i < 8; i++, d++) words[outWord + i] = w[d]!;
 }

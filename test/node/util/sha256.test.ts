@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sha256 } from '../../../src/util/hash.js';
-import { SHA256_IMPLEMENTATION, SMALL_INPUT_MAX, jsSha256Into, sha256Input, sha256Into, sha256OfInput } from '../../../src/util/sha256.js';
+import { SHA256_IMPLEMENTATION, SMALL_INPUT_MAX, jsSha256Into, sha256Input, sha256Into, sha256OfInput, sha256OfPrefixAndTwoHashes } from '../../../src/util/sha256.js';
 
 function reference(data: Uint8Array): Buffer {
   return createHash('sha256').update(data).digest();
@@ -78,6 +78,20 @@ describe('sha256 (WebAssembly or plain JS for small inputs, node:crypto above)',
         sha256OfInput(length, out, 0);
         expect(Buffer.from(out).equals(reference(data))).toBe(true);
       }
+    }
+  });
+
+  it('hashes the IAVL inner-node shape (prefix ‖ 0x20 ‖ hash ‖ 0x20 ‖ hash) from a word arena', () => {
+    const arena = new Uint8Array(32 * 8);
+    const words = new Int32Array(arena.buffer);
+    for (let prefixLength = 0; prefixLength <= 40; prefixLength++) {
+      arena.set(randomBytes(arena.length));
+      const prefix = randomBytes(prefixLength);
+      sha256Input().set(prefix);
+      const [a, b, out] = [prefixLength % 8, (prefixLength + 3) % 8, 7];
+      const message = Buffer.concat([prefix, Buffer.of(32), arena.subarray(a * 32, a * 32 + 32), Buffer.of(32), arena.subarray(b * 32, b * 32 + 32)]);
+      sha256OfPrefixAndTwoHashes(prefixLength, words, a * 8, b * 8, out * 8);
+      expect(Buffer.from(arena.subarray(out * 32, out * 32 + 32)).equals(reference(message))).toBe(true);
     }
   });
 });

@@ -26,10 +26,11 @@
  * store needs only its root's address.
  */
 import { sha256 } from '../../../util/hash.js';
-import { sha256Input, sha256OfInput } from '../../../util/sha256.js';
+import { sha256Input, sha256OfInput, sha256OfPrefixAndTwoHashes } from '../../../util/sha256.js';
 
 export const NONE = -1;
 const HASH_SIZE = 32;
+const WORDS_PER_HASH = HASH_SIZE / 4;
 const INITIAL_SLOTS = 1024;
 const INITIAL_KEY_BYTES = 64 * 1024;
 const MAX_VERSION = 0xffff_ffff;
@@ -178,6 +179,8 @@ export class IavlTree {
   /** 1 when hashes[slot] is up to date. */
   private hashed = new Uint8Array(0);
   private hashes = new Uint8Array(0);
+  /** The same arena as 32-bit words (eight per hash), for the inner-node hash input. */
+  private hashWords = new Int32Array(0);
   private keyOffset = new Uint32Array(0);
   private keyLength = new Uint32Array(0);
   private keyBytes = new Uint8Array(INITIAL_KEY_BYTES);
@@ -227,6 +230,7 @@ export class IavlTree {
     this.hashed = copy(this.hashed, (n) => new Uint8Array(n));
     this.isWorking = copy(this.isWorking, (n) => new Uint8Array(n));
     this.hashes = copy(this.hashes, (n) => new Uint8Array(n), HASH_SIZE);
+    this.hashWords = new Int32Array(this.hashes.buffer, this.hashes.byteOffset, this.hashes.length >>> 2);
     this.keyOffset = copy(this.keyOffset, (n) => new Uint32Array(n));
     this.keyLength = copy(this.keyLength, (n) => new Uint32Array(n));
     this.capacity = next;
@@ -610,12 +614,8 @@ export class IavlTree {
     let o = writeZigZag(input, 0, this.heightOf[slot]!);
     o = writeZigZag(input, o, this.sizeOf[slot]!);
     o = writeZigZag(input, o, this.versionOf[slot]!);
-    const hashes = this.hashes;
-    input[o++] = HASH_SIZE;
-    for (let i = 0, from = l * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
-    input[o++] = HASH_SIZE;
-    for (let i = 0, from = r * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
-    sha256OfInput(o, hashes, slot * HASH_SIZE);
+    // ‖ 0x20 ‖ left hash ‖ 0x20 ‖ right hash, the hashes moved as words.
+    sha256OfPrefixAndTwoHashes(o, this.hashWords, l * WORDS_PER_HASH, r * WORDS_PER_HASH, slot * WORDS_PER_HASH);
     this.hashed[slot] = 1;
   }
 
