@@ -564,13 +564,14 @@ class RootMultiStoreImpl implements RootMultiStore {
         else list.push({ key, kh, value, vh });
       }
       yield;
-      const root = tree.workingHash();
-      yield;
-      // Nodes created at this version, post-order; their index is their address.
+      // Nodes created at this version, post-order; their index is their address. They are
+      // hashed in the same pass, so the root hash below is already there.
+      // (Encoders share one record buffer: finished before any yield.)
       const encoder = new NodeChunkEncoder(state.id, version);
       const created = tree.encodeNewNodes(encoder);
-      yield;
       for (const op of encoder.finish()) ops.push(op);
+      const root = tree.workingHash();
+      yield;
       const rootAddress = tree.workingRootAddress();
       // Nodes this version replaced: their chunks can go once no retained version uses them.
       const orphaned = tree.encodedOrphanAddresses();

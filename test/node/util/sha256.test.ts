@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sha256 } from '../../../src/util/hash.js';
-import { SMALL_INPUT_MAX, sha256Into } from '../../../src/util/sha256.js';
+import { SHA256_IMPLEMENTATION, SMALL_INPUT_MAX, jsSha256Into, sha256Input, sha256Into, sha256OfInput, sha256OfPrefixAndTwoHashes } from '../../../src/util/sha256.js';
 
 function reference(data: Uint8Array): Buffer {
   return createHash('sha256').update(data).digest();
 }
 
-describe('sha256 (plain JS for small inputs, node:crypto above)', () => {
+describe('sha256 (WebAssembly or plain JS for small inputs, node:crypto above)', () => {
   it('matches node:crypto for every length from 0 to 300 bytes', () => {
     for (let length = 0; length <= 300; length++) {
       const data = randomBytes(length);
@@ -49,5 +49,49 @@ describe('sha256 (plain JS for small inputs, node:crypto above)', () => {
     expect(a).not.toBe(b);
     expect(a.length).toBe(32);
     expect(a.buffer.byteLength).toBe(32);
+  });
+
+  it('runs the WebAssembly implementation in Node', () => {
+    expect(SHA256_IMPLEMENTATION).toBe('wasm');
+  });
+
+  it('gives the same digests from the plain-JS fallback and from a message built in the input buffer', () => {
+    for (let length = 0; length <= 300; length++) {
+      const data = randomBytes(length);
+      const expected = reference(data);
+      const out = new Uint8Array(40);
+      jsSha256Into(data, 0, length, out, 3);
+      expect(Buffer.from(out.subarray(3, 35)).equals(expected)).toBe(true);
+      const input = sha256Input();
+      input.set(data);
+      sha256OfInput(length, out, 5);
+      expect(Buffer.from(out.subarray(5, 37)).equals(expected)).toBe(true);
+    }
+    // The longest message the input buffer takes, and one longer through sha256Into.
+    for (const length of [sha256Input().length, sha256Input().length + 1]) {
+      const data = randomBytes(length);
+      const out = new Uint8Array(32);
+      sha256Into(data, 0, length, out, 0);
+      expect(Buffer.from(out).equals(reference(data))).toBe(true);
+      if (length <= sha256Input().length) {
+        sha256Input().set(data);
+        sha256OfInput(length, out, 0);
+        expect(Buffer.from(out).equals(reference(data))).toBe(true);
+      }
+    }
+  });
+
+  it('hashes the IAVL inner-node shape (prefix ‖ 0x20 ‖ hash ‖ 0x20 ‖ hash) from a word arena', () => {
+    const arena = new Uint8Array(32 * 8);
+    const words = new Int32Array(arena.buffer);
+    for (let prefixLength = 0; prefixLength <= 40; prefixLength++) {
+      arena.set(randomBytes(arena.length));
+      const prefix = randomBytes(prefixLength);
+      sha256Input().set(prefix);
+      const [a, b, out] = [prefixLength % 8, (prefixLength + 3) % 8, 7];
+      const message = Buffer.concat([prefix, Buffer.of(32), arena.subarray(a * 32, a * 32 + 32), Buffer.of(32), arena.subarray(b * 32, b * 32 + 32)]);
+      sha256OfPrefixAndTwoHashes(prefixLength, words, a * 8, b * 8, out * 8);
+      expect(Buffer.from(arena.subarray(out * 32, out * 32 + 32)).equals(reference(message))).toBe(true);
+    }
   });
 });

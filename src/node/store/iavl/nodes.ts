@@ -23,14 +23,21 @@ const HASH_SIZE = 32;
 const CHUNK_CACHE = 1024;
 const SLAB_BYTES = 256 * 1024;
 
+/** Big-endian u32 into out[at, at + 4) (no DataView: reading `.buffer` of a small array moves it off the heap). */
+function putU32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value >>> 24;
+  out[at + 1] = value >>> 16;
+  out[at + 2] = value >>> 8;
+  out[at + 3] = value;
+}
+
 export function nodeChunkKey(storeId: number, version: number, chunk: number): Uint8Array {
   const out = new Uint8Array(14);
   out[0] = Bucket.stateNode;
   out[1] = storeId;
-  const view = new DataView(out.buffer);
-  view.setUint32(2, Math.floor(version / 2 ** 32));
-  view.setUint32(6, version >>> 0);
-  view.setUint32(10, chunk);
+  putU32(out, 2, Math.floor(version / 2 ** 32));
+  putU32(out, 6, version >>> 0);
+  putU32(out, 10, chunk >>> 0);
   return out;
 }
 
@@ -43,9 +50,8 @@ function versionKey(bucket: Bucket, storeId: number, version: number, extra = 0)
   const out = new Uint8Array(10 + extra);
   out[0] = bucket;
   out[1] = storeId;
-  const view = new DataView(out.buffer);
-  view.setUint32(2, Math.floor(version / 2 ** 32));
-  view.setUint32(6, version >>> 0);
+  putU32(out, 2, Math.floor(version / 2 ** 32));
+  putU32(out, 6, version >>> 0);
   return out;
 }
 
@@ -57,7 +63,7 @@ export function orphansKey(storeId: number, version: number): Uint8Array {
 /** Dead-node counter of one chunk. */
 export function deadCountKey(storeId: number, version: number, chunk: number): Uint8Array {
   const out = versionKey(Bucket.stateNodeDead, storeId, version, 4);
-  new DataView(out.buffer).setUint32(10, chunk);
+  putU32(out, 10, chunk >>> 0);
   return out;
 }
 
@@ -92,11 +98,32 @@ function writeU32Varint(out: Uint8Array, offset: number, value: number): number 
   return offset;
 }
 
+/**
+ * The records of the chunk being built and their offsets: one pair for every encoder (encoders
+ * run one after the other on one thread, and `flush` copies a chunk out before the next starts).
+ */
+let recordBuffer = new Uint8Array(16 * 1024);
+const recordOffsets = new Uint32Array(NODES_PER_CHUNK);
+/**
+ * Chunk values are views into shared slabs, handed out front to back and never written again, so
+ * one slab serves every store and block until it is full (one ArrayBuffer per ~25 chunks).
+ */
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+function take(size: number): Uint8Array {
+  if (slabUsed + size > slab.length) {
+    slab = new Uint8Array(Math.max(SLAB_BYTES, size));
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += size;
+  return out;
+}
+
 /** Builds chunk records node by node, straight from the tree's arenas (no per-node objects). */
 export class NodeChunkEncoder {
   private readonly ops: BatchOp[] = [];
-  private buffer = new Uint8Array(4096);
-  private offsets = new Uint32Array(NODES_PER_CHUNK);
   private count = 0;
   private used = 0;
   private chunk = 0;
@@ -108,13 +135,13 @@ export class NodeChunkEncoder {
 
   add(height: number, size: number, keyBytes: Uint8Array, keyStart: number, keyLength: number, hashBytes: Uint8Array, hashStart: number, leftVersion: number, leftIndex: number, rightVersion: number, rightIndex: number): void {
     const need = this.used + 1 + 1 + 10 + 10 + keyLength + HASH_SIZE + 40;
-    if (need > this.buffer.length) {
+    if (need > recordBuffer.length) {
       const grown = new Uint8Array(need * 2);
-      grown.set(this.buffer.subarray(0, this.used));
-      this.buffer = grown;
+      grown.set(recordBuffer.subarray(0, this.used));
+      recordBuffer = grown;
     }
-    const out = this.buffer;
-    this.offsets[this.count++] = this.used;
+    const out = recordBuffer;
+    recordOffsets[this.count++] = this.used;
     let o = this.used;
     if (height === 0) out[o++] = 0;
     else {
@@ -138,28 +165,14 @@ export class NodeChunkEncoder {
   private flush(): void {
     if (this.count === 0) return;
     const header = 2 + this.count * 4;
-    const value = this.take(header + this.used);
-    const view = new DataView(value.buffer, value.byteOffset, value.byteLength);
-    view.setUint16(0, this.count);
-    for (let i = 0; i < this.count; i++) view.setUint32(2 + i * 4, this.offsets[i]!);
-    value.set(this.buffer.subarray(0, this.used), header);
+    const value = take(header + this.used);
+    value[0] = this.count >>> 8;
+    value[1] = this.count;
+    for (let i = 0; i < this.count; i++) putU32(value, 2 + i * 4, recordOffsets[i]!);
+    value.set(recordBuffer.subarray(0, this.used), header);
     this.ops.push({ type: 'put', key: nodeChunkKey(this.storeId, this.version, this.chunk++), value });
     this.count = 0;
     this.used = 0;
-  }
-
-  /** Chunk records are views into shared slabs: one ArrayBuffer per ~25 chunks, not one each. */
-  private slab = new Uint8Array(0);
-  private slabUsed = 0;
-
-  private take(size: number): Uint8Array {
-    if (this.slabUsed + size > this.slab.length) {
-      this.slab = new Uint8Array(Math.max(SLAB_BYTES, size));
-      this.slabUsed = 0;
-    }
-    const out = this.slab.subarray(this.slabUsed, this.slabUsed + size);
-    this.slabUsed += size;
-    return out;
   }
 
   finish(): BatchOp[] {

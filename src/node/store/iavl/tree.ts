@@ -25,10 +25,12 @@
  * node record) is known and the rest is loaded from a `NodeSource` on first use — opening a
  * store needs only its root's address.
  */
-import { sha256, sha256Into } from '../../../util/hash.js';
+import { sha256 } from '../../../util/hash.js';
+import { sha256Input, sha256OfInput, sha256OfPrefixAndTwoHashes } from '../../../util/sha256.js';
 
 export const NONE = -1;
 const HASH_SIZE = 32;
+const WORDS_PER_HASH = HASH_SIZE / 4;
 const INITIAL_SLOTS = 1024;
 const INITIAL_KEY_BYTES = 64 * 1024;
 const MAX_VERSION = 0xffff_ffff;
@@ -113,20 +115,21 @@ export function zigZagBytes(value: number): Uint8Array {
   return out.slice(0, writeZigZag(out, 0, value));
 }
 
-let scratch = new Uint8Array(256);
-
 /** IAVL leaf hash of (key, sha256(value)) created at `version`, written to out[offset, offset + 32). */
 export function leafHashInto(key: Uint8Array, valueHash: Uint8Array, version: number, out: Uint8Array, offset: number): void {
+  // The input is built straight in the hasher's input buffer (keys are far below its 32 KiB).
+  let input = sha256Input();
   const need = 2 + 10 + 10 + key.length + 1 + HASH_SIZE;
-  if (scratch.length < need) scratch = new Uint8Array(need * 2);
-  scratch[0] = 0;
-  scratch[1] = 2;
-  let o = writeZigZag(scratch, 2, version);
-  o = writeUvarint(scratch, o, key.length);
-  for (let i = 0; i < key.length; i++) scratch[o++] = key[i]!;
-  scratch[o++] = HASH_SIZE;
-  for (let i = 0; i < HASH_SIZE; i++) scratch[o++] = valueHash[i]!;
-  sha256Into(scratch, 0, o, out, offset);
+  if (need > input.length) input = new Uint8Array(need);
+  input[0] = 0;
+  input[1] = 2;
+  let o = writeZigZag(input, 2, version);
+  o = writeUvarint(input, o, key.length);
+  for (let i = 0; i < key.length; i++) input[o++] = key[i]!;
+  input[o++] = HASH_SIZE;
+  for (let i = 0; i < HASH_SIZE; i++) input[o++] = valueHash[i]!;
+  if (input === sha256Input()) sha256OfInput(o, out, offset);
+  else out.set(sha256(input.subarray(0, o)), offset);
 }
 
 /** IAVL leaf hash of (key, sha256(value)) created at `version`. */
@@ -137,6 +140,30 @@ export function leafHash(key: Uint8Array, valueHash: Uint8Array, version: number
 }
 
 export const EMPTY_TREE_HASH: Uint8Array = sha256(new Uint8Array(0));
+
+/** A stack of slot numbers in one growing Int32Array (kept across blocks: no per-block arrays to grow). */
+class SlotStack {
+  items = new Int32Array(256);
+  length = 0;
+
+  push(slot: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Int32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = slot;
+  }
+
+  /** The top slot, removed; NONE when empty. */
+  pop(): number {
+    return this.length === 0 ? NONE : this.items[--this.length]!;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+}
 
 export class IavlTree {
   private capacity = 0;
@@ -152,11 +179,13 @@ export class IavlTree {
   /** 1 when hashes[slot] is up to date. */
   private hashed = new Uint8Array(0);
   private hashes = new Uint8Array(0);
+  /** The same arena as 32-bit words (eight per hash), for the inner-node hash input. */
+  private hashWords = new Int32Array(0);
   private keyOffset = new Uint32Array(0);
   private keyLength = new Uint32Array(0);
   private keyBytes = new Uint8Array(INITIAL_KEY_BYTES);
   private keyUsed = 0;
-  private freeSlots: number[] = [];
+  private readonly freeSlots = new SlotStack();
   private used = 0;
 
   /** Root of the last committed version. */
@@ -169,10 +198,9 @@ export class IavlTree {
    * Slots marked in isWorking, in creation order; may also hold slots dropped (and maybe
    * re-used) since: isWorking decides, and each slot is handled once.
    */
-  private workingList: number[] = [];
+  private readonly workingList = new SlotStack();
   /** Committed slots replaced in the working version (freed after commit). */
-  private orphans: number[] = [];
-  private hashInput = new Uint8Array(128);
+  private readonly orphans = new SlotStack();
 
   constructor(
     private readonly source: NodeSource | undefined,
@@ -202,6 +230,7 @@ export class IavlTree {
     this.hashed = copy(this.hashed, (n) => new Uint8Array(n));
     this.isWorking = copy(this.isWorking, (n) => new Uint8Array(n));
     this.hashes = copy(this.hashes, (n) => new Uint8Array(n), HASH_SIZE);
+    this.hashWords = new Int32Array(this.hashes.buffer, this.hashes.byteOffset, this.hashes.length >>> 2);
     this.keyOffset = copy(this.keyOffset, (n) => new Uint32Array(n));
     this.keyLength = copy(this.keyLength, (n) => new Uint32Array(n));
     this.capacity = next;
@@ -209,7 +238,7 @@ export class IavlTree {
 
   private alloc(): number {
     const reused = this.freeSlots.pop();
-    if (reused !== undefined) return reused;
+    if (reused !== NONE) return reused;
     if (this.used >= this.capacity) this.grow(this.used + 1);
     return this.used++;
   }
@@ -581,16 +610,12 @@ export class IavlTree {
       if (this.loaded[r] === ADDRESS_ONLY) this.ensure(r);
       else this.hashSlot(r);
     }
-    const input = this.hashInput;
+    const input = sha256Input();
     let o = writeZigZag(input, 0, this.heightOf[slot]!);
     o = writeZigZag(input, o, this.sizeOf[slot]!);
     o = writeZigZag(input, o, this.versionOf[slot]!);
-    const hashes = this.hashes;
-    input[o++] = HASH_SIZE;
-    for (let i = 0, from = l * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
-    input[o++] = HASH_SIZE;
-    for (let i = 0, from = r * HASH_SIZE; i < HASH_SIZE; i++) input[o++] = hashes[from + i]!;
-    sha256Into(input, 0, o, hashes, slot * HASH_SIZE);
+    // ‖ 0x20 ‖ left hash ‖ 0x20 ‖ right hash, the hashes moved as words.
+    sha256OfPrefixAndTwoHashes(o, this.hashWords, l * WORDS_PER_HASH, r * WORDS_PER_HASH, slot * WORDS_PER_HASH);
     this.hashed[slot] = 1;
   }
 
@@ -692,13 +717,58 @@ export class IavlTree {
   }
 
   /**
-   * `newNodes()` and `encodeNodes()` in one post-order pass (each node is encoded right after it
-   * gets its index, while its fields are still in the CPU cache; same records, same order).
-   * Returns the number of nodes created in the working version.
+   * `workingHash()`, `newNodes()` and `encodeNodes()` in one post-order pass: each new node is
+   * hashed (its children come first), given its index and encoded right away, while its fields
+   * are still in the CPU cache; same hashes, same records, same order. `workingHash()` is then
+   * free. Returns the number of nodes created in the working version.
    */
   encodeNewNodes(add: NodeSink): number {
-    return this.indexNewNodes((slot) => this.encodeNode(slot, add));
+    const root = this.root;
+    if (root === NONE || this.isWorking[root] !== 1) return 0;
+    // Iterative post-order over the working nodes (an explicit stack: no closure call per node).
+    const isWorking = this.isWorking;
+    const heightOf = this.heightOf;
+    const leftOf = this.leftOf;
+    const rightOf = this.rightOf;
+    let stack = this.walkStack;
+    let expanded = this.walkExpanded;
+    let sp = 0;
+    let count = 0;
+    stack[sp] = root;
+    expanded[sp++] = 0;
+    while (sp > 0) {
+      const slot = stack[sp - 1]!;
+      if (expanded[sp - 1] === 0 && heightOf[slot]! > 0) {
+        expanded[sp - 1] = 1;
+        if (sp + 2 > stack.length) {
+          const grownStack = new Int32Array(stack.length * 2);
+          grownStack.set(stack);
+          const grownExpanded = new Uint8Array(stack.length * 2);
+          grownExpanded.set(expanded);
+          this.walkStack = stack = grownStack;
+          this.walkExpanded = expanded = grownExpanded;
+        }
+        const r = rightOf[slot]!;
+        const l = leftOf[slot]!;
+        if (isWorking[r] === 1) {
+          stack[sp] = r;
+          expanded[sp++] = 0;
+        }
+        if (isWorking[l] === 1) {
+          stack[sp] = l;
+          expanded[sp++] = 0;
+        }
+        continue;
+      }
+      sp--;
+      this.indexOf[slot] = count++;
+      this.encodeNode(slot, add);
+    }
+    return count;
   }
+
+  private walkStack = new Int32Array(128);
+  private walkExpanded = new Uint8Array(128);
 
   /**
    * Addresses of the committed nodes the working version replaced (before commit()), as the
@@ -706,13 +776,25 @@ export class IavlTree {
    * straight from the arenas; undefined when there are none.
    */
   encodedOrphanAddresses(): Uint8Array | undefined {
-    const orphans = this.orphans;
-    if (orphans.length === 0) return undefined;
-    const out = new Uint8Array(orphans.length * 10);
+    const { items, length } = this.orphans;
+    if (length === 0) return undefined;
+    // Versions and indexes are uint32 in the arenas: at most 5 varint bytes each.
+    const out = new Uint8Array(length * 10);
     let o = 0;
-    for (const slot of orphans) {
-      o = writeUvarint(out, o, this.versionOf[slot]!);
-      o = writeUvarint(out, o, this.indexOf[slot]!);
+    for (let i = 0; i < length; i++) {
+      const slot = items[i]!;
+      let v = this.versionOf[slot]!;
+      while (v > 0x7f) {
+        out[o++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[o++] = v;
+      v = this.indexOf[slot]!;
+      while (v > 0x7f) {
+        out[o++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      out[o++] = v;
     }
     return out.slice(0, o);
   }
@@ -725,19 +807,22 @@ export class IavlTree {
 
   /** Make the working tree the committed one (after newNodes() gave the new nodes their index). */
   commit(): void {
-    for (const slot of this.orphans) this.release(slot);
-    this.orphans = [];
-    for (const slot of this.workingList) this.isWorking[slot] = 0;
-    this.workingList = [];
+    const orphans = this.orphans.items;
+    for (let i = 0, n = this.orphans.length; i < n; i++) this.release(orphans[i]!);
+    this.orphans.clear();
+    const working = this.workingList.items;
+    for (let i = 0, n = this.workingList.length; i < n; i++) this.isWorking[working[i]!] = 0;
+    this.workingList.clear();
     this.committedRoot = this.root;
     this.workingVersion++;
   }
 
   /** Forget every write since the last commit. */
   discardWorking(): void {
-    for (const slot of this.workingList) if (this.isWorking[slot] === 1) this.release(slot);
-    this.workingList = [];
-    this.orphans = [];
+    const working = this.workingList.items;
+    for (let i = 0, n = this.workingList.length; i < n; i++) if (this.isWorking[working[i]!] === 1) this.release(working[i]!);
+    this.workingList.clear();
+    this.orphans.clear();
     this.root = this.committedRoot;
   }
 
@@ -746,12 +831,12 @@ export class IavlTree {
     this.warmStack = [];
     this.warmLoadedThisPass = 0;
     this.warmPassActive = false;
-    this.freeSlots = [];
+    this.freeSlots.clear();
     this.used = 0;
     this.keyUsed = 0;
     this.isWorking.fill(0);
-    this.workingList = [];
-    this.orphans = [];
+    this.workingList.clear();
+    this.orphans.clear();
     this.workingVersion = workingVersion;
     this.committedRoot = root === undefined ? NONE : this.stub(root.version, root.index);
     this.root = this.committedRoot;
