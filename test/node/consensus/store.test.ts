@@ -8,41 +8,6 @@ describe('tagged JSON codec', () => {
     expect(Buffer.from(decoded.appHash).equals(hash)).toBe(true);
     expect(decoded.n).toBe(5n);
   });
-
-  test('the sliced encoding gives the same bytes as the one-piece encoding, and gives the event loop turns', async () => {
-    const { encodeTagged, encodeTaggedSliced } = await import('../../../src/node/consensus/store/codec.js');
-    const { TimeSlicer } = await import('../../../src/util/slices.js');
-    const txResult = (i: number): Record<string, unknown> => ({
-      code: i % 3,
-      data: new Uint8Array([i & 255, 1, 2]),
-      log: i % 2 === 0 ? '' : `failed "${i}"\n`,
-      info: undefined,
-      gasWanted: BigInt(i) * 1000n,
-      gasUsed: 21_000n,
-      events: [{ type: 'transfer', attributes: [{ key: 'amount', value: `${i}atoken`, index: true }] }],
-      codespace: i % 3 === 0 ? '' : 'sdk',
-      raw: Buffer.from([9, 8, 7]),
-      nested: [undefined, () => 1, null, [1n, new Uint8Array(0)]],
-    });
-    const response = {
-      events: [],
-      txResults: Array.from({ length: 400 }, (_, i) => txResult(i)),
-      validatorUpdates: [],
-      consensusParamUpdates: undefined,
-      appHash: new Uint8Array(32).fill(7),
-      height: 12n,
-      empty: [],
-      skipped: Symbol('not JSON'),
-    };
-    let turns = 0;
-    const ticker = setInterval(() => turns++, 0);
-    const sliced = await encodeTaggedSliced(response, new TimeSlicer(0.05));
-    clearInterval(ticker);
-    expect(Buffer.from(sliced).equals(Buffer.from(encodeTagged(response)))).toBe(true);
-    expect(turns).toBeGreaterThan(0);
-    // Unsliced (0 ms slices never fall due), the same bytes again.
-    expect(Buffer.from(await encodeTaggedSliced(response, new TimeSlicer(0))).equals(Buffer.from(encodeTagged(response)))).toBe(true);
-  });
 });
 
 describe('FinalizeBlock responses in the state store', () => {

@@ -3,7 +3,6 @@
  * Readable in a debugger, exact for int64 and bytes, and independent of generated protobuf code.
  */
 import { ConsensusError } from '../errors.js';
-import type { TimeSlicer } from '../../../util/slices.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -31,33 +30,6 @@ function reviver(_key: string, value: unknown): unknown {
 
 export function encodeTagged(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value, replacer));
-}
-
-/**
- * encodeTagged of an object, its array properties written element by element with the event loop
- * given a turn whenever `slicer` says so: the same bytes as encodeTagged (JSON.stringify of each
- * piece with the same replacer, joined as JSON.stringify joins them), for large values such as a
- * block's FinalizeBlock response, whose one-piece encoding held the loop for tens of ms.
- */
-export async function encodeTaggedSliced(value: object, slicer: TimeSlicer): Promise<Uint8Array> {
-  const members: string[] = [];
-  for (const [name, member] of Object.entries(value)) {
-    let text: string | undefined;
-    if (Array.isArray(member)) {
-      const items: string[] = [];
-      for (const item of member as unknown[]) {
-        // As inside an array, a value JSON cannot hold is written as null.
-        items.push(JSON.stringify(item, replacer) ?? 'null');
-        if (slicer.due()) await slicer.pause();
-      }
-      text = `[${items.join(',')}]`;
-    } else {
-      text = JSON.stringify(member, replacer) as string | undefined;
-    }
-    // As in an object, a member JSON cannot hold is left out.
-    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
-  }
-  return encoder.encode(`{${members.join(',')}}`);
 }
 
 export function decodeTagged<T>(bytes: Uint8Array, what: string): T {

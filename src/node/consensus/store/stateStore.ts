@@ -22,8 +22,7 @@ import {
   type StoredChainState,
   type StoredValidatorSet,
 } from '../state/chainState.js';
-import { decodeTagged, encodeTagged, encodeTaggedSliced } from './codec.js';
-import { TimeSlicer } from '../../../util/slices.js';
+import { decodeTagged, encodeTagged } from './codec.js';
 
 const VALSET_CHECKPOINT_INTERVAL = 100000;
 const STATE_KEY = bucketKey(Bucket.consensusChainState, EMPTY_BYTES);
@@ -53,9 +52,6 @@ export interface StateStoreReader {
   loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined;
   loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined;
 }
-
-/** Longest piece of a FinalizeBlock response's encoding before the event loop gets a turn. */
-const RESPONSE_SLICE_MS = 4;
 
 function key(bucket: Bucket, height: number): Uint8Array {
   return bucketKey(bucket, uint64BE(height));
@@ -146,11 +142,9 @@ export class StateStore implements StateStoreReader {
    */
   async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
     this.recentResponses.delete(height);
-    // A block's response is large (every tx result with its events): encoded in slices.
-    const encoded = await encodeTaggedSliced({ ...response, events: [] }, new TimeSlicer(RESPONSE_SLICE_MS));
     await this.db.batch(
       [
-        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encoded },
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged({ ...response, events: [] }) },
         { type: 'put', key: key(Bucket.consensusFinalizeBlockEvents, height), value: encodeTagged(response.events) },
       ],
       { sync: true },
