@@ -67,10 +67,14 @@ async function balance(chain: Chain, address: string, denom: string): Promise<st
   return body.balance.amount;
 }
 
-/** Waits until the node's RPC /status reports `height` (fetch, not a CLI process: the machine may be loaded). */
-async function waitForRpcHeight(rpc: string, height: number, timeoutMs = 180_000): Promise<void> {
+/**
+ * Waits until the node's RPC /status reports `height` (fetch, not a CLI process: the machine may
+ * be loaded); with `bg`, a node that exits meanwhile ends the wait at once, with its log.
+ */
+async function waitForRpcHeight(rpc: string, height: number, timeoutMs = 180_000, bg?: BackgroundNode): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (bg !== undefined && bg.child.exitCode !== null) throw new NodeExited(bg.logs());
     try {
       const body = (await (await fetch(`${rpc}/status`, { signal: AbortSignal.timeout(10_000) })).json()) as any;
       if (Number(body.result.sync_info.latest_block_height) >= height) return;
@@ -96,11 +100,27 @@ async function initChain(chainId: string, relayer: string, started: Chain[]): Pr
   await ok(['add-genesis-account', relayer, `1000000000000000000000000${DENOM}`, ...h]);
   await ok(['gentx', 'val', `1000000000000000000000${DENOM}`, '--chain-id', chainId, '--keyring-backend', 'test', ...h]);
   await ok(['collect-gentxs', ...h]);
-  const port = await freePort();
-  const chain: Chain = { chainId, home, rpc: `http://127.0.0.1:${port}`, val };
+  const chain: Chain = { chainId, home, rpc: '', val };
   started.push(chain);
-  chain.bg = await startBackground(home, port);
-  await waitForRpcHeight(chain.rpc, 2);
+  // A port chosen free can be taken by another process before the node binds it: then the node
+  // exits with EADDRINUSE, and it is started again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    chain.rpc = `http://127.0.0.1:${port}`;
+    chain.bg = await startBackground(home, port);
+    try {
+      await waitForRpcHeight(chain.rpc, 2, 180_000, chain.bg);
+      return;
+    } catch (err) {
+      if (!(err instanceof NodeExited) || attempt >= 3 || !/EADDRINUSE/.test(err.logs)) throw err;
+    }
+  }
+}
+
+class NodeExited extends Error {
+  constructor(readonly logs: string) {
+    super(`the node exited before reaching the height; its log ends:\n${logs.slice(-3000)}`);
+  }
 }
 
 describe('two tokend chains connected by @confio/relayer', () => {
