@@ -4,10 +4,15 @@
  *
  * Double-sign protection: a vote or proposal is never signed for a height/round/step lower than
  * the last one, and at the same H/R/S only the identical message is "re-signed" (the stored
- * signature is returned, with the stored timestamp when only the timestamp differs). The state file
- * is written atomically and fsync'd before a new signature is returned.
+ * signature is returned, with the stored timestamp when only the timestamp differs). The in-memory
+ * state moves before a new signature is returned, so a second request in this process is checked
+ * against it; the state file is written atomically (temp file, fsync, rename, fsync of the
+ * directory) on libuv's thread pool, and `persisted()` resolves once the latest state is on disk.
+ * The engine awaits it before a signed vote or proposal is used or sent, so no signature leaves
+ * the process before the state that forbids a conflicting one is durable.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConsensusError } from './errors.js';
 import { bytesEqual, fromBase64, fromHex, toBase64, toHexUpper } from './types/bytes.js';
@@ -21,6 +26,8 @@ export interface PrivValidator {
   /** Sign in place (sets `signature`, possibly restores `timestamp`); throws DOUBLE_SIGN on conflict. */
   signVote(chainId: string, vote: Vote): void;
   signProposal(chainId: string, proposal: Proposal): void;
+  /** Resolves once the sign state behind every signature returned so far is durable (rejects on a storage fault). */
+  persisted?(): Promise<void>;
 }
 
 export enum SignStep {
@@ -57,6 +64,31 @@ export function writeFileAtomicSync(path: string, data: string, mode = 0o600): v
       fsyncSync(dfd);
     } finally {
       closeSync(dfd);
+    }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic.
+  }
+}
+
+/** writeFileAtomicSync on the thread pool: the event loop runs on while the disk flushes. */
+export async function writeFileAtomic(path: string, data: string, mode = 0o600): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  const file = await open(tmp, 'w', mode);
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path);
+  try {
+    const directory = await open(dir, 'r');
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
     }
   } catch {
     // Some platforms cannot fsync a directory; the rename is still atomic.
@@ -136,6 +168,9 @@ export class FilePV implements PrivValidator {
   readonly pubKey: PubKey;
   readonly address: Uint8Array;
   private state: LastSignState;
+  /** The state-file write last queued (resolves when it is durable). */
+  private stateWrites: Promise<void> = Promise.resolve();
+  private stateWriteQueued = false;
 
   constructor(
     private readonly key: Ed25519PrivateKey,
@@ -213,7 +248,28 @@ export class FilePV implements PrivValidator {
 
   private persistSigned(height: number, round: number, step: SignStep, signBytes: Uint8Array, signature: Uint8Array): void {
     this.state = { height, round, step, signBytes, signature };
-    this.saveState(); // before the signature leaves this function
+    this.queueStateWrite();
+  }
+
+  /**
+   * Writes the state file after any write in flight, one at a time (never an older state over a
+   * newer one); a write not yet started takes the latest state when it starts, so bursts coalesce.
+   */
+  private queueStateWrite(): void {
+    const file = this.paths.stateFile;
+    if (file === undefined || this.stateWriteQueued) return;
+    this.stateWriteQueued = true;
+    const write = this.stateWrites.then(() => {
+      this.stateWriteQueued = false;
+      return writeFileAtomic(file, stateFileJson(this.state));
+    });
+    // Awaited through persisted(); a failure must not also surface as an unhandled rejection.
+    write.catch(() => undefined);
+    this.stateWrites = write;
+  }
+
+  persisted(): Promise<void> {
+    return this.stateWrites;
   }
 
   signVote(chainId: string, vote: Vote): void {

@@ -127,13 +127,14 @@ describe('FilePV', () => {
     expect(toHexUpper(again.signature)).toBe(toHexUpper(original.signature));
   });
 
-  it('persists the sign state before returning, so a restarted signer still refuses', () => {
+  it('persists the sign state (persisted() resolves once it is on disk), so a restarted signer still refuses', async () => {
     const dir = tempDir();
     const keyFile = join(dir, 'key.json');
     const stateFile = join(dir, 'state.json');
     const pv = FilePV.generate({ keyFile, stateFile });
     const v = vote(pv, 7, 2, SignedMsgType.Prevote, blockA);
     pv.signVote('chain', v);
+    await pv.persisted();
     const state = JSON.parse(readFileSync(stateFile, 'utf8')) as Record<string, unknown>;
     expect(state).toMatchObject({ height: '7', round: 2, step: 2, signature: Buffer.from(v.signature).toString('base64') });
     expect(fromHex(state['signbytes'] as string)).toEqual(voteSignBytes('chain', v));
@@ -144,6 +145,35 @@ describe('FilePV', () => {
     const same = { ...vote(restarted, 7, 2, SignedMsgType.Prevote, blockA), timestamp: v.timestamp };
     restarted.signVote('chain', same);
     expect(same.signature).toEqual(v.signature);
+  });
+
+  it('writes sign states in order, the last one wins, and a burst of signatures coalesces', async () => {
+    const dir = tempDir();
+    const stateFile = join(dir, 'state.json');
+    const pv = FilePV.generate({ keyFile: join(dir, 'key.json'), stateFile });
+    for (let h = 1; h <= 20; h++) {
+      pv.signVote('chain', vote(pv, h, 0, SignedMsgType.Prevote));
+      pv.signVote('chain', vote(pv, h, 0, SignedMsgType.Precommit));
+    }
+    await pv.persisted();
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ height: '20', round: 0, step: 3 });
+    // Another signature after the burst is written too.
+    pv.signVote('chain', vote(pv, 21, 0, SignedMsgType.Prevote));
+    await pv.persisted();
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ height: '21', step: 2 });
+  });
+
+  it('a sign state that cannot be written rejects persisted() with the OS cause, and keeps rejecting', async () => {
+    const dir = tempDir();
+    const stateFile = join(dir, 'state', 'state.json');
+    const pv = FilePV.generate({ keyFile: join(dir, 'key.json'), stateFile });
+    // The state's directory replaced by a file: every later write fails.
+    rmSync(join(dir, 'state'), { recursive: true, force: true });
+    writeFileSync(join(dir, 'state'), 'not a directory');
+    pv.signVote('chain', vote(pv, 4, 0, SignedMsgType.Prevote));
+    await expect(pv.persisted()).rejects.toThrow(/EEXIST|ENOTDIR/);
+    pv.signVote('chain', vote(pv, 4, 0, SignedMsgType.Precommit));
+    await expect(pv.persisted()).rejects.toThrow(/EEXIST|ENOTDIR/);
   });
 
   it('rejects a key file whose address does not match the key', () => {

@@ -74,6 +74,41 @@ describe('WAL', () => {
     fromGenesis.close();
   });
 
+  it('writeSyncAsync leaves the record (and everything buffered before it) in the file when it resolves', async () => {
+    const path = join(tempDir(), 'cs.wal', 'wal');
+    const wal = new FileWAL(path, { maxBytes: 1 << 20, flushIntervalMs: 0 });
+    wal.write({ kind: 'timeout', durationMs: 1000, height: 1, round: 0, step: 1 });
+    const before = statSync(path).size;
+    await wal.writeSyncAsync({ kind: 'msgInfo', msg: { type: 'vote', vote: vote(1, 0) }, peerId: '' });
+    const decoded = decodeWalBytes(new Uint8Array(readFileSync(path)));
+    expect(statSync(path).size).toBeGreaterThan(before);
+    expect(decoded.records.map((r) => r.msg.kind)).toEqual(['endHeight', 'timeout', 'msgInfo']);
+    await wal.writeSyncAsync({ kind: 'endHeight', height: 1 });
+    wal.close();
+    const reopened = new FileWAL(path, { maxBytes: 1 << 20, flushIntervalMs: 0 });
+    expect(reopened.replayFrom(1, 2)).toEqual({ found: true, messages: [] });
+    reopened.close();
+  });
+
+  it('the engine halts with the OS cause when the signer cannot write its state', async () => {
+    const dir = tempDir();
+    const stateDir = join(dir, 'state');
+    const pv = FilePV.generate({ keyFile: join(dir, 'key.json'), stateFile: join(stateDir, 'priv_validator_state.json') });
+    const node = await makeNode(makeGenesis([pv]), pv, { options: { walFile: join(dir, 'cs.wal', 'wal') } });
+    running.push(node);
+    await node.consensus.start();
+    await waitForHeight(node.consensus, 2);
+    // The state's directory replaced by a file: the next signature cannot be made durable.
+    rmSync(stateDir, { recursive: true, force: true });
+    writeFileSync(stateDir, 'not a directory');
+    const deadline = Date.now() + 10_000;
+    while (node.consensus.failure === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(node.consensus.failure?.message).toMatch(/cannot persist the signer's state while signing a (vote|proposal): (EEXIST|ENOTDIR)/);
+    const halted = node.consensus.blockStore.height();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(node.consensus.blockStore.height()).toBe(halted);
+  });
+
   it('refuses to replay a height whose end marker is already present', () => {
     const path = join(tempDir(), 'wal');
     const wal = new FileWAL(path, { maxBytes: 1 << 20, flushIntervalMs: 0 });

@@ -222,7 +222,19 @@ export class ConsensusEngine {
     this.wake?.();
     await this.loopDone;
     this.running = false;
+    // A signature whose message the loop did not reach still gets its sign state on disk.
+    await this.deps.privValidator?.persisted?.().catch(() => undefined);
     this.deps.wal.flushAndSync();
+  }
+
+  /** Waits until the signer's state is durable; a storage fault there halts the engine as a failed signing does. */
+  private async signerPersisted(kind: 'vote' | 'proposal'): Promise<void> {
+    try {
+      await this.deps.privValidator?.persisted?.();
+    } catch (err) {
+      throwIfStorageFault(err, `signing a ${kind}`);
+      throw new ConsensusError('STORE', `cannot persist the signer's state while signing a ${kind}: ${(err as Error).message}`, { cause: err });
+    }
   }
 
   // =============================================================================================
@@ -265,8 +277,11 @@ export class ConsensusEngine {
     switch (item.kind) {
       case 'msg':
         if (item.peerId === '') {
-          // Own message: fsync before the reactor can gossip it.
-          this.deps.wal.writeSync({ kind: 'msgInfo', msg: item.msg, peerId: '' });
+          // Own message: durable in the WAL (with everything logged before it), and the signer's
+          // state behind it, before it is processed and the reactor can gossip it. Both fsyncs run
+          // on the thread pool; the loop waits, the event loop does not.
+          await this.deps.wal.writeSyncAsync({ kind: 'msgInfo', msg: item.msg, peerId: '' });
+          if (item.msg.type === 'vote' || item.msg.type === 'proposal') await this.signerPersisted(item.msg.type);
         } else {
           this.deps.wal.write({ kind: 'msgInfo', msg: item.msg, peerId: item.peerId });
         }
@@ -490,7 +505,6 @@ export class ConsensusEngine {
       block = made.block;
       parts = made.parts;
     }
-    this.deps.wal.flushAndSync();
     const proposal: Proposal = {
       type: SignedMsgType.Proposal,
       height,
@@ -700,7 +714,7 @@ export class ConsensusEngine {
       this.logger.debug('calling finalizeCommit on already stored block', { height });
     }
     // The block is stored: a crash from here on is recovered by the handshake.
-    this.deps.wal.writeSync({ kind: 'endHeight', height });
+    await this.deps.wal.writeSyncAsync({ kind: 'endHeight', height });
 
     let newState: ChainState;
     try {
@@ -898,7 +912,6 @@ export class ConsensusEngine {
     if (!pv) return;
     const [index] = this.validators.getByAddress(pv.address);
     if (index < 0) return;
-    this.deps.wal.flushAndSync();
     const blockId: BlockId = hash.length ? { hash, partSetHeader: partSetHeader! } : zeroBlockId();
     const vote: Vote = {
       type,

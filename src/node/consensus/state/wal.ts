@@ -5,13 +5,16 @@
  * the payload being a tendermint.consensus.TimedWALMessage. What is logged and when it is fsync'd
  * follows CometBFT: peer messages and timeouts are buffered (flushed at least every
  * `flushIntervalMs`), our own proposals/votes are fsync'd before they are processed and sent, and
- * an end-height marker is fsync'd after a block is saved.
+ * an end-height marker is fsync'd after a block is saved. The engine uses the `…Async` forms: the
+ * write itself is synchronous (into the page cache, in order), the fsync runs on libuv's thread
+ * pool while the engine awaits it, so the event loop keeps serving RPC, REST and CheckTx during
+ * the disk's flush instead of stalling for it.
  *
  * On restart the messages after the marker of the previous height are replayed. A torn or
  * corrupted tail (a crash mid-write) ends the replay at the last good record, and the file is
  * truncated there so new records follow good data.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConsensusError } from '../errors.js';
 import { nullLogger, type Logger } from '../../logger.js';
@@ -48,6 +51,8 @@ export interface WAL {
   /** Append and fsync (own votes/proposals, end-height markers). */
   writeSync(msg: WalMessage): void;
   flushAndSync(): void;
+  /** writeSync whose fsync runs off the event loop; resolves once the record is durable. */
+  writeSyncAsync(msg: WalMessage): Promise<void>;
   /** Messages to replay for `height` (after the marker of `markerHeight`). */
   replayFrom(markerHeight: number, height: number): WalReplay;
   close(): void;
@@ -342,10 +347,33 @@ export class FileWAL implements WAL {
     try {
       fsyncSync(this.fd);
     } catch (err) {
-      this.fault = new ConsensusError('STORE', `cannot sync the consensus WAL ${this.path}: ${(err as Error).message}`, { cause: err });
-      throw this.fault;
+      throw this.syncFault(err);
     }
     this.unsynced = false;
+  }
+
+  async writeSyncAsync(msg: WalMessage): Promise<void> {
+    this.append(msg);
+    await this.flushAndSyncAsync();
+    if (msg.kind === 'endHeight' && this.size > this.options.maxBytes) this.rollOver(msg);
+  }
+
+  /** flushAndSync with the fsync on the thread pool. Everything written before it began is durable when it resolves. */
+  private async flushAndSyncAsync(): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    if (!this.unsynced) return;
+    // Records the flush timer writes while this fsync runs set `unsynced` again for the next one.
+    this.unsynced = false;
+    const fd = this.fd;
+    await new Promise<void>((resolve, reject) => {
+      fsync(fd, (err) => (err ? reject(this.syncFault(err)) : resolve()));
+    });
+  }
+
+  private syncFault(err: unknown): ConsensusError {
+    this.fault = new ConsensusError('STORE', `cannot sync the consensus WAL ${this.path}: ${(err as Error).message}`, { cause: err });
+    return this.fault;
   }
 
   /** Start a fresh file that holds only the end-height marker just written (replay never needs more). */
@@ -394,6 +422,7 @@ export class NullWAL implements WAL {
   write(): void {}
   writeSync(): void {}
   flushAndSync(): void {}
+  async writeSyncAsync(): Promise<void> {}
   replayFrom(): WalReplay {
     return { found: false, messages: [] };
   }
@@ -410,6 +439,9 @@ export class MemoryWAL implements WAL {
     this.write(msg);
   }
   flushAndSync(): void {}
+  async writeSyncAsync(msg: WalMessage): Promise<void> {
+    this.write(msg);
+  }
   replayFrom(markerHeight: number, height: number): WalReplay {
     return replayAfterMarker(this.records, markerHeight, height);
   }
