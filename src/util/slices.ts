@@ -77,3 +77,49 @@ export async function runSliced<T>(steps: Generator<void, T, void>, ms: number):
     if (slicer.due()) await slicer.pause();
   }
 }
+
+/**
+ * Priority for one kind of work over another on the one event loop. While `during(work)` is
+ * pending the gate is closed, and the lower-priority side (`await gate.passage()` before each of
+ * its steps) waits; other work — sockets, queries — runs on. When the last hold ends the waiters go
+ * on in the next macrotask, after the holder's own continuation, so a holder that takes the gate
+ * again at once keeps it.
+ */
+export class PriorityGate {
+  private holds = 0;
+  private waiters: (() => void)[] = [];
+  private releaseScheduled = false;
+
+  get closed(): boolean {
+    return this.holds > 0;
+  }
+
+  /** Holds the gate closed until `work` settles; resolves or rejects as `work` does. */
+  async during<T>(work: Promise<T>): Promise<T> {
+    this.holds++;
+    try {
+      return await work;
+    } finally {
+      this.holds--;
+      if (this.holds === 0) this.scheduleRelease();
+    }
+  }
+
+  /** Resolves at once when the gate is open, otherwise when it opens and stays open for a turn. */
+  async passage(): Promise<void> {
+    while (this.holds > 0 || this.releaseScheduled) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  private scheduleRelease(): void {
+    if (this.releaseScheduled) return;
+    this.releaseScheduled = true;
+    setImmediate(() => {
+      this.releaseScheduled = false;
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const wake of waiters) wake();
+    });
+  }
+}

@@ -3,7 +3,9 @@ import { BlockIdFlag, blockIdsEqual, hashBlock, hashTxs, txHash } from '../../..
 import { EMPTY_HASH } from '../../../src/node/consensus/types/merkle.js';
 import { bytesEqual, toHexUpper } from '../../../src/node/consensus/types/bytes.js';
 import { FilePV } from '../../../src/node/consensus/privval.js';
-import { MemoryWAL } from '../../../src/node/consensus/state/wal.js';
+import { MemoryWAL, type WalMessage } from '../../../src/node/consensus/state/wal.js';
+import { yieldToEventLoop } from '../../../src/util/slices.js';
+import type { Mempool } from '../../../src/node/consensus/mempool/mempool.js';
 import { KvApp, makeGenesis, makeNode, utf8, waitForHeight, type KvSnapshot, type TestNode } from './helpers.js';
 import { StateStore } from '../../../src/node/consensus/store/stateStore.js';
 import type { ChainState } from '../../../src/node/consensus/state/chainState.js';
@@ -80,6 +82,53 @@ describe('engine with one validator', () => {
     expect(status.validatorInfo?.votingPower).toBe(10n);
     // Genesis app_state reached InitChain.
     expect(node.app.committed.state.get('genesis')).toBe('yes');
+  });
+
+  it('holds CheckTx of new txs while it waits for its WAL to reach the disk, and lets it through after', async () => {
+    /** A WAL whose fsyncs wait for `release` while `stall` is set (a slow disk). */
+    class StallingWAL extends MemoryWAL {
+      stall: Promise<void> | undefined;
+      stalled = 0;
+      override async writeSyncAsync(msg: WalMessage): Promise<void> {
+        this.write(msg);
+        if (this.stall) {
+          this.stalled++;
+          await this.stall;
+        }
+      }
+    }
+    const pv = FilePV.generate();
+    const wal = new StallingWAL();
+    const node = await makeNode(makeGenesis([pv]), pv, { wal });
+    running.push(node);
+    await node.consensus.start();
+    await waitForHeight(node.consensus, 2);
+    let release!: () => void;
+    wal.stall = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const gate = (node.consensus.mempool as Mempool).priority;
+      while (wal.stalled === 0) await yieldToEventLoop();
+      expect(gate.closed).toBe(true);
+
+      const checksBefore = node.app.calls.filter((call) => call === 'checkTx').length;
+      let answered = false;
+      const checked = node.consensus.mempool.checkTx(utf8('held=1')).then((res) => {
+        answered = true;
+        return res;
+      });
+      for (let i = 0; i < 20; i++) await yieldToEventLoop();
+      expect(answered).toBe(false);
+      expect(node.app.calls.filter((call) => call === 'checkTx').length).toBe(checksBefore);
+
+      wal.stall = undefined;
+      release();
+      expect((await checked).code).toBe(0);
+      expect(gate.closed).toBe(false);
+    } finally {
+      wal.stall = undefined;
+      release();
+    }
+    await waitForHeight(node.consensus, node.consensus.blockStore.height() + 1);
   });
 
   it('rejects a malformed tx through CheckTx and keeps it out of the cache', async () => {

@@ -89,6 +89,7 @@ export class KvApp implements Application {
   }
 
   async checkTx(req: { tx: Uint8Array }): Promise<ResponseCheckTx> {
+    this.calls.push('checkTx');
     const ok = KvApp.parse(req.tx) !== undefined;
     return { code: ok ? 0 : 1, data: new Uint8Array(0), log: ok ? '' : 'tx must be k=v', info: '', gasWanted: 1n, gasUsed: 0n, events: [], codespace: ok ? '' : 'kv' };
   }

@@ -9,7 +9,7 @@
  * - After a block: committed txs are removed, the rest re-checked (CheckTx 'recheck').
  */
 import type { Application, ExecTxResult, ResponseCheckTx } from '../../abci/types.js';
-import { TimeSlicer, TurnSlicer } from '../../../util/slices.js';
+import { PriorityGate, TimeSlicer, TurnSlicer } from '../../../util/slices.js';
 import { ConsensusError } from '../errors.js';
 import { nullLogger, type Logger } from '../../logger.js';
 import { defaultMempoolOptions, type MempoolOptions } from '../options.js';
@@ -117,6 +117,11 @@ export class Mempool implements MempoolReader {
   private readonly options: MempoolOptions;
   private readonly lock = new Mutex();
   private readonly checkTurn = new TurnSlicer(CHECK_TURN_MS);
+  /**
+   * Consensus before admission: while the engine waits for its WAL or signer to reach the disk
+   * (`priority.during(fsync)`), CheckTx of new txs waits; queries and sockets are served.
+   */
+  readonly priority = new PriorityGate();
   private height = 0;
   private notifiedTxsAvailable = false;
   private txsAvailableListener: (() => void) | undefined;
@@ -302,6 +307,7 @@ export class Mempool implements MempoolReader {
     // earlier txs holds the app; CheckTx then finds them verified.
     if (this.app.precheckTx !== undefined) await this.app.precheckTx(tx);
     const release = await this.lock.acquire();
+    if (this.priority.closed) await this.priority.passage();
     if (this.checkTurn.due()) await this.checkTurn.pause();
     let persisted: Promise<void> | undefined;
     let admitted: MempoolTx | undefined;

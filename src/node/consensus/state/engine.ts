@@ -47,6 +47,7 @@ import { BlockExecutor } from './execution.js';
 import { messageHeight, type ConsensusMessage } from './messages.js';
 import { ROUND_STEP_NAMES, RoundStep, TimeoutTicker, type TimeoutInfo } from './timeoutTicker.js';
 import type { WAL } from './wal.js';
+import type { PriorityGate } from '../../../util/slices.js';
 
 type LoopItem = { kind: 'msg'; msg: ConsensusMessage; peerId: string } | { kind: 'timeout'; ti: TimeoutInfo } | { kind: 'txsAvailable' };
 
@@ -227,6 +228,16 @@ export class ConsensusEngine {
     this.deps.wal.flushAndSync();
   }
 
+  /**
+   * Awaits a durability wait of the height's critical path with priority over admission: CheckTx
+   * of new txs waits meanwhile (the mempool's gate), so the engine goes on as soon as the disk is
+   * done instead of behind a queue of CheckTx turns; queries are served meanwhile.
+   */
+  private durable<T>(work: Promise<T>): Promise<T> {
+    const gate = this.deps.mempool.priority as PriorityGate | undefined;
+    return gate ? gate.during(work) : work;
+  }
+
   /** Waits until the signer's state is durable; a storage fault there halts the engine as a failed signing does. */
   private async signerPersisted(kind: 'vote' | 'proposal'): Promise<void> {
     try {
@@ -280,8 +291,8 @@ export class ConsensusEngine {
           // Own message: durable in the WAL (with everything logged before it), and the signer's
           // state behind it, before it is processed and the reactor can gossip it. Both fsyncs run
           // on the thread pool; the loop waits, the event loop does not.
-          await this.deps.wal.writeSyncAsync({ kind: 'msgInfo', msg: item.msg, peerId: '' });
-          if (item.msg.type === 'vote' || item.msg.type === 'proposal') await this.signerPersisted(item.msg.type);
+          await this.durable(this.deps.wal.writeSyncAsync({ kind: 'msgInfo', msg: item.msg, peerId: '' }));
+          if (item.msg.type === 'vote' || item.msg.type === 'proposal') await this.durable(this.signerPersisted(item.msg.type));
         } else {
           this.deps.wal.write({ kind: 'msgInfo', msg: item.msg, peerId: item.peerId });
         }
@@ -714,7 +725,7 @@ export class ConsensusEngine {
       this.logger.debug('calling finalizeCommit on already stored block', { height });
     }
     // The block is stored: a crash from here on is recovered by the handshake.
-    await this.deps.wal.writeSyncAsync({ kind: 'endHeight', height });
+    await this.durable(this.deps.wal.writeSyncAsync({ kind: 'endHeight', height }));
 
     let newState: ChainState;
     try {
