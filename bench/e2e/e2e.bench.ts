@@ -36,6 +36,7 @@ import { addGenesisAccounts } from '../../src/node/app/index.js';
 import { sha256 } from '../../src/keyring/hash.js';
 import { CHAIN_ID, DENOM, makeKeys, sendTx, type Key } from '../app/send.bench.js';
 import { saturate, saturateBare, writePaths } from './rest.js';
+import { cpuMs, rssMiB } from '../support/proc.js';
 
 export interface Row {
   name: string;
@@ -85,15 +86,6 @@ function loadgen(args: string[]): { done: Promise<Record<string, unknown>>; chil
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`loadgen ${args[0]} exited ${code}`))));
   });
   return { done, child };
-}
-
-function rssMiB(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : NaN;
-  } catch {
-    return NaN;
-  }
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -276,12 +268,20 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const watcher = new CommitWatcher(url, await latestHeight(url));
     watcher.start();
     const satStart = Date.now();
+    const cpuSatStart = cpuMs(pid);
     const submitFile = join(home, 'submitted.json');
     const sat = await loadgen(['txs', url, saturationFile, String(connections), '0', submitFile]).done;
     log(`saturation submit: ${JSON.stringify(sat)}`);
     await watcher.waitFor(Number(sat.accepted), 120_000);
     const satEnd = Math.max(...[...watcher.committedAt.values()]);
     const committed = watcher.committedOk;
+    const cpuSatEnd = cpuMs(pid);
+    // Node CPU per committed tx over the saturation phase (main thread, all threads): robust where
+    // the wall rates are not, on a shared machine.
+    const cpuPerTx =
+      cpuSatStart && cpuSatEnd && committed > 0
+        ? { main: Math.round(((cpuSatEnd.main - cpuSatStart.main) * 1000) / committed), all: Math.round(((cpuSatEnd.all - cpuSatStart.all) * 1000) / committed) }
+        : undefined;
     const tps = committed / ((satEnd - satStart) / 1000);
     const submitted = JSON.parse(readFileSync(submitFile, 'utf8')) as (number | null)[];
     const latencies: number[] = [];
@@ -290,6 +290,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       if (at !== null && done !== undefined) latencies.push(done - at);
     });
     latencies.sort((a, b) => a - b);
+    if (cpuPerTx) log(`saturation: node CPU per committed tx ${cpuPerTx.main} µs main thread, ${cpuPerTx.all} µs all threads`);
     log(`saturation: ${committed} committed in ${((satEnd - satStart) / 1000).toFixed(1)} s = ${tps.toFixed(0)} tx/s; submit→commit p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms`);
 
     // (3) 500 tx/s with REST polling.
@@ -334,6 +335,12 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: in-process figure (bench/app), same run', value: inProcess, unit: 'tx/s' },
       { name: 'e2e: end-to-end / in-process', value: round(tps / inProcess), unit: '×' },
       { name: 'e2e: txs rejected by CheckTx at saturation', value: Number(sat.rejected), unit: 'count' },
+      ...(cpuPerTx
+        ? [
+            { name: 'e2e: node CPU per committed tx, saturated, main thread', value: cpuPerTx.main, unit: 'µs' },
+            { name: 'e2e: node CPU per committed tx, saturated, all threads', value: cpuPerTx.all, unit: 'µs' },
+          ]
+        : []),
       { name: 'e2e: submit→commit p50 (saturated)', value: quantile(latencies, 0.5), unit: 'ms' },
       { name: 'e2e: submit→commit p99 (saturated)', value: quantile(latencies, 0.99), unit: 'ms' },
       { name: 'e2e: REST balance p99 at 200 req/s, idle', value: Number(idle.p99Ms), unit: 'ms' },

@@ -25,6 +25,7 @@ import { keyPairFromPrivateKey } from '../../src/keyring/keys.js';
 import { cliOk, tempHome } from '../../test/helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight } from '../../test/helpers/node.js';
 import { openEvmChain, valueTransferRows } from './chain.bench.js';
+import { cpuMs } from '../support/proc.js';
 
 interface Row {
   name: string;
@@ -35,21 +36,6 @@ interface Row {
 const KB = ['--keyring-backend', 'test'];
 const MNEMONIC = 'test test test test test test test test test test test junk';
 const CONNECTIONS = 50;
-
-/** CPU time (ms) of a process's main thread and of the whole process, from /proc (Linux; undefined elsewhere). */
-function cpuMs(pid: number): { main: number; all: number } | undefined {
-  const ticks = (path: string): number => {
-    const stat = readFileSync(path, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command); 100 ticks/s.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  };
-  try {
-    return { main: ticks(`/proc/${pid}/task/${pid}/stat`), all: ticks(`/proc/${pid}/stat`) };
-  } catch {
-    return undefined;
-  }
-}
 
 async function post<T>(url: string, method: string, params: unknown): Promise<{ result?: T; error?: unknown }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
