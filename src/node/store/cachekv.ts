@@ -16,7 +16,7 @@ import { flatten, scanStore, storeChunks, type ScanVisitor } from './chunks.js';
 import { StoreError } from './errors.js';
 import type { CacheKVStore, IteratorOptions, KVEntry, KVStore, KVStoreReader } from './interface.js';
 
-interface CachedWrite {
+export interface CachedWrite {
   key: Uint8Array;
   /** undefined = deleted */
   value: Uint8Array | undefined;
@@ -44,26 +44,57 @@ export class CacheKVStoreImpl implements CacheKVStore {
   }
 
   get(key: Uint8Array): Uint8Array | undefined {
-    const cached = this.writes.get(keyString(key));
+    return this.getKeyed(key, keyString(key));
+  }
+
+  /** `get` with the key's string (`keyString(key)`) made already: a read through a chain of caches makes it once. */
+  getKeyed(key: Uint8Array, ks: string): Uint8Array | undefined {
+    const cached = this.writes.get(ks);
     if (cached !== undefined) return cached.value;
-    return this.parent.get(key);
+    const parent = this.parent;
+    return parent instanceof CacheKVStoreImpl ? parent.getKeyed(key, ks) : parent.get(key);
   }
 
   has(key: Uint8Array): boolean {
-    const cached = this.writes.get(keyString(key));
+    return this.hasKeyed(key, keyString(key));
+  }
+
+  /** `has` with the key's string made already. */
+  hasKeyed(key: Uint8Array, ks: string): boolean {
+    const cached = this.writes.get(ks);
     if (cached !== undefined) return cached.value !== undefined;
-    return this.parent.has(key);
+    const parent = this.parent;
+    return parent instanceof CacheKVStoreImpl ? parent.hasKeyed(key, ks) : parent.has(key);
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
+    this.setKeyed(key, keyString(key), value);
+  }
+
+  /** `set` with the key's string made already. */
+  setKeyed(key: Uint8Array, ks: string, value: Uint8Array): void {
     assertValidKey(key);
     assertValidValue(value);
-    this.writes.set(keyString(key), { key, value });
+    this.putEntry(ks, { key, value });
   }
 
   delete(key: Uint8Array): void {
+    this.deleteKeyed(key, keyString(key));
+  }
+
+  /** `delete` with the key's string made already. */
+  deleteKeyed(key: Uint8Array, ks: string): void {
     assertValidKey(key);
-    this.writes.set(keyString(key), { key, value: undefined });
+    this.putEntry(ks, { key, value: undefined });
+  }
+
+  /**
+   * Records a write (a set, or a delete when `value` is undefined) under its key string. Every
+   * write of this cache goes through here, including those a child cache hands on in its
+   * `write()`: entries are never changed once made, so they move up the chain as they are.
+   */
+  protected putEntry(ks: string, entry: CachedWrite): void {
+    this.writes.set(ks, entry);
   }
 
   branch(): CacheKVStore {
@@ -71,9 +102,14 @@ export class CacheKVStoreImpl implements CacheKVStore {
   }
 
   write(): void {
-    for (const { key, value } of this.writes.values()) {
-      if (value === undefined) this.parent.delete(key);
-      else this.parent.set(key, value);
+    const parent = this.parent;
+    if (parent instanceof CacheKVStoreImpl) {
+      for (const [ks, entry] of this.writes) parent.putEntry(ks, entry);
+    } else {
+      for (const { key, value } of this.writes.values()) {
+        if (value === undefined) parent.delete(key);
+        else parent.set(key, value);
+      }
     }
     this.writes.clear();
   }

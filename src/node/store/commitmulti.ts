@@ -27,7 +27,7 @@
 import type { BatchOp, Database } from './db/database.js';
 import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, compareBytes, concatBytes, prefixEnd, readU64, toHex, u64 } from './bytes.js';
 import { BucketData, applyBucketChanges, bucketOf, compareHash, decodeDiff, encodeDiff, findInDiff, insertLive, type BucketChange, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
-import { CacheKVStoreImpl } from './cachekv.js';
+import { CacheKVStoreImpl, type CachedWrite } from './cachekv.js';
 import { flatten, type ScanVisitor } from './chunks.js';
 import { CacheMultiStoreImpl } from './cachemulti.js';
 import { StoreError } from './errors.js';
@@ -1175,14 +1175,9 @@ class WorkingStore extends CacheKVStoreImpl {
     super(parent);
   }
 
-  override set(key: Uint8Array, value: Uint8Array): void {
+  protected override putEntry(ks: string, entry: CachedWrite): void {
     this.owner.onWorkingWrite();
-    super.set(key, value);
-  }
-
-  override delete(key: Uint8Array): void {
-    this.owner.onWorkingWrite();
-    super.delete(key);
+    super.putEntry(ks, entry);
   }
 }
 

@@ -451,6 +451,26 @@ for (const [kind, makeFixture] of DB_KINDS) {
       await cms.close();
     });
 
+    test("a branch's write into the working state during a commit in flight is refused too (cached writes move up as entries)", async () => {
+      const cms = await open(fixture.db);
+      const bank = cms.getStore('bank');
+      const branch = bank.branch();
+      const nested = branch.branch();
+      nested.set(s('x'), s('1'));
+      nested.delete(s('gone'));
+      nested.write();
+      expect(hex(branch.get(s('x')))).toBe(hex(s('1')));
+      expect(branch.has(s('gone'))).toBe(false);
+      bank.set(s('a'), s('1'));
+      const pending = cms.commit();
+      expect(catchStoreError(() => branch.write()).reason).toBe('COMMIT_IN_PROGRESS');
+      await pending;
+      branch.write();
+      await cms.commit();
+      expect(hex(cms.branchCommitted().getStore('bank').get(s('x')))).toBe(hex(s('1')));
+      await cms.close();
+    });
+
     test('pruning: versions below earliest are refused with the available range, their history is deleted', async () => {
       const pruning = pruningFromAppToml('custom', 3, 10);
       const cms = await open(fixture.db, pruning);

@@ -15,9 +15,12 @@ export class ReadCacheKVStore implements KVStore {
 
   get(key: Uint8Array): Uint8Array | undefined {
     const k = keyString(key);
-    if (this.cache.has(k)) return this.cache.get(k);
-    const value = this.parent.get(key);
-    this.cache.set(k, value);
+    const cache = this.cache;
+    const cached = cache.get(k);
+    if (cached !== undefined || cache.has(k)) return cached;
+    const parent = this.parent;
+    const value = parent instanceof CacheKVStoreImpl ? parent.getKeyed(key, k) : parent.get(key);
+    cache.set(k, value);
     return value;
   }
 
@@ -26,13 +29,19 @@ export class ReadCacheKVStore implements KVStore {
   }
 
   set(key: Uint8Array, value: Uint8Array): void {
-    this.parent.set(key, value);
-    this.cache.set(keyString(key), value);
+    const k = keyString(key);
+    const parent = this.parent;
+    if (parent instanceof CacheKVStoreImpl) parent.setKeyed(key, k, value);
+    else parent.set(key, value);
+    this.cache.set(k, value);
   }
 
   delete(key: Uint8Array): void {
-    this.parent.delete(key);
-    this.cache.set(keyString(key), undefined);
+    const k = keyString(key);
+    const parent = this.parent;
+    if (parent instanceof CacheKVStoreImpl) parent.deleteKeyed(key, k);
+    else parent.delete(key);
+    this.cache.set(k, undefined);
   }
 
   iterator(start?: Uint8Array, end?: Uint8Array, options?: IteratorOptions): AsyncIterableIterator<KVEntry> {
