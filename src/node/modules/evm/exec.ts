@@ -162,13 +162,15 @@ function plainTransferFork(common: Common): { precompiles: ReadonlySet<string> }
  * written), into the tx's context instead of a checkpoint branch that would be written into it
  * on success. The library then finds no code and exits with no execution gas, no refund, no logs
  * and an empty return value, which is what this returns. Undefined (nothing written) when the
- * library would do anything else — a contract creation, a precompile, code at the recipient, a
+ * library would do anything else — a contract creation, a tx with data (left to the EVM: nearly
+ * always a contract call, whose code would otherwise be read twice), a precompile, code at the recipient, a
  * sender short of the value, a recipient balance overflowing 2^256 − 1, a fork whose transfers
  * do more, or a Common no EVM was created for yet — and the EVM runs the tx.
  */
 async function plainTransfer(k: EvmKeeper, ctx: Context, tx: EthTx, sender: Uint8Array, params: EvmParams, common: Common): Promise<ExecOutcome | undefined> {
   const to = tx.to;
-  if (to === undefined) return undefined;
+  // A call with data is almost always to a contract: the code read here would be done twice.
+  if (to === undefined || tx.data.length > 0) return undefined;
   const fork = plainTransferFork(common);
   if (fork === undefined || fork.precompiles.has(bytesToUnprefixedHex(to.bytes))) return undefined;
   const bound = ctx.with({ metered: false });
