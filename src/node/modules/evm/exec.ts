@@ -38,8 +38,7 @@ interface PooledEvm {
 const idle = new Map<Common, PooledEvm[]>();
 const POOL_LIMIT = 8;
 
-async function acquireEvm(k: EvmKeeper, ctx: Context, params: EvmParams): Promise<PooledEvm> {
-  const common = commonFor(k.chainId(ctx, params), k.hardfork(ctx, params), params.extraEips.map(Number));
+async function acquireEvm(k: EvmKeeper, ctx: Context, params: EvmParams, common: Common = commonFor(k.chainId(ctx, params), k.hardfork(ctx, params), params.extraEips.map(Number))): Promise<PooledEvm> {
   const bound = ctx.with({ metered: false });
   const pooled = idle.get(common)?.pop();
   if (pooled !== undefined) {
@@ -112,7 +111,7 @@ export async function applyTransaction(k: EvmKeeper, ctx: Context, tx: EthTx, se
     plainTransferCount.count++;
     return settle(k, ctx, tx, sender, cosmosTxHash, params, price, common, tx.getIntrinsicGas(), transferred);
   }
-  const pooled = await acquireEvm(k, ctx, params);
+  const pooled = await acquireEvm(k, ctx, params, common);
   try {
     return await runTransaction(k, ctx, tx, sender, cosmosTxHash, params, baseFee, price, pooled);
   } finally {
