@@ -186,6 +186,7 @@ export async function openEvmChain(log: (line: string) => void = () => undefined
       if (session !== undefined) {
         session.connect();
         await session.post('Profiler.enable');
+        await session.post('Profiler.setSamplingInterval', { interval: Number(process.env['EVM_BENCH_PROFILE_INTERVAL'] ?? 100) });
         await session.post('Profiler.start');
       }
       const cpu = process.cpuUsage();

@@ -30,6 +30,7 @@ import {
   type MsgEthereumTx,
 } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import { SdkErrors } from '../shared/errors.js';
+import { ProtoWriter, varintSize } from '../shared/proto.js';
 import { CoinSchema } from '../../../gen/cosmos/base/v1beta1/coin_pb.js';
 import { AuthInfoSchema, FeeSchema, TxBodySchema, TxRawSchema } from '../../../gen/cosmos/tx/v1beta1/tx_pb.js';
 
@@ -290,6 +291,159 @@ export { hexToBytes };
  * no Cosmos signatures.
  */
 export function cosmosTxBytes(tx: EthTx, sender: string, denom: string, handOff?: Common): Uint8Array {
+  if (tx.nonce >= UINT64_LIMIT || tx.gasLimit >= UINT64_LIMIT) return cosmosTxBytesReflective(tx, sender, denom, handOff);
+  const data = txDataFields(tx);
+  const dataSize = fieldsSize(data.fields);
+  const hash = bytesToHex(tx.hash());
+  // Sizes inside out, then one exactly sized buffer written outside in.
+  // MsgEthereumTx: data = 1 (Any: type_url = 1, value = 2), size = 2 (0: omitted), hash = 3, from = 4.
+  const anySize = delimitedFieldSize(1, data.typeUrl.length) + (dataSize === 0 ? 0 : delimitedFieldSize(2, dataSize));
+  const msgSize = delimitedFieldSize(1, anySize) + stringFieldSize(3, hash) + stringFieldSize(4, sender);
+  // TxBody: messages = 1 (Any), memo and timeout_height (empty: omitted), extension_options = 1023.
+  const messageAnySize = delimitedFieldSize(1, MSG_ETHEREUM_TX_URL.length) + delimitedFieldSize(2, msgSize);
+  const bodySize = delimitedFieldSize(1, messageAnySize) + delimitedFieldSize(1023, EXTENSION_OPTION_ANY_SIZE);
+  // AuthInfo: fee = 2 (Fee: amount = 1 (Coin: denom = 1, amount = 2), gas_limit = 2).
+  const amount = (tx.gasLimit * gasFeeCap(tx)).toString();
+  const coinSize = stringFieldSize(1, denom) + stringFieldSize(2, amount);
+  const feeSize = delimitedFieldSize(1, coinSize) + (tx.gasLimit === 0n ? 0 : 1 + bigVarintSize(tx.gasLimit));
+  const authInfoSize = delimitedFieldSize(2, feeSize);
+  // TxRaw: body_bytes = 1, auth_info_bytes = 2, no signatures.
+  const w = new ProtoWriter(delimitedFieldSize(1, bodySize) + delimitedFieldSize(2, authInfoSize));
+  w.header(1, bodySize).header(1, messageAnySize).stringField(1, MSG_ETHEREUM_TX_URL).header(2, msgSize);
+  w.header(1, anySize).stringField(1, data.typeUrl);
+  let valueAt = -1;
+  if (dataSize > 0) {
+    w.header(2, dataSize);
+    valueAt = w.length;
+    writeFields(w, data.fields);
+  }
+  w.stringField(3, hash).stringField(4, sender);
+  w.header(1023, EXTENSION_OPTION_ANY_SIZE).stringField(1, EXTENSION_OPTION_URL);
+  w.header(2, authInfoSize).header(2, feeSize).header(1, coinSize).stringField(1, denom).stringField(2, amount).uintField(2, tx.gasLimit);
+  const bytes = w.finish();
+  if (handOff !== undefined) handOffTx(hash, data.typeUrl, valueAt < 0 ? new Uint8Array(0) : bytes.subarray(valueAt, valueAt + dataSize), handOff, tx);
+  return bytes;
+}
+
+const UINT64_LIMIT = 1n << 64n;
+const EXTENSION_OPTION_URL = `/${ExtensionOptionsEthereumTxSchema.typeName}`;
+/** The extension option's Any: its type URL only (the empty value is omitted). */
+const EXTENSION_OPTION_ANY_SIZE = delimitedFieldSize(1, EXTENSION_OPTION_URL.length);
+
+/** A field of an Ethermint tx message: string, bytes or uint64 (proto3: omitted when empty or 0), or a repeated message field's pre-encoded elements. */
+type TxDataField = readonly [field: number, value: string | Uint8Array | bigint | Uint8Array[]];
+
+function varintSizeOf(field: number): number {
+  return field < 16 ? 1 : field < 2048 ? 2 : 3;
+}
+
+/** Tag, length and payload of a length-delimited field (ASCII payloads: `length` is its byte length). */
+function delimitedFieldSize(field: number, length: number): number {
+  return varintSizeOf(field) + varintSize(length) + length;
+}
+
+function stringFieldSize(field: number, text: string): number {
+  return text === '' ? 0 : delimitedFieldSize(field, Buffer.byteLength(text, 'utf8'));
+}
+
+function bigVarintSize(value: bigint): number {
+  let size = 1;
+  while (value >= 0x80n) {
+    value >>= 7n;
+    size++;
+  }
+  return size;
+}
+
+function fieldsSize(fields: readonly TxDataField[]): number {
+  let size = 0;
+  for (const [field, value] of fields) {
+    if (Array.isArray(value)) for (const element of value) size += delimitedFieldSize(field, element.length);
+    else if (typeof value === 'string') size += stringFieldSize(field, value);
+    else if (typeof value === 'bigint') size += value === 0n ? 0 : varintSizeOf(field) + bigVarintSize(value);
+    else size += value.length === 0 ? 0 : delimitedFieldSize(field, value.length);
+  }
+  return size;
+}
+
+function writeFields(w: ProtoWriter, fields: readonly TxDataField[]): void {
+  for (const [field, value] of fields) {
+    if (Array.isArray(value)) for (const element of value) w.messageField(field, element);
+    else if (typeof value === 'string') w.stringField(field, value);
+    else if (typeof value === 'bigint') w.uintField(field, value);
+    else w.bytesField(field, value);
+  }
+}
+
+/** The repeated AccessTuple field's elements (address = 1, storage_keys = 2), from the tuples msgFromTx builds. */
+function accessElements(tx: AccessList2930Tx | FeeMarket1559Tx): Uint8Array[] {
+  return accessTuples(tx).map((tuple) => {
+    const t = new ProtoWriter(64 + 70 * tuple.storageKeys.length).stringField(1, tuple.address);
+    // Repeated strings are written element by element, empty ones too.
+    for (const key of tuple.storageKeys) t.stringElement(2, key);
+    return t.finish();
+  });
+}
+
+/**
+ * The fields of the tx's Ethermint message (LegacyTx, AccessListTx or DynamicFeeTx) in number
+ * order, for encoding by hand byte for byte as protobuf-es encodes msgFromTx's message
+ * (test/node/modules/evm/intake.test.ts).
+ */
+function txDataFields(tx: EthTx): { typeUrl: string; fields: TxDataField[] } {
+  const to = tx.to?.toString() ?? '';
+  const v = u(tx.v ?? 0n);
+  const r = u(tx.r ?? 0n);
+  const s = u(tx.s ?? 0n);
+  if (tx instanceof FeeMarket1559Tx) {
+    const fields: TxDataField[] = [
+      [1, tx.chainId.toString()],
+      [2, tx.nonce],
+      [3, tx.maxPriorityFeePerGas.toString()],
+      [4, tx.maxFeePerGas.toString()],
+      [5, tx.gasLimit],
+      [6, to],
+      [7, tx.value.toString()],
+      [8, tx.data],
+      [9, accessElements(tx)],
+      [10, v],
+      [11, r],
+      [12, s],
+    ];
+    return { typeUrl: DYNAMIC_FEE_TX_URL, fields };
+  }
+  if (tx instanceof AccessList2930Tx) {
+    const fields: TxDataField[] = [
+      [1, tx.chainId.toString()],
+      [2, tx.nonce],
+      [3, tx.gasPrice.toString()],
+      [4, tx.gasLimit],
+      [5, to],
+      [6, tx.value.toString()],
+      [7, tx.data],
+      [8, accessElements(tx)],
+      [9, v],
+      [10, r],
+      [11, s],
+    ];
+    return { typeUrl: ACCESS_LIST_TX_URL, fields };
+  }
+  const fields: TxDataField[] = [
+    [1, tx.nonce],
+    [2, tx.gasPrice.toString()],
+    [3, tx.gasLimit],
+    [4, to],
+    [5, tx.value.toString()],
+    [6, tx.data],
+    [7, v],
+    [8, r],
+    [9, s],
+  ];
+  return { typeUrl: LEGACY_TX_URL, fields };
+}
+
+/** cosmosTxBytes through protobuf-es (the reference the hand encoding is tested against; nonces or gas of 2^64 and up). */
+export function cosmosTxBytesReflective(tx: EthTx, sender: string, denom: string, handOff?: Common): Uint8Array {
   const msg = msgFromTx(tx, sender);
   if (handOff !== undefined && msg.data !== undefined) handOffTx(msg.hash, msg.data.typeUrl, msg.data.value, handOff, tx);
   const body = create(TxBodySchema, {

@@ -8,8 +8,8 @@
  */
 import { create } from '@bufbuild/protobuf';
 import type { Common } from '@ethereumjs/common';
-import { createEVM, type EVM } from '@ethereumjs/evm';
-import { Address, bytesToHex, createContractAddress, setLengthLeft } from '@ethereumjs/util';
+import { createEVM, getActivePrecompiles, type EVM } from '@ethereumjs/evm';
+import { Account, Address, MAX_INTEGER, bytesToHex, bytesToUnprefixedHex, createContractAddress, setLengthLeft } from '@ethereumjs/util';
 import { toChecksumHex } from '../../../keyring/address.js';
 import { LogSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import { MsgEthereumTxResponseSchema, type MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
@@ -38,8 +38,7 @@ interface PooledEvm {
 const idle = new Map<Common, PooledEvm[]>();
 const POOL_LIMIT = 8;
 
-async function acquireEvm(k: EvmKeeper, ctx: Context, params: EvmParams): Promise<PooledEvm> {
-  const common = commonFor(k.chainId(ctx, params), k.hardfork(ctx, params), params.extraEips.map(Number));
+async function acquireEvm(k: EvmKeeper, ctx: Context, params: EvmParams, common: Common = commonFor(k.chainId(ctx, params), k.hardfork(ctx, params), params.extraEips.map(Number))): Promise<PooledEvm> {
   const bound = ctx.with({ metered: false });
   const pooled = idle.get(common)?.pop();
   if (pooled !== undefined) {
@@ -106,12 +105,89 @@ export async function applyTransaction(k: EvmKeeper, ctx: Context, tx: EthTx, se
   const params = k.getParams(ctx);
   const baseFee = k.baseFee(ctx, params);
   const price = effectiveGasPrice(tx, baseFee);
-  const pooled = await acquireEvm(k, ctx, params);
+  const common = commonFor(k.chainId(ctx, params), k.hardfork(ctx, params), params.extraEips.map(Number));
+  const transferred = plainTransfers ? await plainTransfer(k, ctx, tx, sender, params, common) : undefined;
+  if (transferred !== undefined) {
+    plainTransferCount.count++;
+    return settle(k, ctx, tx, sender, cosmosTxHash, params, price, common, tx.getIntrinsicGas(), transferred);
+  }
+  const pooled = await acquireEvm(k, ctx, params, common);
   try {
     return await runTransaction(k, ctx, tx, sender, cosmosTxHash, params, baseFee, price, pooled);
   } finally {
     releaseEvm(pooled);
   }
+}
+
+/** What a run of the EVM gives back that the settlement of a tx uses (the library's ExecResult). */
+interface ExecOutcome {
+  executionGasUsed: bigint;
+  gasRefund?: bigint;
+  exceptionError?: { error: string };
+  logs?: [Uint8Array, Uint8Array[], Uint8Array][];
+  returnValue: Uint8Array;
+}
+
+let plainTransfers = true;
+/** How many txs took the plain-transfer path (tests). */
+export const plainTransferCount = { count: 0 };
+
+/** Tests: turn the plain-transfer path off (every tx through the EVM) or on again. */
+export function setPlainTransfers(enabled: boolean): void {
+  plainTransfers = enabled;
+}
+
+/**
+ * EIPs under which a call to an address without code does more than move the value (access
+ * witnesses, new-account state gas, transfer logs, block access lists): with any of them active
+ * the EVM runs every tx.
+ */
+const TRANSFER_CHANGING_EIPS = [2780, 6800, 7708, 7864, 7928, 8037];
+/** Per Common: undefined when its transfers do more, else its precompiles' addresses (unprefixed hex, as the EVM keys them). */
+const plainTransferForks = new WeakMap<Common, { precompiles: ReadonlySet<string> } | undefined>();
+
+function plainTransferFork(common: Common): { precompiles: ReadonlySet<string> } | undefined {
+  if (plainTransferForks.has(common)) return plainTransferForks.get(common);
+  // The EVM's own table (createEVM builds its precompiles with the same call, no custom ones).
+  const fork = TRANSFER_CHANGING_EIPS.some((eip) => common.isActivatedEIP(eip)) ? undefined : { precompiles: new Set(getActivePrecompiles(common).keys()) };
+  plainTransferForks.set(common, fork);
+  return fork;
+}
+
+/**
+ * A value transfer to an address with no code that is not a precompile, done without the
+ * interpreter: the same state manager calls, in the same order, that the library's runCall makes
+ * on this path (sender read, balance reduced and written, recipient read, balance added and
+ * written), into the tx's context instead of a checkpoint branch that would be written into it
+ * on success. The library then finds no code and exits with no execution gas, no refund, no logs
+ * and an empty return value, which is what this returns. Undefined (nothing written) when the
+ * library would do anything else — a contract creation, a tx with data (left to the EVM: nearly
+ * always a contract call, whose code would otherwise be read twice), a precompile, code at the recipient, a
+ * sender short of the value, a recipient balance overflowing 2^256 − 1, a fork whose transfers
+ * do more, or a Common no EVM was created for yet — and the EVM runs the tx.
+ */
+async function plainTransfer(k: EvmKeeper, ctx: Context, tx: EthTx, sender: Uint8Array, params: EvmParams, common: Common): Promise<ExecOutcome | undefined> {
+  const to = tx.to;
+  // A call with data is almost always to a contract: the code read here would be done twice.
+  if (to === undefined || tx.data.length > 0) return undefined;
+  const fork = plainTransferFork(common);
+  if (fork === undefined || fork.precompiles.has(bytesToUnprefixedHex(to.bytes))) return undefined;
+  const bound = ctx.with({ metered: false });
+  const state = new StoreStateManager(bound, k.accounts, k.bank, params.evmDenom);
+  if ((await state.getCode(to)).length > 0) return undefined;
+  const caller = new Address(sender);
+  const value = tx.value;
+  const from = (await state.getAccount(caller)) ?? new Account();
+  if (from.balance < value) return undefined;
+  const self = to.equals(caller);
+  const recipientBefore = self ? from.balance - value : k.bank.getBalance(bound, to.bytes, params.evmDenom);
+  if (recipientBefore + value > MAX_INTEGER) return undefined;
+  from.balance -= value;
+  await state.putAccount(caller, from);
+  const recipient = (await state.getAccount(to)) ?? new Account();
+  recipient.balance += value;
+  await state.putAccount(to, recipient);
+  return { executionGasUsed: 0n, gasRefund: 0n, returnValue: new Uint8Array(0) };
 }
 
 async function runTransaction(
@@ -130,7 +206,6 @@ async function runTransaction(
   const accessList = 'accessList' in tx ? accessListOf(tx.accessList) : [];
   warm(evm, common, caller, tx.to, accessList, block.header.coinbase);
   const intrinsic = tx.getIntrinsicGas();
-  const contractAddress = tx.to === undefined ? createContractAddress(caller, tx.nonce) : undefined;
   const result = await evm.runCall({
     caller,
     origin: caller,
@@ -143,7 +218,22 @@ async function runTransaction(
     // The ante chain has incremented the nonce already (the create address uses nonce − 1).
     skipNonceIncrement: true,
   });
-  const exec = result.execResult;
+  return settle(k, ctx, tx, sender, cosmosTxHash, params, price, common, intrinsic, result.execResult);
+}
+
+/** Gas used, the refund of the unused gas, the tx's events and its response. */
+function settle(
+  k: EvmKeeper,
+  ctx: Context,
+  tx: EthTx,
+  sender: Uint8Array,
+  cosmosTxHash: string,
+  params: EvmParams,
+  price: bigint,
+  common: Common,
+  intrinsic: bigint,
+  exec: ExecOutcome,
+): MsgEthereumTxResponse {
   const failed = exec.exceptionError !== undefined;
   let used = intrinsic + exec.executionGasUsed;
   if (!failed) {
@@ -187,7 +277,6 @@ async function runTransaction(
     ret: exec.returnValue,
     vmError: failed ? exec.exceptionError!.error : '',
     gasUsed: used,
-    ...(contractAddress === undefined ? {} : {}),
   });
 }
 

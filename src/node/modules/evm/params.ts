@@ -93,13 +93,26 @@ function forkHeight(config: ChainConfig, field: keyof ChainConfig): bigint | und
   return BigInt(value);
 }
 
+/**
+ * The fork heights of a chain config, parsed once per config object (decoded params are shared
+ * and never modified: collections' `shared` decoding), in FORKS order without the DAO fork.
+ */
+const parsedForks = new WeakMap<ChainConfig, readonly (readonly [bigint | undefined, string])[]>();
+
+function forkHeights(config: ChainConfig): readonly (readonly [bigint | undefined, string])[] {
+  let heights = parsedForks.get(config);
+  if (heights === undefined) {
+    heights = FORKS.filter(([field]) => field !== 'daoForkBlock').map(([field, , name]) => [forkHeight(config, field), name] as const);
+    parsedForks.set(config, heights);
+  }
+  return heights;
+}
+
 /** The latest fork active at `height` (Chainstart when none is). */
 export function hardforkAt(config: ChainConfig | undefined, height: bigint): string {
   let fork: string = Hardfork.Chainstart;
   if (config === undefined) return fork;
-  for (const [field, , name] of FORKS) {
-    if (field === 'daoForkBlock') continue;
-    const at = forkHeight(config, field);
+  for (const [at, name] of forkHeights(config)) {
     if (at !== undefined && at <= height) fork = name;
   }
   return fork;
@@ -115,10 +128,19 @@ const ETHERMINT_CHAIN_ID = /^([a-z]{1,})_([1-9][0-9]*)-([1-9][0-9]*)$/;
 
 /** The EIP-155 chain id: N of `name_N-V`, else the params' chain_config.chain_id. */
 export function eip155ChainId(cosmosChainId: string, params: EvmParams | undefined): bigint {
-  const match = ETHERMINT_CHAIN_ID.exec(cosmosChainId);
-  if (match !== null) return BigInt(match[2]!);
+  let parsed = parsedChainIds.get(cosmosChainId);
+  if (parsed === undefined) {
+    const match = ETHERMINT_CHAIN_ID.exec(cosmosChainId);
+    parsed = match === null ? null : BigInt(match[2]!);
+    if (parsedChainIds.size >= 64) parsedChainIds.clear();
+    parsedChainIds.set(cosmosChainId, parsed);
+  }
+  if (parsed !== null) return parsed;
   return params?.chainConfig?.chainId || DEFAULT_EIP155_CHAIN_ID;
 }
+
+/** N of `name_N-V` chain ids seen (null: not of that form); a process serves one or a few. */
+const parsedChainIds = new Map<string, bigint | null>();
 
 /** Problems of a parameter set, one line each. */
 export function validateEvmParams(params: EvmParams): string[] {

@@ -105,10 +105,12 @@ export class StoreStateManager implements StateManagerInterface {
 
   async putAccount(address: Address, account?: Account): Promise<void> {
     if (account === undefined) return this.deleteAccount(address);
-    const existing = this.authAccount(address.bytes);
+    // One read: a new account (numbered by newAccountWithAddress) is not stored until set below.
+    const stored = this.accounts.getAccount(this.ctx, address.bytes);
+    const existing = stored ?? this.accounts.newAccountWithAddress(this.ctx, address.bytes);
     const codeHash = bytesToHex(account.codeHash);
     const next = { ...existing, sequence: account.nonce, codeHash: existing.kind === 'eth' ? codeHash : existing.codeHash };
-    if (next.sequence !== existing.sequence || next.codeHash !== existing.codeHash || this.accounts.getAccount(this.ctx, address.bytes) === undefined) {
+    if (next.sequence !== existing.sequence || next.codeHash !== existing.codeHash || stored === undefined) {
       this.accounts.setAccount(this.ctx, next);
     }
     const balance = this.bank.getBalance(this.ctx, address.bytes, this.denom);

@@ -88,6 +88,11 @@ export class ProtoWriter {
 
   stringField(field: number, text: string): this {
     if (text === '') return this;
+    return this.stringElement(field, text);
+  }
+
+  /** An element of a repeated string field: written even when empty. */
+  stringElement(field: number, text: string): this {
     const length = Buffer.byteLength(text, 'utf8');
     this.varint((field << 3) | 2).varint(length);
     this.ensure(length);
@@ -105,6 +110,11 @@ export class ProtoWriter {
   /** Tag and length of a length-delimited field whose payload the caller writes next. */
   header(field: number, length: number): this {
     return this.varint((field << 3) | 2).varint(length);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
   }
 
   /** The bytes written (no copy when the initial size was exact). */

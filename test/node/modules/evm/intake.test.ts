@@ -9,6 +9,7 @@ import { fromBinary } from '@bufbuild/protobuf';
 import {
   commonFor,
   cosmosTxBytes,
+  cosmosTxBytesReflective,
   inlineSenderRecoveries,
   msgFromTx,
   recoverSender,
@@ -103,6 +104,36 @@ test('a hand-off is not taken by a message with other data under the same hash, 
   expect(txHandOffs.taken).toBe(before);
   expect(cachedTxFromMsg(msgFromTx(dynamic!, from), common)).toBe(dynamic);
   expect(txHandOffs.taken).toBe(before + 1);
+});
+
+test('the hand-encoded Cosmos tx is byte for byte what protobuf-es encodes', async () => {
+  const other = commonFor(0n, 'cancun');
+  const txs: EthTx[] = [...(await signedTxs())];
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `0x${i.toString(16).padStart(64, '0')}`);
+  for (let i = 0; i < 24; i++) {
+    const nonce = [0, 1, 127, 128, 300, 2 ** 32, 2 ** 53 - 1][i % 7]!;
+    const value = [0n, 1n, 10n ** 30n, 2n ** 255n][i % 4]!;
+    const gasLimit = [21000n, 2n ** 40n, 25_000_000n][i % 3]!;
+    const data = i % 5 === 0 ? '0x' : `0x${'ab'.repeat((i * 37) % 300)}`;
+    const target = i % 6 === 0 ? undefined : `0x${(i + 1).toString(16).padStart(40, '0')}`;
+    const accessList = i % 4 === 0 ? [] : [{ address: to, storageKeys: keys(i % 3) }, { address: `0x${'ff'.repeat(20)}`, storageKeys: keys(2) }];
+    const gasPrice = [0n, 1n, 7n * GWEI][i % 3]!;
+    const base = { chainId: CHAIN, nonce, value, gasLimit, data, to: target };
+    const raw =
+      i % 3 === 0
+        ? await wallet.signTransaction({ ...base, type: 0, gasPrice })
+        : i % 3 === 1
+          ? await wallet.signTransaction({ ...base, type: 1, gasPrice, accessList })
+          : await wallet.signTransaction({ ...base, type: 2, maxFeePerGas: gasPrice + 3n, maxPriorityFeePerGas: gasPrice, accessList });
+    txs.push(txFromRaw(getBytes(raw), common));
+  }
+  // Unprotected legacy (v = 27/28).
+  txs.push(txFromRaw(getBytes(await wallet.signTransaction({ type: 0, chainId: 0n, nonce: 5, to, value: 1n, gasLimit: 21000n, gasPrice: GWEI })), other));
+  for (const tx of txs) {
+    for (const sender of [wallet.address.toLowerCase(), '']) {
+      expect(Buffer.from(cosmosTxBytes(tx, sender, DENOM)).toString('hex')).toBe(Buffer.from(cosmosTxBytesReflective(tx, sender, DENOM)).toString('hex'));
+    }
+  }
 });
 
 const nativeTest = isNativeSecp256k1Available() ? test : test.skip;
