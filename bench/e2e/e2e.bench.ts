@@ -22,7 +22,9 @@
  * E2E_MEMLOG=<dir>: the node runs with bench/e2e/memlog.mjs preloaded, logging its memory every
  * second to <dir>/memlog.jsonl and marking the start, the end of the load and the settled point
  * (E2E_MEMLOG_GC=1: each mark also after a full GC; E2E_HEAPSNAP=1: and a heap snapshot in <dir>,
- * summarised by bench/e2e/heapsummary.mjs).
+ * summarised by bench/e2e/heapsummary.mjs; E2E_ALLOCPROF=1: what the node allocated from the start
+ * mark to the end of the load, by function, in <dir>/alloc-2.heapprofile, summarised by
+ * bench/e2e/allocsummary.mjs).
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
@@ -230,7 +232,13 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const nodeLog = join(home, 'node.log');
     const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
     const memlogArgs = memlog ? [...(process.env['E2E_MEMLOG_GC'] === '1' ? ['--expose-gc'] : []), '--import', pathToFileURL(join(ROOT, 'bench', 'e2e', 'memlog.mjs')).href] : [];
-    const memlogEnv = memlog ? { TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'), ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}) } : {};
+    const memlogEnv = memlog
+      ? {
+          TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'),
+          ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}),
+          ...(process.env['E2E_ALLOCPROF'] === '1' ? { TOKEND_MEMLOG_ALLOCPROF: '1' } : {}),
+        }
+      : {};
     const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
     // The node's log: <home>/node.log, or <dir>/node.log with E2E_MEMLOG (why it stopped, if it did).
     const logFile = memlog ? join(memlog, 'node.log') : nodeLog;
