@@ -24,7 +24,7 @@
  * (E2E_MEMLOG_GC=1: each mark also after a full GC; E2E_HEAPSNAP=1: and a heap snapshot in <dir>,
  * summarised by bench/e2e/heapsummary.mjs; E2E_ALLOCPROF=1: what the node allocated from the start
  * mark to the end of the load, by function, in <dir>/alloc-2.heapprofile, summarised by
- * bench/e2e/allocsummary.mjs).
+ * bench/e2e/allocsummary.mjs; E2E_ALLOCPROF=promoted: only what outlived the young generation).
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
@@ -236,7 +236,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       ? {
           TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'),
           ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}),
-          ...(process.env['E2E_ALLOCPROF'] === '1' ? { TOKEND_MEMLOG_ALLOCPROF: '1' } : {}),
+          ...(process.env['E2E_ALLOCPROF'] ? { TOKEND_MEMLOG_ALLOCPROF: process.env['E2E_ALLOCPROF'] } : {}),
         }
       : {};
     const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');

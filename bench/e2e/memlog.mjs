@@ -16,7 +16,9 @@
  *   TOKEND_MEMLOG_ALLOCPROF=1    V8's sampling heap profiler from the first mark to the second,
  *                                counting objects the GC has already collected too, so the profile
  *                                is what was allocated (by function), not what is still live:
- *                                alloc-<n>.heapprofile beside the log (bench/e2e/allocsummary.mjs)
+ *                                alloc-<n>.heapprofile beside the log (bench/e2e/allocsummary.mjs);
+ *                                =promoted: only objects that outlived the young generation (live
+ *                                at the end or collected by a full GC, not by a scavenge)
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -73,7 +75,7 @@ function allocationProfile(path) {
     profiler = new Session();
     profiler.connect();
     profiler.post('HeapProfiler.enable');
-    profiler.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    profiler.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.TOKEND_MEMLOG_ALLOCPROF !== 'promoted' });
   } else if (profiler !== null) {
     profiler.post('HeapProfiler.stopSampling', (err, result) => {
       if (!err) writeFileSync(path, JSON.stringify(result.profile));
@@ -106,7 +108,7 @@ if (file) {
       globalThis.gc();
       write('mark-after-gc', { mark: marks });
     }
-    if (process.env.TOKEND_MEMLOG_ALLOCPROF === '1') allocationProfile(join(dirname(file), `alloc-${marks}.heapprofile`));
+    if (process.env.TOKEND_MEMLOG_ALLOCPROF) allocationProfile(join(dirname(file), `alloc-${marks}.heapprofile`));
     if (snapshots) write('snapshot', { mark: marks, path: v8.writeHeapSnapshot(join(snapshots, `node-${marks}.heapsnapshot`)) });
   });
 }
