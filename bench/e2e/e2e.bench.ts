@@ -22,7 +22,9 @@
  * E2E_MEMLOG=<dir>: the node runs with bench/e2e/memlog.mjs preloaded, logging its memory every
  * second to <dir>/memlog.jsonl and marking the start, the end of the load and the settled point
  * (E2E_MEMLOG_GC=1: each mark also after a full GC; E2E_HEAPSNAP=1: and a heap snapshot in <dir>,
- * summarised by bench/e2e/heapsummary.mjs).
+ * summarised by bench/e2e/heapsummary.mjs; E2E_ALLOCPROF=1: what the node allocated from the start
+ * mark to the end of the load, by function, in <dir>/alloc-2.heapprofile, summarised by
+ * bench/e2e/allocsummary.mjs; E2E_ALLOCPROF=promoted: only what outlived the young generation).
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
@@ -222,7 +224,13 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const nodeLog = join(home, 'node.log');
     const profile = process.env['E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['E2E_NODE_PROFILE']] : [];
     const memlogArgs = memlog ? [...(process.env['E2E_MEMLOG_GC'] === '1' ? ['--expose-gc'] : []), '--import', pathToFileURL(join(ROOT, 'bench', 'e2e', 'memlog.mjs')).href] : [];
-    const memlogEnv = memlog ? { TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'), ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}) } : {};
+    const memlogEnv = memlog
+      ? {
+          TOKEND_MEMLOG: join(memlog, 'memlog.jsonl'),
+          ...(process.env['E2E_HEAPSNAP'] === '1' ? { TOKEND_MEMLOG_SNAPSHOTS: memlog } : {}),
+          ...(process.env['E2E_ALLOCPROF'] ? { TOKEND_MEMLOG_ALLOCPROF: process.env['E2E_ALLOCPROF'] } : {}),
+        }
+      : {};
     const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
     // The node's log: <home>/node.log, or <dir>/node.log with E2E_MEMLOG (why it stopped, if it did).
     const logFile = memlog ? join(memlog, 'node.log') : nodeLog;
@@ -247,6 +255,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const t0 = Date.now();
     const sampler = setInterval(() => rss.push({ t: (Date.now() - t0) / 1000, mib: rssMiB(pid) }), 1000);
     const rssStart = rssMiB(pid);
+    const cpuStart = cpuMs(pid);
     await mark('start');
     const balanceUrl = `http://127.0.0.1:${apiPort}/cosmos/bank/v1beta1/balances/${keys[0]!.bech32}`;
 
@@ -308,6 +317,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     await watcher.stop();
     const loadEnded = Date.now();
     const rssEnd = rssMiB(pid);
+    const cpuEnd = cpuMs(pid);
     await mark('end of load');
     const settle = async (seconds: number): Promise<void> => {
       const wait = loadEnded + seconds * 1000 - Date.now();
@@ -361,6 +371,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: `e2e: node RSS ${settleSeconds} s after the load`, value: Math.round(rssSettled), unit: 'MiB' },
       { name: `e2e: node RSS ${settleSeconds} s after / at start (target ≤ 1.2)`, value: round(rssSettled / rssStart), unit: '×' },
       { name: 'e2e: node RSS at the end of the load / at start (target ≤ 1.5)', value: round(rssEnd / rssStart), unit: '×' },
+      // Beside the RSS: a memory setting that costs GC time shows here (all threads, REST phases included).
+      ...(cpuStart && cpuEnd
+        ? [{ name: 'e2e: node CPU per committed tx, start → end of the load (all threads)', value: round((cpuEnd.all - cpuStart.all) / watcher.committedOk), unit: 'ms' }]
+        : []),
     );
   } finally {
     if (node && node.exitCode === null) {

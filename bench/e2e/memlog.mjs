@@ -13,8 +13,15 @@
  *                                full GC when the node runs with --expose-gc (what is retained vs
  *                                garbage not yet collected); with TOKEND_MEMLOG_SNAPSHOTS=<dir>
  *                                also a heap snapshot there (bench/e2e/heapsummary.mjs reads it)
+ *   TOKEND_MEMLOG_ALLOCPROF=1    V8's sampling heap profiler from the first mark to the second,
+ *                                counting objects the GC has already collected too, so the profile
+ *                                is what was allocated (by function), not what is still live:
+ *                                alloc-<n>.heapprofile beside the log (bench/e2e/allocsummary.mjs);
+ *                                =promoted: only objects that outlived the young generation (live
+ *                                at the end or collected by a full GC, not by a scavenge)
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import process from 'node:process';
@@ -61,6 +68,23 @@ function figures() {
   };
 }
 
+// The sampling heap profiler, started at the first mark and written at the second.
+let profiler;
+function allocationProfile(path) {
+  if (profiler === undefined) {
+    profiler = new Session();
+    profiler.connect();
+    profiler.post('HeapProfiler.enable');
+    profiler.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.TOKEND_MEMLOG_ALLOCPROF !== 'promoted' });
+  } else if (profiler !== null) {
+    profiler.post('HeapProfiler.stopSampling', (err, result) => {
+      if (!err) writeFileSync(path, JSON.stringify(result.profile));
+      profiler.disconnect();
+      profiler = null;
+    });
+  }
+}
+
 if (file) {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -84,6 +108,7 @@ if (file) {
       globalThis.gc();
       write('mark-after-gc', { mark: marks });
     }
+    if (process.env.TOKEND_MEMLOG_ALLOCPROF) allocationProfile(join(dirname(file), `alloc-${marks}.heapprofile`));
     if (snapshots) write('snapshot', { mark: marks, path: v8.writeHeapSnapshot(join(snapshots, `node-${marks}.heapsnapshot`)) });
   });
 }

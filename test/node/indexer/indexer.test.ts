@@ -410,6 +410,35 @@ describe('IndexerService', () => {
     await service.stop();
   });
 
+  it('writes the same entries through a write batch (memory, LevelDB) as through one array of operations', async () => {
+    const blocks = new Map<number, { block: Block; response: ResponseFinalizeBlock }>();
+    for (let h = 1; h <= 4; h++) blocks.set(h, makeHeight(h));
+    const { blockStore, stateStore } = fakeStores(blocks);
+    const dir = await mkdtemp(join(tmpdir(), 'tokend-indexer-batch-'));
+    // FaultyDatabase has no openBatch: the service falls back to Database.batch with the array.
+    const dbs: Database[] = [memoryDatabase(), await openDatabase(join(dir, 'db')), new FaultyDatabase(memoryDatabase())];
+    expect(dbs.map((db) => db.openBatch !== undefined)).toEqual([true, true, false]);
+    const dumps: string[][] = [];
+    try {
+      for (const db of dbs) {
+        const service = new IndexerService({ db, blockStore, stateStore, eventBus: new EventBus() });
+        await service.start();
+        await service.whenIdle();
+        expect(service.txIndexer.indexedRange()).toEqual({ earliest: 1, latest: 4, count: 8 });
+        await service.stop();
+        const dump: string[] = [];
+        for await (const [key, value] of db.entries()) dump.push(`${toHexLower(key)}=${toHexLower(value)}`);
+        dumps.push(dump);
+      }
+      expect(dumps[0]!.length).toBeGreaterThan(20);
+      expect(dumps[1]).toEqual(dumps[0]);
+      expect(dumps[2]).toEqual(dumps[0]);
+    } finally {
+      for (const db of dbs) await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a block whose indexing failed is indexed before a lookup answers "not found"', async () => {
     const blocks = new Map<number, { block: Block; response: ResponseFinalizeBlock }>();
     const { blockStore, stateStore } = fakeStores(blocks);

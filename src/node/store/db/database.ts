@@ -14,6 +14,20 @@ export interface BatchOp {
   value?: Uint8Array;
 }
 
+/**
+ * A batch filled while it is built: each put / del is copied into the database's own write
+ * buffer at once, so the caller's keys and values can be collected young instead of living
+ * until the whole batch is assembled. Nothing is visible before `write()`, which lands all of it
+ * atomically (as `Database.batch`); `discard()` drops an unwritten batch.
+ */
+export interface WriteBatch {
+  put(key: Uint8Array, value: Uint8Array): void;
+  del(key: Uint8Array): void;
+  readonly length: number;
+  write(options?: { sync?: boolean }): Promise<void>;
+  discard(): Promise<void>;
+}
+
 export interface RangeOptions {
   gte?: Uint8Array;
   gt?: Uint8Array;
@@ -33,6 +47,8 @@ export interface Database {
   del(key: Uint8Array): Promise<void>;
   /** Atomic batch: all operations land or none. */
   batch(ops: BatchOp[], options?: { sync?: boolean }): Promise<void>;
+  /** A `WriteBatch` (optional: callers fall back to `batch` with an array of operations). */
+  openBatch?(): WriteBatch;
   entries(range?: RangeOptions): AsyncIterable<[Uint8Array, Uint8Array]>;
   /**
    * The entries of `range` in order, in arrays (one await per array, not per entry): the first of
@@ -128,6 +144,19 @@ class LevelDatabase implements Database {
       else batch.del(op.key);
     }
     await batch.write({ sync: options.sync ?? false }).catch((err: unknown) => this.writeFailed('batch write', err));
+  }
+
+  openBatch(): WriteBatch {
+    const batch = this.db.batch();
+    return {
+      put: (key, value) => batch.put(key, value),
+      del: (key) => batch.del(key),
+      get length() {
+        return batch.length;
+      },
+      write: (options = {}) => batch.write({ sync: options.sync ?? false }).catch((err: unknown) => this.writeFailed('batch write', err)),
+      discard: () => batch.close(),
+    };
   }
 
   async *entries(range: RangeOptions = {}): AsyncIterable<[Uint8Array, Uint8Array]> {
@@ -282,6 +311,31 @@ class MemoryDatabase implements Database {
   }
   async del(key: Uint8Array): Promise<void> {
     this.data.delete(hexKey(key));
+  }
+  openBatch(): WriteBatch {
+    const ops: BatchOp[] = [];
+    let done = false;
+    return {
+      put: (key, value) => {
+        if (done) throw new Error('batch already written or discarded');
+        ops.push({ type: 'put', key: key.slice(), value: value.slice() });
+      },
+      del: (key) => {
+        if (done) throw new Error('batch already written or discarded');
+        ops.push({ type: 'del', key: key.slice() });
+      },
+      get length() {
+        return ops.length;
+      },
+      write: async () => {
+        if (done) throw new Error('batch already written or discarded');
+        done = true;
+        await this.batch(ops);
+      },
+      discard: async () => {
+        done = true;
+      },
+    };
   }
   async batch(ops: BatchOp[]): Promise<void> {
     for (const op of ops) {
