@@ -90,8 +90,9 @@ export class PriorityGate {
   private waiters: (() => void)[] = [];
   private releaseScheduled = false;
 
+  /** Held, or just released with the waiters not yet let through (the holder's turn). */
   get closed(): boolean {
-    return this.holds > 0;
+    return this.holds > 0 || this.releaseScheduled;
   }
 
   /** Holds the gate closed until `work` settles; resolves or rejects as `work` does. */
@@ -107,7 +108,7 @@ export class PriorityGate {
 
   /** Resolves at once when the gate is open, otherwise when it opens and stays open for a turn. */
   async passage(): Promise<void> {
-    while (this.holds > 0 || this.releaseScheduled) {
+    while (this.closed) {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }

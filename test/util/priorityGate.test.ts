@@ -31,7 +31,12 @@ describe('PriorityGate', () => {
     const gate = new PriorityGate();
     const work = deferred();
     const order: string[] = [];
-    const holder = gate.during(work.promise).then(() => order.push('holder'));
+    let closedForHolder: boolean | undefined;
+    const holder = gate.during(work.promise).then(() => {
+      // The hold is over, but the waiters go on only in the next macrotask: still closed to a newcomer.
+      closedForHolder = gate.closed;
+      order.push('holder');
+    });
     expect(gate.closed).toBe(true);
     const waiter = gate.passage().then(() => order.push('waiter'));
     await turns(5);
@@ -39,6 +44,7 @@ describe('PriorityGate', () => {
     work.resolve();
     await Promise.all([holder, waiter]);
     expect(order).toEqual(['holder', 'waiter']);
+    expect(closedForHolder).toBe(true);
     expect(gate.closed).toBe(false);
   });
 
