@@ -47,7 +47,6 @@ import { BlockExecutor } from './execution.js';
 import { messageHeight, type ConsensusMessage } from './messages.js';
 import { ROUND_STEP_NAMES, RoundStep, TimeoutTicker, type TimeoutInfo } from './timeoutTicker.js';
 import type { WAL } from './wal.js';
-import type { PriorityGate } from '../../../util/slices.js';
 
 type LoopItem = { kind: 'msg'; msg: ConsensusMessage; peerId: string } | { kind: 'timeout'; ti: TimeoutInfo } | { kind: 'txsAvailable' };
 
@@ -234,8 +233,7 @@ export class ConsensusEngine {
    * done instead of behind a queue of CheckTx turns; queries are served meanwhile.
    */
   private durable<T>(work: Promise<T>): Promise<T> {
-    const gate = this.deps.mempool.priority as PriorityGate | undefined;
-    return gate ? gate.during(work) : work;
+    return this.deps.mempool.priority.during(work);
   }
 
   /** Waits until the signer's state is durable; a storage fault there halts the engine as a failed signing does. */

@@ -333,13 +333,14 @@ const EXTENSION_OPTION_ANY_SIZE = delimitedFieldSize(1, EXTENSION_OPTION_URL.len
 /** A field of an Ethermint tx message: string, bytes or uint64 (proto3: omitted when empty or 0), or a repeated message field's pre-encoded elements. */
 type TxDataField = readonly [field: number, value: string | Uint8Array | bigint | Uint8Array[]];
 
-function varintSizeOf(field: number): number {
-  return field < 16 ? 1 : field < 2048 ? 2 : 3;
+/** A field's tag: its number and wire type as one varint. */
+function tagSize(field: number): number {
+  return varintSize(field * 8);
 }
 
 /** Tag, length and payload of a length-delimited field (ASCII payloads: `length` is its byte length). */
 function delimitedFieldSize(field: number, length: number): number {
-  return varintSizeOf(field) + varintSize(length) + length;
+  return tagSize(field) + varintSize(length) + length;
 }
 
 function stringFieldSize(field: number, text: string): number {
@@ -360,7 +361,7 @@ function fieldsSize(fields: readonly TxDataField[]): number {
   for (const [field, value] of fields) {
     if (Array.isArray(value)) for (const element of value) size += delimitedFieldSize(field, element.length);
     else if (typeof value === 'string') size += stringFieldSize(field, value);
-    else if (typeof value === 'bigint') size += value === 0n ? 0 : varintSizeOf(field) + bigVarintSize(value);
+    else if (typeof value === 'bigint') size += value === 0n ? 0 : tagSize(field) + bigVarintSize(value);
     else size += value.length === 0 ? 0 : delimitedFieldSize(field, value.length);
   }
   return size;
