@@ -23,6 +23,7 @@ import {
   type StoredValidatorSet,
 } from '../state/chainState.js';
 import { decodeTagged, encodeTagged } from './codec.js';
+import { decodeEvents, decodeResponse, encodeEvents, encodeResponse, RESULTS_FORMAT } from './resultsCodec.js';
 
 const VALSET_CHECKPOINT_INTERVAL = 100000;
 const STATE_KEY = bucketKey(Bucket.consensusChainState, EMPTY_BYTES);
@@ -51,6 +52,11 @@ export interface StateStoreReader {
   loadConsensusParams(height: number): ConsensusParams | undefined;
   loadFinalizeBlockResponse(height: number): ResponseFinalizeBlock | undefined;
   loadFinalizeBlockEvents(height: number): AbciEvent[] | undefined;
+}
+
+/** A block-events record: the binary format, or tagged JSON as written before it. */
+function decodeEventsRecord(raw: Uint8Array, what: string): AbciEvent[] {
+  return raw[0] === RESULTS_FORMAT ? decodeEvents(raw, what) : decodeTagged<AbciEvent[]>(raw, what);
 }
 
 function key(bucket: Bucket, height: number): Uint8Array {
@@ -141,15 +147,19 @@ export class StateStore implements StateStoreReader {
    * without decoding the tx results; `loadFinalizeBlockResponse` puts the two back together.
    */
   async saveFinalizeBlockResponse(height: number, response: ResponseFinalizeBlock): Promise<void> {
+    // Kept before the write: a reader asking while the synced write is under way (the records can
+    // be readable before it returns) gets this object rather than decoding the records again.
+    // Nothing is lost by answering early: a block whose results are not yet on disk is executed
+    // again at start-up, with the same results.
     this.recentResponses.delete(height);
+    this.remember(height, response, true);
     await this.db.batch(
       [
-        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeTagged({ ...response, events: [] }) },
-        { type: 'put', key: key(Bucket.consensusFinalizeBlockEvents, height), value: encodeTagged(response.events) },
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockResponse, height), value: encodeResponse(response) },
+        { type: 'put', key: key(Bucket.consensusFinalizeBlockEvents, height), value: encodeEvents(response.events) },
       ],
       { sync: true },
     );
-    this.remember(height, response, true);
   }
 
   /**
@@ -163,7 +173,7 @@ export class StateStore implements StateStoreReader {
     const cached = this.recentResponses.get(height);
     if (cached !== undefined) return cached.eventsApart ? cached.response.events : undefined;
     const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockEvents, height));
-    return raw === undefined ? undefined : decodeTagged<AbciEvent[]>(raw, `finalize block events ${height}`);
+    return raw === undefined ? undefined : decodeEventsRecord(raw, `finalize block events ${height}`);
   }
 
   /**
@@ -178,9 +188,10 @@ export class StateStore implements StateStoreReader {
     if (cached !== undefined) return cached.response;
     const raw = this.db.getSync(key(Bucket.consensusFinalizeBlockResponse, height));
     if (raw === undefined) return undefined;
-    const response = decodeTagged<ResponseFinalizeBlock>(raw, `finalize block response ${height}`);
+    const what = `finalize block response ${height}`;
+    const response = raw[0] === RESULTS_FORMAT ? decodeResponse(raw, what) : decodeTagged<ResponseFinalizeBlock>(raw, what);
     const events = this.db.getSync(key(Bucket.consensusFinalizeBlockEvents, height));
-    if (events !== undefined) response.events = decodeTagged<AbciEvent[]>(events, `finalize block events ${height}`);
+    if (events !== undefined) response.events = decodeEventsRecord(events, `finalize block events ${height}`);
     this.remember(height, response, events !== undefined);
     return response;
   }
