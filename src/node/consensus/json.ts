@@ -16,6 +16,7 @@ import type { MerkleProof } from './types/merkle.js';
 import { formatRfc3339Nano, type Timestamp } from './types/time.js';
 import type { Validator } from './types/validator.js';
 import type { Proposal, Vote } from './types/vote.js';
+import { TimeSlicer } from '../../util/slices.js';
 
 export interface BlockIdJson {
   hash: string;
@@ -278,6 +279,26 @@ export function renderBlockResults(
     consensus_param_updates: r.consensusParamUpdates ? renderConsensusParams(r.consensusParamUpdates) : null,
     app_hash: toBase64(r.appHash),
   };
+}
+
+/** Tx results rendered per piece when block_results is rendered in slices. */
+const RESULTS_PER_PIECE = 25;
+
+/**
+ * The text of `JSON.stringify(renderBlockResults(height, r))`, rendered a few tx results at a time
+ * with the event loop given a turn every `sliceMs`: a block of thousands of txs takes tens of
+ * milliseconds to render, which queries and CheckTx would otherwise wait out.
+ */
+export async function renderBlockResultsText(height: number, r: ResponseFinalizeBlock, sliceMs: number): Promise<string> {
+  const slicer = new TimeSlicer(sliceMs);
+  const pieces: string[] = [];
+  for (let i = 0; i < r.txResults.length; i += RESULTS_PER_PIECE) {
+    if (slicer.due()) await slicer.pause();
+    pieces.push(JSON.stringify(r.txResults.slice(i, i + RESULTS_PER_PIECE).map(renderExecTxResult)).slice(1, -1));
+  }
+  const { height: h, txs_results: _none, ...rest } = renderBlockResults(height, { ...r, txResults: [] });
+  const results = pieces.length === 0 ? 'null' : `[${pieces.join(',')}]`;
+  return `{"height":${JSON.stringify(h)},"txs_results":${results},${JSON.stringify(rest).slice(1)}`;
 }
 
 /** ResponseFinalizeBlock as carried in the NewBlock event (Amino-style JSON: empty fields omitted). */

@@ -9,6 +9,7 @@ import {
   renderBlockMeta,
   renderBlockResult,
   renderBlockResults,
+  renderBlockResultsText,
   renderEventData,
   renderCommitResult,
   renderConsensusParamsResult,
@@ -282,5 +283,48 @@ describe('RPC JSON renderers', () => {
       statusHeight: node.consensus.blockStore.height(),
       statusPower: '10',
     });
+  });
+});
+
+describe('block_results rendered in slices', () => {
+  const result = (i: number) => ({
+    code: i % 3,
+    data: i % 2 === 0 ? new Uint8Array([i % 256, 1]) : new Uint8Array(0),
+    log: i % 3 === 0 ? '' : `failed "${i}" \\ ✓`,
+    info: '',
+    gasWanted: 200000n,
+    gasUsed: BigInt(50000 + i),
+    events: [{ type: 'transfer', attributes: [{ key: 'amount', value: `${i}token`, index: i % 2 === 0 }] }],
+    codespace: i % 3 === 0 ? '' : 'sdk',
+  });
+  const response = (n: number) => ({
+    events: [{ type: 'mint', attributes: [{ key: 'amount', value: '5', index: true }] }, { type: 'empty', attributes: [] }],
+    txResults: Array.from({ length: n }, (_, i) => result(i)),
+    validatorUpdates: n > 0 ? [{ pubKeyType: 'ed25519' as const, pubKey: new Uint8Array(32).fill(1), power: 5n }] : [],
+    appHash: new Uint8Array(32).fill(7),
+  });
+
+  it('is the same text as rendering it whole, pausing between pieces or not', async () => {
+    for (const n of [0, 1, 24, 25, 26, 130]) {
+      const r = response(n);
+      const whole = JSON.stringify(renderBlockResults(42, r));
+      expect(await renderBlockResultsText(42, r, 0)).toBe(whole);
+      // A slice this short is used up after every piece: the loop gets a turn each time.
+      expect(await renderBlockResultsText(42, r, 0.000001)).toBe(whole);
+    }
+  });
+
+  it('is what the block_results route answers for a big block, and the small ones still render whole', async () => {
+    const { blockRoutes } = await import('../../../src/node/rpc/core/blocks.js');
+    const { RawJson } = await import('../../../src/node/rpc/route.js');
+    const route = blockRoutes.find((r) => r.name === 'block_results')!;
+    for (const n of [3, 130]) {
+      const r = response(n);
+      const env = { blockStore: { height: () => 42, base: () => 1 }, stateStore: { loadFinalizeBlockResponse: (h: number) => (h === 42 ? r : undefined) } };
+      const answer = await route.handler(env as never, { height: 42 }, {} as never);
+      const text = answer instanceof RawJson ? answer.text : JSON.stringify(answer);
+      expect(answer instanceof RawJson).toBe(n >= 100);
+      expect(text).toBe(JSON.stringify(renderBlockResults(42, r)));
+    }
   });
 });

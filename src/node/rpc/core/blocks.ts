@@ -7,6 +7,7 @@ import {
   renderBlockMeta,
   renderBlockResult,
   renderBlockResults,
+  renderBlockResultsText,
   renderCommitResult,
   renderConsensusParamsResult,
   renderHeader,
@@ -16,12 +17,15 @@ import {
 import type { Block, BlockMeta } from '../../consensus/types/block.js';
 import { validatePage, validatePerPage } from '../../indexer/paging.js';
 import { Query } from '../../indexer/query.js';
-import { defineRoute, type Route } from '../route.js';
+import { defineRoute, RawJson, type Route } from '../route.js';
 import type { RpcEnvironment } from '../environment.js';
 import { indexLagging } from './txs.js';
 import { latestUncommittedHeight, parseOrderBy, resolveHeight, RpcHandlerError } from './common.js';
 
 const BLOCKCHAIN_LIMIT = 20;
+/** block_results of blocks with at least this many txs is rendered in slices of RENDER_SLICE_MS. */
+const SLICED_RESULTS_FROM = 100;
+const RENDER_SLICE_MS = 4;
 const ZERO_BLOCK_ID: BlockIdJson = { hash: '', parts: { total: 0, hash: '' } };
 
 /** filterMinMax of rpc/core/blocks.go. */
@@ -105,6 +109,8 @@ export const blockRoutes: Route[] = [
       const h = heightArg(env, args.height);
       const results = env.stateStore.loadFinalizeBlockResponse(h);
       if (!results) throw new RpcHandlerError(`could not find results for height #${h}`, 'NOT_FOUND');
+      // A big block's results are rendered in slices, so queries and CheckTx are not held up.
+      if (results.txResults.length >= SLICED_RESULTS_FROM) return renderBlockResultsText(h, results, RENDER_SLICE_MS).then((text) => new RawJson(text));
       return renderBlockResults(h, results);
     },
   }),
