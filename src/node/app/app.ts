@@ -733,11 +733,17 @@ export class App implements Application {
 
   /**
    * A query context at `height` (0 = latest committed). Throws SdkError: 18 for a negative or
-   * pruned height (naming the retained range), 26 for a future one.
+   * pruned height (naming the retained range), 26 for a future one or (unless `beforeFirstBlock`)
+   * before the first block is committed.
    */
-  createQueryContext(height: number): { ctx: Context; height: number } {
+  createQueryContext(height: number, beforeFirstBlock = false): { ctx: Context; height: number } {
     const latest = this.store.latestVersion();
     if (!Number.isSafeInteger(height) || height < 0) throw SdkErrors.InvalidRequest.wrap('cannot query with height < 0; please provide a valid height');
+    // Before the first block is committed there is no state to answer from (genesis is applied
+    // but not committed): an error, as the SDK gives, rather than empty answers — a funded
+    // account must never read as empty. The /app/ paths (simulate, version) do not read state
+    // at a height and are answered (`beforeFirstBlock`).
+    if (latest === 0 && !beforeFirstBlock) throw SdkErrors.InvalidHeight.wrap(`${APP_NAME} is not ready; please wait for first block`);
     const resolved = height === 0 ? latest : height;
     if (resolved > latest) throw SdkErrors.InvalidHeight.wrap('cannot query with height in the future; please provide a valid height');
     let multiStore: MultiStore;
@@ -771,7 +777,7 @@ export class App implements Application {
     let ctx: Context;
     let height: number;
     try {
-      ({ ctx, height } = this.createQueryContext(request.height));
+      ({ ctx, height } = this.createQueryContext(request.height, isAppPath));
     } catch (err) {
       return queryErrorResponse(err, request.height);
     }

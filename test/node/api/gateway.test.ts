@@ -275,9 +275,31 @@ describe('REST gateway over the app', () => {
   });
 });
 
+describe('REST gateway before the first block', () => {
+  test('answers that the node is not ready (the SDK\'s error) instead of empty state, and the genesis balance once block 1 is committed', async () => {
+    const funded = testKey('early');
+    const chain = await startChain(addGenesisAccounts(defaultAppStateWithValidator(), [{ address: funded.address, coins: [{ denom: DENOM, amount: 7n * TOKEN }] }]));
+    const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0' } });
+    const { url } = await api.start();
+    try {
+      const early = await request(`${url}/cosmos/bank/v1beta1/balances/${funded.bech32}`);
+      expect(early.status).toBe(400);
+      expect(early.body).toMatchObject({ code: 3, message: expect.stringContaining('tokend is not ready; please wait for first block') });
+      await chain.block([]);
+      const later = await request(`${url}/cosmos/bank/v1beta1/balances/${funded.bech32}`);
+      expect(later.status).toBe(200);
+      expect(later.body.balances).toEqual([{ denom: DENOM, amount: String(7n * TOKEN) }]);
+    } finally {
+      await api.stop();
+      await chain.close();
+    }
+  });
+});
+
 describe('REST gateway options', () => {
   test('CORS is off by default and answers preflights when enabled', async () => {
     const chain = await startChain(defaultAppStateWithValidator());
+    await chain.block([]);
     const router = createQueryRouter({ app: chain.app });
     const closed = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0' } });
     const open = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0', enableUnsafeCors: true } });
