@@ -406,6 +406,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           writeTimeoutMs: a.rpcWriteTimeoutS * 1000,
           maxBodyBytes: a.rpcMaxBodyBytes,
           keepAliveTimeoutMs: a.idleTimeoutS * 1000,
+          answerCacheEntries: appConfig.cache.restResponses,
         },
         logger: childLogger(logger, { module: 'api' }),
       });

@@ -7,6 +7,7 @@
  *   [api] rpc-write-timeout    → writeTimeoutMs      (0 = none; SDK seconds)
  *   [api] rpc-max-body-bytes   → maxBodyBytes        (1000000)
  *   [api] idle-timeout         → keepAliveTimeoutMs  (60 s; tokend, seconds)
+ *   [cache] rest-responses     → answerCacheEntries  (10000; tokend)
  */
 import { TokendError } from '../../util/errors.js';
 
@@ -25,6 +26,11 @@ export interface ApiOptions {
   requestTimeoutMs: number;
   /** Time allowed to write a whole answer (0 = no limit). */
   writeTimeoutMs: number;
+  /**
+   * Answers of GET queries of the app's state at the latest height kept by URL, dropped as soon
+   * as a block is committed (0 = none).
+   */
+  answerCacheEntries: number;
 }
 
 export const defaultApiOptions: Readonly<ApiOptions> = Object.freeze({
@@ -35,6 +41,7 @@ export const defaultApiOptions: Readonly<ApiOptions> = Object.freeze({
   keepAliveTimeoutMs: 60_000,
   requestTimeoutMs: 10_000,
   writeTimeoutMs: 0,
+  answerCacheEntries: 10_000,
 });
 
 /** host and port of "tcp://host:port", "host:port" or "[::1]:port"; an empty host means all interfaces. */

@@ -52,6 +52,8 @@ export const HEIGHT_HEADER = 'x-cosmos-block-height';
 const GATEWAY_HEIGHT_HEADER = 'grpc-metadata-x-cosmos-block-height';
 const JSON_TYPE = 'application/json';
 const NOT_IMPLEMENTED = 'Not Implemented';
+/** Longer answers (long listings) are not cached. */
+const MAX_CACHED_ANSWER = 64 * 1024;
 
 export class ApiServer {
   readonly table: RouteTable;
@@ -64,6 +66,9 @@ export class ApiServer {
   private readonly tracked = new WeakMap<Socket, TrackedConnection>();
   private openApiJson: string | undefined;
   private openApiPage: string | undefined;
+  /** GET answers of app queries at `answersHeight`, by URL (insertion order: the oldest goes first). */
+  private readonly answers = new Map<string, string>();
+  private answersHeight = -1;
 
   constructor(config: ApiServerConfig) {
     this.router = config.router;
@@ -186,7 +191,23 @@ export class ApiServer {
       return;
     }
     if (route.body === '') {
-      void this.run(route, res, height, () => {
+      // A GET of the app's state at the latest height: the same URL gets the same answer until a
+      // block is committed, so it is answered from the cache when it was asked before.
+      let cacheKey: string | undefined;
+      if (height === 0 && route.entry.source === 'app' && this.options.answerCacheEntries > 0 && this.router.stateHeight !== undefined) {
+        const stateHeight = this.router.stateHeight();
+        if (stateHeight !== this.answersHeight) {
+          this.answers.clear();
+          this.answersHeight = stateHeight;
+        }
+        const cached = this.answers.get(url);
+        if (cached !== undefined) {
+          this.answer(res, cached, stateHeight);
+          return;
+        }
+        cacheKey = url;
+      }
+      void this.run(route, res, height, cacheKey, () => {
         const init: Record<string, unknown> = {};
         for (let i = 0; i < route.pathParams.length; i++) {
           const plan = route.pathParams[i]!;
@@ -198,7 +219,7 @@ export class ApiServer {
       return;
     }
     this.readBody(req, res, (body) => {
-      void this.run(route, res, height, () => {
+      void this.run(route, res, height, undefined, () => {
         let json: JsonValue;
         try {
           json = body.length === 0 ? {} : (JSON.parse(body.toString('utf8')) as JsonValue);
@@ -219,7 +240,8 @@ export class ApiServer {
     });
   }
 
-  private async run(route: CompiledRoute, res: ServerResponse, height: number, build: () => Message): Promise<void> {
+  /** Answers a query; a success is kept under `cacheKey` if the state height has not moved meanwhile. */
+  private async run(route: CompiledRoute, res: ServerResponse, height: number, cacheKey: string | undefined, build: () => Message): Promise<void> {
     const entry = route.entry!;
     let body: string;
     let answeredHeight: number;
@@ -232,7 +254,15 @@ export class ApiServer {
       this.fail(res, err, height > 0 ? height : this.router.latestHeight(), route);
       return;
     }
-    const heightText = String(answeredHeight);
+    if (cacheKey !== undefined && answeredHeight === this.answersHeight && body.length <= MAX_CACHED_ANSWER && answeredHeight === this.router.stateHeight?.()) {
+      if (this.answers.size >= this.options.answerCacheEntries) this.answers.delete(this.answers.keys().next().value!);
+      this.answers.set(cacheKey, body);
+    }
+    this.answer(res, body, answeredHeight);
+  }
+
+  private answer(res: ServerResponse, body: string, height: number): void {
+    const heightText = String(height);
     res.writeHead(200, {
       'content-type': JSON_TYPE,
       'content-length': Buffer.byteLength(body),
@@ -240,6 +270,11 @@ export class ApiServer {
       [GATEWAY_HEIGHT_HEADER]: heightText,
     });
     res.end(body);
+  }
+
+  /** How many answers the cache holds now (at most [cache] rest-responses). */
+  get cachedAnswers(): number {
+    return this.answers.size;
   }
 
   private fail(res: ServerResponse, err: unknown, height: number, route?: CompiledRoute): void {

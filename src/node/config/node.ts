@@ -11,6 +11,7 @@ import { parse as parseToml } from 'smol-toml';
 import { TokendError } from '../../util/errors.js';
 import { defaultConsensusOptions, defaultMempoolOptions, DEFAULT_RECENT_RESPONSES, type ConsensusOptions, type MempoolOptions } from '../consensus/options.js';
 import { defaultIndexerOptions } from '../indexer/options.js';
+import { defaultApiOptions } from '../api/options.js';
 import { defaultCommitMultiStoreOptions } from '../store/options.js';
 import { defaultP2POptions, type P2POptions } from '../p2p/options.js';
 import { configDir } from './home.js';
@@ -93,9 +94,9 @@ export interface AppConfig {
    * [cache] (tokend's own section): the bounds of the node's in-memory caches, in entries.
    * storeBuckets: decoded state buckets per module store; indexCounters: the tx and block
    * indexers' attribute counters (each); recentBlockResults: decoded FinalizeBlock responses of the
-   * latest heights. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
+   * latest heights; restResponses: REST answers of the latest state. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
    */
-  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number };
+  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number; restResponses: number };
   /**
    * [memory] (tokend's own section): heapGrowingPercent, V8's old-generation growing factor as
    * 1 + percent/100 after each full GC (0 = V8's own, up to 4× the live heap under load).
@@ -176,7 +177,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
-    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES },
+    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries },
     memory: { heapGrowingPercent: 0 },
   };
 }
@@ -440,6 +441,7 @@ export function loadAppConfig(home: string): AppConfig {
       storeBuckets: cache.int('store-buckets', d.cache.storeBuckets),
       indexCounters: cache.int('index-counters', d.cache.indexCounters),
       recentBlockResults: cache.int('recent-block-results', d.cache.recentBlockResults),
+      restResponses: cache.int('rest-responses', d.cache.restResponses),
     },
     memory: {
       heapGrowingPercent: memory.int('heap-growing-percent', d.memory.heapGrowingPercent),
@@ -670,6 +672,9 @@ store-buckets = ${config.cache.storeBuckets}
 index-counters = ${config.cache.indexCounters}
 # Decoded FinalizeBlock responses of the latest heights (block_results, receipts, the indexer)
 recent-block-results = ${config.cache.recentBlockResults}
+# Answers of the REST gateway's GET queries of the latest state, by URL, each up to 64 KiB; all are
+# dropped when a block is committed, so an answer is never older than the state it shows
+rest-responses = ${config.cache.restResponses}
 
 [memory]
 # How far the JS heap may grow past what a full collection left live before the next one, in

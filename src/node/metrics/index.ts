@@ -200,7 +200,7 @@ export class NodeMetrics {
       }
       return out;
     };
-    return {
+    const instrumented: QueryRouter = {
       entries: () => [...router.entries()].map(wrap),
       lookup: (path) => {
         const entry = router.lookup(path);
@@ -208,6 +208,8 @@ export class NodeMetrics {
       },
       latestHeight: () => router.latestHeight(),
     };
+    if (router.stateHeight !== undefined) instrumented.stateHeight = router.stateHeight.bind(router);
+    return instrumented;
   }
 
   /** Serve GET /metrics on `laddr` ("tcp://host:port", "host:port" or ":port" = all interfaces). */

@@ -67,12 +67,14 @@ function withPageClamp(entry: QueryEntry, maxLimit: number): QueryEntry {
  * One router over several entry lists: the first entry of a path wins. `latestHeight` is the
  * height reported with answers and errors that name no height.
  */
-export function composeQueryRouter(sources: Iterable<Iterable<QueryEntry>>, latestHeight: () => number, limits: PageLimits = DEFAULT_PAGE_LIMITS): QueryRouter {
+export function composeQueryRouter(sources: Iterable<Iterable<QueryEntry>>, latestHeight: () => number, limits: PageLimits = DEFAULT_PAGE_LIMITS, stateHeight?: () => number): QueryRouter {
   const byPath = new Map<string, QueryEntry>();
   for (const source of sources) {
     for (const entry of source) if (!byPath.has(entry.path)) byPath.set(entry.path, withPageClamp(entry, limits.maxLimit));
   }
-  return { entries: () => byPath.values(), lookup: (path) => byPath.get(path), latestHeight };
+  const router: QueryRouter = { entries: () => byPath.values(), lookup: (path) => byPath.get(path), latestHeight };
+  if (stateHeight !== undefined) router.stateHeight = stateHeight;
+  return router;
 }
 
 export interface QueryRouterConfig {
@@ -94,5 +96,5 @@ export function createQueryRouter(config: QueryRouterConfig): QueryRouter {
   if (config.extra !== undefined) sources.push(config.extra);
   const node = config.node;
   const latestHeight = node !== undefined ? (): number => node.blockStore.height() : app !== undefined ? (): number => app.latestHeight() : (): number => 0;
-  return composeQueryRouter(sources, latestHeight, resolved.limits);
+  return composeQueryRouter(sources, latestHeight, resolved.limits, app === undefined ? undefined : (): number => app.latestHeight());
 }

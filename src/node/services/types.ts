@@ -106,6 +106,12 @@ export interface QueryRouter {
   lookup(path: string): QueryEntry | undefined;
   /** Latest committed height (the height header of answers that name no height, and of errors). */
   latestHeight(): number;
+  /**
+   * The height of the app's latest committed state, which the app's entries (source 'app') answer
+   * from when asked for no height: until it moves, the same request gets the same answer.
+   * Undefined without an app.
+   */
+  stateHeight?(): number;
 }
 
 /** "/<service>/<Method>" of a method descriptor. */

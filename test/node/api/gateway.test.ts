@@ -296,6 +296,80 @@ describe('REST gateway before the first block', () => {
   });
 });
 
+describe('REST answers of the latest state, cached until the next block', () => {
+  test('the same URL is answered once per height; a block, an explicit height, an error or a full cache are not served from it', async () => {
+    const payer = testKey('cache-payer');
+    const payee = testKey('cache-payee');
+    const chain = await startChain(addGenesisAccounts(defaultAppStateWithValidator(), [{ address: payer.address, coins: [{ denom: DENOM, amount: 50n * TOKEN }] }]));
+    await chain.block([]);
+    const router = createQueryRouter({ app: chain.app });
+    const calls = new Map<string, number>();
+    const counted = {
+      ...router,
+      lookup: (path: string) => {
+        const entry = router.lookup(path);
+        if (entry === undefined) return undefined;
+        return { ...entry, handle: (request: never, ctx: never) => (calls.set(path, (calls.get(path) ?? 0) + 1), entry.handle(request, ctx)) };
+      },
+      entries: () => router.entries(),
+    };
+    const api = new ApiServer({ router: counted as typeof router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: 2 } });
+    const off = new ApiServer({ router: counted as typeof router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: 0 } });
+    const { url } = await api.start();
+    const offUrl = (await off.start()).url;
+    const ALL = '/cosmos.bank.v1beta1.Query/AllBalances';
+    const balances = (who: { bech32: string }, base = url, init?: RequestInit) => request(`${base}/cosmos/bank/v1beta1/balances/${who.bech32}`, init);
+    try {
+      const first = await balances(payer);
+      const again = await balances(payer);
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+      expect(again.headers.get('x-cosmos-block-height')).toBe(first.headers.get('x-cosmos-block-height'));
+      expect(calls.get(ALL)).toBe(1);
+      expect(api.cachedAnswers).toBe(1);
+
+      // An explicit height is answered by the query every time.
+      const height = first.headers.get('x-cosmos-block-height')!;
+      await balances(payer, url, { headers: { 'x-cosmos-block-height': height } });
+      await balances(payer, url, { headers: { 'x-cosmos-block-height': height } });
+      expect(calls.get(ALL)).toBe(3);
+
+      // Errors are not kept.
+      await request(`${url}/cosmos/bank/v1beta1/balances/token1bad`);
+      const bad = await request(`${url}/cosmos/bank/v1beta1/balances/token1bad`);
+      expect(bad.status).toBe(400);
+      expect(calls.get(ALL)).toBe(5);
+
+      // At most answerCacheEntries answers, the oldest dropped first.
+      await balances(payee);
+      await balances(testKey('cache-third'));
+      expect(api.cachedAnswers).toBe(2);
+      expect(calls.get(ALL)).toBe(7);
+
+      // A committed block: the next answer shows the new state.
+      const account = (await request(`${offUrl}/cosmos/auth/v1beta1/accounts/${payer.bech32}`)).body.account;
+      const accountNumber = BigInt(account.base_account?.account_number ?? account.account_number);
+      const sent = await chain.block([signTx({ signer: payer, msgs: [msgSend(payer.bech32, payee.bech32, 3n * TOKEN)], sequence: 0n, accountNumber, fee: 2000n, gas: 200_000n })]);
+      expect(sent.txResults[0]!.code).toBe(0);
+      const after = await balances(payee);
+      expect(after.body.balances).toEqual([{ denom: DENOM, amount: String(3n * TOKEN) }]);
+      expect(Number(after.headers.get('x-cosmos-block-height'))).toBe(Number(height) + 1);
+      expect(api.cachedAnswers).toBe(1);
+
+      // answerCacheEntries 0: every request runs the query.
+      const before = calls.get(ALL)!;
+      await balances(payer, offUrl);
+      await balances(payer, offUrl);
+      expect(calls.get(ALL)).toBe(before + 2);
+      expect(off.cachedAnswers).toBe(0);
+    } finally {
+      await api.stop();
+      await off.stop();
+      await chain.close();
+    }
+  });
+});
+
 describe('REST gateway options', () => {
   test('CORS is off by default and answers preflights when enabled', async () => {
     const chain = await startChain(defaultAppStateWithValidator());
