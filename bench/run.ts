@@ -19,6 +19,7 @@ const SUITES: Suite[] = [
   { name: 'collections', load: () => import('./collections/collections.bench.js') },
   { name: 'ante', load: () => import('./ante/signing.bench.js') },
   { name: 'consensus', load: () => import('./consensus/consensus.bench.js') },
+  { name: 'results', load: () => import('./consensus/results.bench.js') },
   { name: 'rpc', load: () => import('./rpc/rpc.bench.js') },
   { name: 'api', load: () => import('./api/api.bench.js') },
   { name: 'cli', load: () => import('./cli/startup.bench.js') },
