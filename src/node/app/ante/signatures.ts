@@ -69,6 +69,7 @@ export const setPubKey: AnteDecorator = {
       env.accountKeeper.updateAccount(ctx, account, { ...account, pubKey });
     });
     const signatures = signaturesOf(state);
+    if (!ctx.events.enabled) return; // CheckTx: the events below are dropped unread
     tx.signerInfos.forEach((info, i) => {
       const signer = tx.signers[i];
       ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_ACC_SEQ, `${signer === undefined ? '' : accString(signer)}/${info.sequence}`]));
