@@ -368,11 +368,19 @@ export function signDocBytes(bodyBytes: Uint8Array, authInfoBytes: Uint8Array, c
 /** Bounded memo of decoded txs by hash (CheckTx → FinalizeBlock reuse). FIFO eviction. */
 export class DecodedTxCache {
   private readonly entries = new Map<string, DecodedTx>();
+  /**
+   * The same entries by the bytes object they were decoded from: the mempool hands the same
+   * Uint8Array to the precheck, CheckTx, every recheck and (for its own proposals) FinalizeBlock,
+   * so those find the decoding without hashing the bytes again. Holds nothing the entries do not.
+   */
+  private readonly byObject = new Map<Uint8Array, DecodedTx>();
 
   constructor(private readonly capacity: number) {}
 
   /** Decodes (or returns the remembered decoding of) `bytes`. */
   decode(bytes: Uint8Array): DecodedTx {
+    const same = this.byObject.get(bytes);
+    if (same !== undefined) return same;
     const key = sha256(bytes);
     const keyText = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
     const hit = this.entries.get(keyText);
@@ -380,16 +388,26 @@ export class DecodedTxCache {
     const tx = decodeTx(bytes, key);
     if (this.capacity > 0) {
       if (this.entries.size >= this.capacity) {
-        const oldest = this.entries.keys().next();
-        if (oldest.done !== true) this.entries.delete(oldest.value);
+        const oldest = this.entries.entries().next();
+        if (oldest.done !== true) {
+          this.entries.delete(oldest.value[0]);
+          this.byObject.delete(oldest.value[1].bytes);
+        }
       }
+      if (hit !== undefined) this.byObject.delete(hit.bytes);
       this.entries.set(keyText, tx);
+      this.byObject.set(bytes, tx);
     }
     return tx;
   }
 
   forget(tx: DecodedTx): void {
-    this.entries.delete(Buffer.from(tx.hash.buffer, tx.hash.byteOffset, tx.hash.byteLength).toString('latin1'));
+    const keyText = Buffer.from(tx.hash.buffer, tx.hash.byteOffset, tx.hash.byteLength).toString('latin1');
+    const entry = this.entries.get(keyText);
+    if (entry !== undefined) {
+      this.entries.delete(keyText);
+      this.byObject.delete(entry.bytes);
+    }
   }
 
   get size(): number {

@@ -34,6 +34,23 @@ describe('DecodedTxCache', () => {
     none.decode(txs[1]!);
     expect(none.size).toBe(0);
   });
+
+  test('the same bytes object and an equal copy find the same decoding; forget and eviction drop both ways in', () => {
+    const txs = Array.from({ length: 4 }, (_, i) => signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, BigInt(i + 1))], sequence: BigInt(i), accountNumber: 0n }));
+    const cache = new DecodedTxCache(2);
+    const first = cache.decode(txs[0]!);
+    expect(cache.decode(txs[0]!)).toBe(first);
+    expect(cache.decode(Uint8Array.from(txs[0]!))).toBe(first);
+    cache.forget(first);
+    expect(cache.size).toBe(0);
+    const again = cache.decode(txs[0]!);
+    expect(again).not.toBe(first);
+    expect(again.hash).toEqual(first.hash);
+    cache.decode(txs[1]!);
+    cache.decode(txs[2]!); // evicts txs[0]
+    expect(cache.size).toBe(2);
+    expect(cache.decode(txs[0]!)).not.toBe(again);
+  });
 });
 
 describe('VerifiedSignatureCache', () => {
