@@ -74,7 +74,7 @@ export const setPubKey: AnteDecorator = {
       const signer = tx.signers[i];
       ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_ACC_SEQ, `${signer === undefined ? '' : accString(signer)}/${info.sequence}`]));
       for (const signature of signatureBytes(signatures[i]!)) {
-        ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_SIGNATURE, Buffer.from(signature).toString('base64')]));
+        ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_SIGNATURE, Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64')]));
       }
     });
   },
