@@ -153,7 +153,25 @@ export function decodeTx(bytes: Uint8Array, precomputedHash?: Uint8Array): Decod
     rejectUnknown(message as { $unknown?: { no: number }[] }, any.typeUrl, false);
     return { typeUrl: any.typeUrl, any, schema, message, signers: messageSigners(schema, message) };
   });
+  return decodedTxFromParts(bytes, raw.bodyBytes, raw.authInfoBytes, raw.signatures, body, authInfo, msgs, precomputedHash);
+}
 
+/**
+ * The rest of `decodeTx` once its parts are decoded: signers, fee, payer, signer infos, hash.
+ * Also for a caller that built the tx's bytes itself and holds the very messages decoding them
+ * would give (eth_sendRawTransaction's Cosmos wrapper): it hands the result to the app's decoded-tx
+ * cache (App.rememberDecodedTx) instead of having the bytes decoded again.
+ */
+export function decodedTxFromParts(
+  bytes: Uint8Array,
+  bodyBytes: Uint8Array,
+  authInfoBytes: Uint8Array,
+  signatures: Uint8Array[],
+  body: TxBody,
+  authInfo: AuthInfo,
+  msgs: TxMsg[],
+  precomputedHash?: Uint8Array,
+): DecodedTx {
   const fee = authInfo.fee;
   const feeCoins = decodeOrFail('invalid fee', () => coinsFromProto(fee?.amount ?? []));
   const signers: Uint8Array[] = [];
@@ -181,9 +199,9 @@ export function decodeTx(bytes: Uint8Array, precomputedHash?: Uint8Array): Decod
     bytes,
     hash,
     hashHex: Buffer.from(hash).toString('hex').toUpperCase(),
-    bodyBytes: raw.bodyBytes,
-    authInfoBytes: raw.authInfoBytes,
-    signatures: raw.signatures,
+    bodyBytes,
+    authInfoBytes,
+    signatures,
     body,
     authInfo,
     msgs,
@@ -399,6 +417,28 @@ export class DecodedTxCache {
       this.byObject.set(bytes, tx);
     }
     return tx;
+  }
+
+  /**
+   * Takes a decoding made elsewhere (decodedTxFromParts) as the decoding of `tx.bytes`: the next
+   * `decode` of that bytes object (or of equal bytes) returns it.
+   */
+  remember(tx: DecodedTx): void {
+    if (this.capacity <= 0) return;
+    const keyText = Buffer.from(tx.hash.buffer, tx.hash.byteOffset, tx.hash.byteLength).toString('latin1');
+    const previous = this.entries.get(keyText);
+    if (previous !== undefined) {
+      this.entries.delete(keyText);
+      this.byObject.delete(previous.bytes);
+    } else if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done !== true) {
+        this.entries.delete(oldest.value[0]);
+        this.byObject.delete(oldest.value[1].bytes);
+      }
+    }
+    this.entries.set(keyText, tx);
+    this.byObject.set(tx.bytes, tx);
   }
 
   forget(tx: DecodedTx): void {
