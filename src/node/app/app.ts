@@ -654,6 +654,15 @@ export class App implements Application {
   }
 
   /**
+   * Not ABCI: the decoding of tx bytes its caller built itself from the very messages decoding
+   * them gives (`decodedTxFromParts`; eth_sendRawTransaction's Cosmos wrapper), so the precheck,
+   * CheckTx and FinalizeBlock of those bytes find it instead of decoding them again.
+   */
+  rememberDecodedTx(tx: DecodedTx): void {
+    this.txCache.remember(tx);
+  }
+
+  /**
    * Ahead of CheckTx (the mempool calls it before queueing for the app): the tx's signatures are
    * verified on the worker threads, batched with those of every other tx arriving meanwhile, and
    * the successes go into the verified-signature cache, so CheckTx itself finds them verified

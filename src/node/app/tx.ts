@@ -153,7 +153,25 @@ export function decodeTx(bytes: Uint8Array, precomputedHash?: Uint8Array): Decod
     rejectUnknown(message as { $unknown?: { no: number }[] }, any.typeUrl, false);
     return { typeUrl: any.typeUrl, any, schema, message, signers: messageSigners(schema, message) };
   });
+  return decodedTxFromParts(bytes, raw.bodyBytes, raw.authInfoBytes, raw.signatures, body, authInfo, msgs, precomputedHash);
+}
 
+/**
+ * The rest of `decodeTx` once its parts are decoded: signers, fee, payer, signer infos, hash.
+ * Also for a caller that built the tx's bytes itself and holds the very messages decoding them
+ * would give (eth_sendRawTransaction's Cosmos wrapper): it hands the result to the app's decoded-tx
+ * cache (App.rememberDecodedTx) instead of having the bytes decoded again.
+ */
+export function decodedTxFromParts(
+  bytes: Uint8Array,
+  bodyBytes: Uint8Array,
+  authInfoBytes: Uint8Array,
+  signatures: Uint8Array[],
+  body: TxBody,
+  authInfo: AuthInfo,
+  msgs: TxMsg[],
+  precomputedHash?: Uint8Array,
+): DecodedTx {
   const fee = authInfo.fee;
   const feeCoins = decodeOrFail('invalid fee', () => coinsFromProto(fee?.amount ?? []));
   const signers: Uint8Array[] = [];
@@ -181,9 +199,9 @@ export function decodeTx(bytes: Uint8Array, precomputedHash?: Uint8Array): Decod
     bytes,
     hash,
     hashHex: Buffer.from(hash).toString('hex').toUpperCase(),
-    bodyBytes: raw.bodyBytes,
-    authInfoBytes: raw.authInfoBytes,
-    signatures: raw.signatures,
+    bodyBytes,
+    authInfoBytes,
+    signatures,
     body,
     authInfo,
     msgs,
@@ -368,11 +386,19 @@ export function signDocBytes(bodyBytes: Uint8Array, authInfoBytes: Uint8Array, c
 /** Bounded memo of decoded txs by hash (CheckTx → FinalizeBlock reuse). FIFO eviction. */
 export class DecodedTxCache {
   private readonly entries = new Map<string, DecodedTx>();
+  /**
+   * The same entries by the bytes object they were decoded from: the mempool hands the same
+   * Uint8Array to the precheck, CheckTx, every recheck and (for its own proposals) FinalizeBlock,
+   * so those find the decoding without hashing the bytes again. Holds nothing the entries do not.
+   */
+  private readonly byObject = new Map<Uint8Array, DecodedTx>();
 
   constructor(private readonly capacity: number) {}
 
   /** Decodes (or returns the remembered decoding of) `bytes`. */
   decode(bytes: Uint8Array): DecodedTx {
+    const same = this.byObject.get(bytes);
+    if (same !== undefined) return same;
     const key = sha256(bytes);
     const keyText = Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
     const hit = this.entries.get(keyText);
@@ -380,16 +406,48 @@ export class DecodedTxCache {
     const tx = decodeTx(bytes, key);
     if (this.capacity > 0) {
       if (this.entries.size >= this.capacity) {
-        const oldest = this.entries.keys().next();
-        if (oldest.done !== true) this.entries.delete(oldest.value);
+        const oldest = this.entries.entries().next();
+        if (oldest.done !== true) {
+          this.entries.delete(oldest.value[0]);
+          this.byObject.delete(oldest.value[1].bytes);
+        }
       }
+      if (hit !== undefined) this.byObject.delete(hit.bytes);
       this.entries.set(keyText, tx);
+      this.byObject.set(bytes, tx);
     }
     return tx;
   }
 
+  /**
+   * Takes a decoding made elsewhere (decodedTxFromParts) as the decoding of `tx.bytes`: the next
+   * `decode` of that bytes object (or of equal bytes) returns it.
+   */
+  remember(tx: DecodedTx): void {
+    if (this.capacity <= 0) return;
+    const keyText = Buffer.from(tx.hash.buffer, tx.hash.byteOffset, tx.hash.byteLength).toString('latin1');
+    const previous = this.entries.get(keyText);
+    if (previous !== undefined) {
+      this.entries.delete(keyText);
+      this.byObject.delete(previous.bytes);
+    } else if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done !== true) {
+        this.entries.delete(oldest.value[0]);
+        this.byObject.delete(oldest.value[1].bytes);
+      }
+    }
+    this.entries.set(keyText, tx);
+    this.byObject.set(tx.bytes, tx);
+  }
+
   forget(tx: DecodedTx): void {
-    this.entries.delete(Buffer.from(tx.hash.buffer, tx.hash.byteOffset, tx.hash.byteLength).toString('latin1'));
+    const keyText = Buffer.from(tx.hash.buffer, tx.hash.byteOffset, tx.hash.byteLength).toString('latin1');
+    const entry = this.entries.get(keyText);
+    if (entry !== undefined) {
+      this.entries.delete(keyText);
+      this.byObject.delete(entry.bytes);
+    }
   }
 
   get size(): number {

@@ -13,7 +13,7 @@ import type { ExecTxResult } from '../abci/types.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { Query as IndexQuery } from '../indexer/query.js';
 import { decodeTx } from '../app/tx.js';
-import { cachedTxFromMsg, commonFor, cosmosTxBytes, effectiveGasPrice, knownSender, recoverAndRememberSender, rememberKnownSender, senderRecoveryJobFor, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
+import { cachedTxFromMsg, commonFor, cosmosTxBytes, cosmosTxWithDecoded, effectiveGasPrice, knownSender, recoverAndRememberSender, rememberKnownSender, senderRecoveryJobFor, txFromRaw, MSG_ETHEREUM_TX_URL, type EthTx } from '../modules/evm/ethTx.js';
 import { eip155ChainId, hardforkAt } from '../modules/evm/params.js';
 import { ATTRIBUTE_KEY_BLOOM, EVENT_TYPE_BLOCK_BLOOM, EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG } from '../modules/evm/keeper.js';
 import { MsgEthereumTxSchema, type MsgEthereumTx } from '../../gen/ethermint/evm/v1/tx_pb.js';
@@ -280,8 +280,15 @@ export class EthBackend {
     } catch (err) {
       throw new EthRpcError(-32000, `couldn't retrieve sender address from the ethereum transaction: ${(err as Error).message.split(' (')[0]}: tx intended signer does not match the given signer`);
     }
-    // The decoded tx is handed to the precheck and CheckTx of these bytes (no second decode).
-    const bytes = cosmosTxBytes(tx, from, params.evmDenom, common);
+    // The decoded Ethereum tx is handed to the precheck and CheckTx of these bytes, and so is the
+    // decoded Cosmos tx (the app's decoded-tx cache): the bytes are not decoded again.
+    let bytes: Uint8Array;
+    if (this.env.app.rememberDecodedTx === undefined) bytes = cosmosTxBytes(tx, from, params.evmDenom, common);
+    else {
+      const built = cosmosTxWithDecoded(tx, from, params.evmDenom, common);
+      bytes = built.bytes;
+      if (built.decoded !== undefined) this.env.app.rememberDecodedTx(built.decoded);
+    }
     let response;
     try {
       response = await this.env.mempool.checkTx(bytes);

@@ -22,6 +22,7 @@ import type { Block, BlockId } from '../consensus/types/block.js';
 import type { BlockIndexer, TxIndexer } from '../indexer/types.js';
 import type { HealthReport } from '../health.js';
 import type { VerifyJob } from '../app/sigverify.js';
+import type { DecodedTx } from '../app/tx.js';
 
 /** The app connections the RPC uses: query (abci_query, abci_info) and mempool (check_tx). */
 export interface RpcApp {
@@ -30,6 +31,8 @@ export interface RpcApp {
   checkTx(request: RequestCheckTx): Promise<ResponseCheckTx>;
   /** The address an `eth_recover` job recovers to, worked out off the main thread (App.recoverEthSender); optional. */
   recoverEthSender?(job: VerifyJob): Promise<Uint8Array | undefined>;
+  /** Takes the decoding of tx bytes the caller built itself (App.rememberDecodedTx); optional. */
+  rememberDecodedTx?(tx: DecodedTx): void;
 }
 
 /** p2p DefaultNodeInfo as `status` and `net_info` show it. */

@@ -34,5 +34,6 @@ export function withNodeQueries(app: RpcApp, router: () => QueryRouter | undefin
   };
   const wrapped: RpcApp = { info: (request) => app.info(request), checkTx: (request) => app.checkTx(request), query };
   if (app.recoverEthSender !== undefined) wrapped.recoverEthSender = (job) => app.recoverEthSender!(job);
+  if (app.rememberDecodedTx !== undefined) wrapped.rememberDecodedTx = (tx) => app.rememberDecodedTx!(tx);
   return wrapped;
 }

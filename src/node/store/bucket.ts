@@ -76,6 +76,13 @@ export class BucketData {
   private liveEntries: LiveEntry[] | undefined;
   private deadEntries: DeadEntry[] | undefined;
   private encoded: Uint8Array | undefined;
+  /**
+   * Blob form: the view of each live value handed out so far, so that every read of an unchanged
+   * entry gets the same Uint8Array object and the decode memos keyed by value identity (accounts,
+   * params, balances) hit across txs and blocks instead of decoding a fresh view per read. The
+   * blob is never changed in place (a commit builds a new BucketData), so a view stays true.
+   */
+  private valueViews: (Uint8Array | undefined)[] | undefined;
 
   constructor(live: LiveEntry[] | undefined, dead: DeadEntry[] | undefined, blob?: Uint8Array) {
     this.liveEntries = live;
@@ -113,7 +120,8 @@ export class BucketData {
     for (let i = 0; i < nLive; i++) {
       const changedAt = reader.u64();
       const key = reader.lengthPrefixed();
-      const value = reader.lengthPrefixed();
+      const read = reader.lengthPrefixed();
+      const value = this.valueViews?.[i] ?? read;
       const at = i * PAIR_SIZE;
       live[i] = { kh: pairs.subarray(at, at + HASH_SIZE), vh: pairs.subarray(at + HASH_SIZE, at + PAIR_SIZE), key, value, changedAt };
     }
@@ -170,11 +178,17 @@ export class BucketData {
 
   liveValue(i: number): Uint8Array {
     if (this.liveEntries !== undefined) return this.liveEntries[i]!.value;
+    let views = this.valueViews;
+    if (views === undefined) views = this.valueViews = [];
+    const seen = views[i];
+    if (seen !== undefined) return seen;
     const blob = this.encoded!;
     let pos = this.liveRecordOffset(i) + 8;
     pos += 4 + readU32(blob, pos);
     const length = readU32(blob, pos);
-    return blob.subarray(pos + 4, pos + 4 + length);
+    const view = blob.subarray(pos + 4, pos + 4 + length);
+    views[i] = view;
+    return view;
   }
 
   liveChangedAt(i: number): number {

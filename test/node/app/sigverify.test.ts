@@ -5,7 +5,7 @@
 import { isNativeSecp256k1Available } from '../../../src/keyring/index.js';
 import { signMessage } from '../../../src/keyring/keys.js';
 import { keccak256 } from '../../../src/keyring/hash.js';
-import { DecodedTxCache } from '../../../src/node/app/tx.js';
+import { DecodedTxCache, decodeTx } from '../../../src/node/app/tx.js';
 import { SignatureVerifierPool, VerifiedSignatureCache, ethRecoverKeyField, inlineVerifyStats, verifyJobLocally, type VerifyJob } from '../../../src/node/app/sigverify.js';
 import { secp256k1 } from '../../../src/keyring/secp256k1.js';
 import { TOKEN, buildAppState, msgSend, signTx, startChain, testKey } from './helpers.js';
@@ -32,6 +32,39 @@ describe('DecodedTxCache', () => {
     expect(cache.size).toBe(9);
     const none = new DecodedTxCache(0);
     none.decode(txs[1]!);
+    expect(none.size).toBe(0);
+  });
+
+  test('the same bytes object and an equal copy find the same decoding; forget and eviction drop both ways in', () => {
+    const txs = Array.from({ length: 4 }, (_, i) => signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, BigInt(i + 1))], sequence: BigInt(i), accountNumber: 0n }));
+    const cache = new DecodedTxCache(2);
+    const first = cache.decode(txs[0]!);
+    expect(cache.decode(txs[0]!)).toBe(first);
+    expect(cache.decode(Uint8Array.from(txs[0]!))).toBe(first);
+    cache.forget(first);
+    expect(cache.size).toBe(0);
+    const again = cache.decode(txs[0]!);
+    expect(again).not.toBe(first);
+    expect(again.hash).toEqual(first.hash);
+    cache.decode(txs[1]!);
+    cache.decode(txs[2]!); // evicts txs[0]
+    expect(cache.size).toBe(2);
+    expect(cache.decode(txs[0]!)).not.toBe(again);
+  });
+
+  test('remember: a decoding made elsewhere is what decode returns for its bytes object and for equal bytes; bounded like the rest', () => {
+    const txs = Array.from({ length: 3 }, (_, i) => signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, BigInt(i + 1))], sequence: BigInt(i), accountNumber: 0n }));
+    const cache = new DecodedTxCache(2);
+    const made = decodeTx(txs[0]!);
+    cache.remember(made);
+    expect(cache.decode(txs[0]!)).toBe(made);
+    expect(cache.decode(Uint8Array.from(txs[0]!))).toBe(made);
+    cache.remember(decodeTx(txs[1]!));
+    cache.remember(decodeTx(txs[2]!)); // evicts txs[0]
+    expect(cache.size).toBe(2);
+    expect(cache.decode(txs[0]!)).not.toBe(made);
+    const none = new DecodedTxCache(0);
+    none.remember(made);
     expect(none.size).toBe(0);
   });
 });

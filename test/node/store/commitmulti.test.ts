@@ -99,6 +99,27 @@ for (const [kind, makeFixture] of DB_KINDS) {
       await other.close();
     });
 
+    test('a committed value read twice is the same object until a commit changes it (decode memos key on it)', async () => {
+      const cms = await open(fixture.db);
+      for (let i = 0; i < 50; i++) cms.getStore('bank').set(s(`k/${i}`), s(`v/${i}`));
+      await cms.commit();
+      await cms.close();
+      const again = await open(await fixture.reopen());
+      const first = again.getStore('bank').get(s('k/7'))!;
+      expect(again.getStore('bank').get(s('k/7'))).toBe(first);
+      expect(again.branchCommitted().getStore('bank').get(s('k/7'))).toBe(first);
+      const neighbour = again.getStore('bank').get(s('k/8'))!;
+      again.getStore('bank').set(s('k/7'), s('v/7!'));
+      await again.commit();
+      const changed = again.getStore('bank').get(s('k/7'))!;
+      expect(changed).not.toBe(first);
+      expect(Buffer.from(changed).toString()).toBe('v/7!');
+      expect(Buffer.from(first).toString()).toBe('v/7');
+      expect(Buffer.from(again.getStore('bank').get(s('k/8'))!).toString()).toBe(Buffer.from(neighbour).toString());
+      expect(Buffer.from(again.readAt(1, 'bank', s('k/7'))!).toString()).toBe('v/7');
+      await again.close();
+    });
+
     test('the decoded-bucket cache holds at most bucketCacheSize buckets per store (app.toml [cache] store-buckets)', async () => {
       const cms = await open(fixture.db);
       const value = (i: number) => s(`${i}:`.padEnd(1500, 'v')); // above INDEX_VALUE_MAX: read from its bucket

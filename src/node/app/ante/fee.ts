@@ -71,6 +71,6 @@ export const deductFee: AnteDecorator = {
         throw SdkErrors.InsufficientFunds.wrap(err.log);
       }
     }
-    ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_FEE, coinsToString(tx.fee)], [ATTRIBUTE_KEY_FEE_PAYER, accString(deductFrom)]));
+    if (ctx.events.enabled) ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_FEE, coinsToString(tx.fee)], [ATTRIBUTE_KEY_FEE_PAYER, accString(deductFrom)]));
   },
 };

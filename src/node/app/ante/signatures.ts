@@ -69,11 +69,12 @@ export const setPubKey: AnteDecorator = {
       env.accountKeeper.updateAccount(ctx, account, { ...account, pubKey });
     });
     const signatures = signaturesOf(state);
+    if (!ctx.events.enabled) return; // CheckTx: the events below are dropped unread
     tx.signerInfos.forEach((info, i) => {
       const signer = tx.signers[i];
       ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_ACC_SEQ, `${signer === undefined ? '' : accString(signer)}/${info.sequence}`]));
       for (const signature of signatureBytes(signatures[i]!)) {
-        ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_SIGNATURE, Buffer.from(signature).toString('base64')]));
+        ctx.events.emit(newEvent(EVENT_TYPE_TX, [ATTRIBUTE_KEY_SIGNATURE, Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('base64')]));
       }
     });
   },

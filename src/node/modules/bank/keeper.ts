@@ -173,7 +173,7 @@ export class BankKeeper {
       }
       this.setBalance(ctx, address, coin.denom, balance - coin.amount, balance);
     }
-    ctx.events.emit(coinSpentEvent(accString(address), coins));
+    if (ctx.events.enabled) ctx.events.emit(coinSpentEvent(accString(address), coins));
   }
 
   /** addCoins: emits coin_received. */
@@ -183,7 +183,7 @@ export class BankKeeper {
       const balance = this.getBalance(ctx, address, coin.denom);
       this.setBalance(ctx, address, coin.denom, balance + coin.amount, balance);
     }
-    ctx.events.emit(coinReceivedEvent(accString(address), coins));
+    if (ctx.events.enabled) ctx.events.emit(coinReceivedEvent(accString(address), coins));
   }
 
   /** SendCoins: moves coins, creates the recipient account if missing, emits transfer + message. */
@@ -191,6 +191,7 @@ export class BankKeeper {
     this.subUnlockedCoins(ctx, from, coins);
     this.addCoins(ctx, to, coins);
     this.ensureAccount(ctx, to);
+    if (!ctx.events.enabled) return;
     const sender = accString(from);
     ctx.events.emit(transferEvent(accString(to), sender, coins));
     ctx.events.emit(messageSenderEvent(sender));
@@ -234,7 +235,7 @@ export class BankKeeper {
       }
       this.setBalance(ctx, delegator, coin.denom, balance - coin.amount, balance);
     }
-    ctx.events.emit(coinSpentEvent(accString(delegator), coins));
+    if (ctx.events.enabled) ctx.events.emit(coinSpentEvent(accString(delegator), coins));
     this.addCoins(ctx, moduleAccount.address, coins);
   }
 

@@ -41,6 +41,7 @@ export const ACCESS_LIST_TX_URL = `/${AccessListTxSchema.typeName}`;
 export const DYNAMIC_FEE_TX_URL = `/${DynamicFeeTxSchema.typeName}`;
 export { MSG_ETHEREUM_TX_URL } from './keys.js';
 import { MSG_ETHEREUM_TX_URL } from './keys.js';
+import { decodedTxFromParts, messageSigners, type DecodedTx } from '../../app/tx.js';
 
 const commons = new Map<string, Common>();
 
@@ -292,6 +293,49 @@ export { hexToBytes };
  */
 export function cosmosTxBytes(tx: EthTx, sender: string, denom: string, handOff?: Common): Uint8Array {
   if (tx.nonce >= UINT64_LIMIT || tx.gasLimit >= UINT64_LIMIT) return cosmosTxBytesReflective(tx, sender, denom, handOff);
+  return writeCosmosTx(tx, sender, denom, handOff).bytes;
+}
+
+/**
+ * `cosmosTxBytes` with the decoding of its bytes (what `decodeTx` gives for them, built from the
+ * parts written instead of read back: tested equal), for the app's decoded-tx cache
+ * (App.rememberDecodedTx). `decoded` is undefined on the reflective path (nonce or gas ≥ 2^64).
+ */
+export function cosmosTxWithDecoded(tx: EthTx, sender: string, denom: string, handOff?: Common): { bytes: Uint8Array; decoded: DecodedTx | undefined } {
+  if (tx.nonce >= UINT64_LIMIT || tx.gasLimit >= UINT64_LIMIT) return { bytes: cosmosTxBytesReflective(tx, sender, denom, handOff), decoded: undefined };
+  const written = writeCosmosTx(tx, sender, denom, handOff);
+  const { bytes, at } = written;
+  const bodyBytes = bytes.subarray(at.body, at.body + at.bodySize);
+  const authInfoBytes = bytes.subarray(at.authInfo, at.authInfo + at.authInfoSize);
+  const message = create(MsgEthereumTxSchema, {
+    data: create(AnySchema, { typeUrl: written.typeUrl, value: bytes.subarray(at.data, at.data + at.dataSize) }),
+    hash: written.hash,
+    from: sender,
+  });
+  const any = create(AnySchema, { typeUrl: MSG_ETHEREUM_TX_URL, value: bytes.subarray(at.msg, at.msg + at.msgSize) });
+  const body = create(TxBodySchema, { messages: [any], extensionOptions: [create(AnySchema, { typeUrl: EXTENSION_OPTION_URL })] });
+  const authInfo = create(AuthInfoSchema, { fee: create(FeeSchema, { amount: [create(CoinSchema, { denom, amount: written.amount })], gasLimit: tx.gasLimit }) });
+  try {
+    const msgs = [{ typeUrl: MSG_ETHEREUM_TX_URL, any, schema: MsgEthereumTxSchema, message, signers: messageSigners(MsgEthereumTxSchema, message) }];
+    return { bytes, decoded: decodedTxFromParts(bytes, bodyBytes, authInfoBytes, [], body, authInfo, msgs) };
+  } catch {
+    return { bytes, decoded: undefined }; // (a sender that is no address) the app decodes the bytes and answers its error
+  }
+}
+
+/** Where `writeCosmosTx` put the parts a decoder would read back (offsets into its bytes). */
+interface CosmosTxLayout {
+  body: number;
+  bodySize: number;
+  msg: number;
+  msgSize: number;
+  data: number;
+  dataSize: number;
+  authInfo: number;
+  authInfoSize: number;
+}
+
+function writeCosmosTx(tx: EthTx, sender: string, denom: string, handOff?: Common): { bytes: Uint8Array; at: CosmosTxLayout; typeUrl: string; hash: string; amount: string } {
   const data = txDataFields(tx);
   const dataSize = fieldsSize(data.fields);
   const hash = bytesToHex(tx.hash());
@@ -309,7 +353,10 @@ export function cosmosTxBytes(tx: EthTx, sender: string, denom: string, handOff?
   const authInfoSize = delimitedFieldSize(2, feeSize);
   // TxRaw: body_bytes = 1, auth_info_bytes = 2, no signatures.
   const w = new ProtoWriter(delimitedFieldSize(1, bodySize) + delimitedFieldSize(2, authInfoSize));
-  w.header(1, bodySize).header(1, messageAnySize).stringField(1, MSG_ETHEREUM_TX_URL).header(2, msgSize);
+  w.header(1, bodySize);
+  const bodyAt = w.length;
+  w.header(1, messageAnySize).stringField(1, MSG_ETHEREUM_TX_URL).header(2, msgSize);
+  const msgAt = w.length;
   w.header(1, anySize).stringField(1, data.typeUrl);
   let valueAt = -1;
   if (dataSize > 0) {
@@ -319,10 +366,22 @@ export function cosmosTxBytes(tx: EthTx, sender: string, denom: string, handOff?
   }
   w.stringField(3, hash).stringField(4, sender);
   w.header(1023, EXTENSION_OPTION_ANY_SIZE).stringField(1, EXTENSION_OPTION_URL);
-  w.header(2, authInfoSize).header(2, feeSize).header(1, coinSize).stringField(1, denom).stringField(2, amount).uintField(2, tx.gasLimit);
+  w.header(2, authInfoSize);
+  const authInfoAt = w.length;
+  w.header(2, feeSize).header(1, coinSize).stringField(1, denom).stringField(2, amount).uintField(2, tx.gasLimit);
   const bytes = w.finish();
   if (handOff !== undefined) handOffTx(hash, data.typeUrl, valueAt < 0 ? new Uint8Array(0) : bytes.subarray(valueAt, valueAt + dataSize), handOff, tx);
-  return bytes;
+  const at: CosmosTxLayout = {
+    body: bodyAt,
+    bodySize,
+    msg: msgAt,
+    msgSize,
+    data: valueAt < 0 ? 0 : valueAt,
+    dataSize,
+    authInfo: authInfoAt,
+    authInfoSize,
+  };
+  return { bytes, at, typeUrl: data.typeUrl, hash, amount };
 }
 
 const UINT64_LIMIT = 1n << 64n;

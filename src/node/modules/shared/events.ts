@@ -32,6 +32,14 @@ export class EventManager {
   /** `discard`: drop everything (CheckTx, whose events nobody reads). */
   constructor(private readonly discard = false) {}
 
+  /**
+   * False when everything is dropped: callers may skip building events nobody will see (their
+   * attribute strings — bech32 addresses, coin texts — are most of an event's cost).
+   */
+  get enabled(): boolean {
+    return !this.discard;
+  }
+
   emit(event: AbciEvent): void {
     if (!this.discard) this.events.push(event);
   }

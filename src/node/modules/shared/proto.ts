@@ -93,6 +93,27 @@ export class ProtoWriter {
 
   /** An element of a repeated string field: written even when empty. */
   stringElement(field: number, text: string): this {
+    // Short ASCII text (addresses, type URLs, denoms, decimal amounts): its bytes are its char
+    // codes — written directly, without the encoder's view and result objects.
+    const n = text.length;
+    if (n < 128) {
+      let ascii = true;
+      for (let i = 0; i < n; i++) {
+        if (text.charCodeAt(i) > 0x7f) {
+          ascii = false;
+          break;
+        }
+      }
+      if (ascii) {
+        this.varint((field << 3) | 2).varint(n);
+        this.ensure(n);
+        const buf = this.buf;
+        const at = this.pos;
+        for (let i = 0; i < n; i++) buf[at + i] = text.charCodeAt(i);
+        this.pos = at + n;
+        return this;
+      }
+    }
     const length = Buffer.byteLength(text, 'utf8');
     this.varint((field << 3) | 2).varint(length);
     this.ensure(length);

@@ -10,6 +10,7 @@ import {
   commonFor,
   cosmosTxBytes,
   cosmosTxBytesReflective,
+  cosmosTxWithDecoded,
   inlineSenderRecoveries,
   msgFromTx,
   recoverSender,
@@ -21,6 +22,7 @@ import {
   type EthTx,
 } from '../../../../src/node/modules/evm/ethTx.js';
 import { MsgEthereumTxSchema } from '../../../../src/gen/ethermint/evm/v1/tx_pb.js';
+import { decodeTx } from '../../../../src/node/app/tx.js';
 import { isNativeSecp256k1Available } from '../../../../src/keyring/secp256k1.js';
 import { DENOM, TOKEN, buildAppState, startChain, testKey } from '../../app/helpers.js';
 import { toBinary } from '@bufbuild/protobuf';
@@ -132,6 +134,16 @@ test('the hand-encoded Cosmos tx is byte for byte what protobuf-es encodes', asy
   for (const tx of txs) {
     for (const sender of [wallet.address.toLowerCase(), '']) {
       expect(Buffer.from(cosmosTxBytes(tx, sender, DENOM)).toString('hex')).toBe(Buffer.from(cosmosTxBytesReflective(tx, sender, DENOM)).toString('hex'));
+      // The decoding handed to the app's cache is what decoding the bytes gives, field for field.
+      const built = cosmosTxWithDecoded(tx, sender, DENOM);
+      expect(Buffer.from(built.bytes).toString('hex')).toBe(Buffer.from(cosmosTxBytes(tx, sender, DENOM)).toString('hex'));
+      if (sender === '') {
+        expect(built.decoded).toBeUndefined();
+        expect(() => decodeTx(built.bytes)).toThrow();
+      } else {
+        expect(built.decoded).toStrictEqual(decodeTx(built.bytes));
+        expect(built.decoded!.msgs[0]!.schema).toBe(decodeTx(built.bytes).msgs[0]!.schema);
+      }
     }
   }
 });

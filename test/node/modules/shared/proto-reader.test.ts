@@ -31,3 +31,18 @@ describe('ProtoReader', () => {
     expect(() => readAll(new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]))).toThrow('length too large');
   });
 });
+
+describe('ProtoWriter strings', () => {
+  it('writes ASCII, non-ASCII and long strings as UTF-8, byte for byte as Buffer encodes them, growing its buffer', () => {
+    const texts = ['', 'token1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc5lzv7xu', '/ethermint.types.v1.EthAccount', 'héllo ✓ 𝄞', 'x'.repeat(127), 'y'.repeat(128), 'z'.repeat(300), `${'a'.repeat(126)}é`, '\u007f\u0000'];
+    for (const text of texts) {
+      const bytes = new ProtoWriter(4).stringElement(3, text).finish();
+      const utf8 = Buffer.from(text, 'utf8');
+      const reader = new ProtoReader(bytes);
+      expect(reader.next()).toBe(true);
+      expect([reader.field, reader.wireType]).toEqual([3, 2]);
+      expect(Buffer.from(reader.bytes).equals(utf8)).toBe(true);
+      expect(reader.next()).toBe(false);
+    }
+  });
+});
