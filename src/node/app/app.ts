@@ -748,10 +748,10 @@ export class App implements Application {
   createQueryContext(height: number, beforeFirstBlock = false): { ctx: Context; height: number } {
     const latest = this.store.latestVersion();
     if (!Number.isSafeInteger(height) || height < 0) throw SdkErrors.InvalidRequest.wrap('cannot query with height < 0; please provide a valid height');
-    // Before the first block is committed there is no state to answer from (genesis is applied
-    // but not committed): an error, as the SDK gives, rather than empty answers — a funded
-    // account must never read as empty. The /app/ paths (simulate, version) do not read state
-    // at a height and are answered (`beforeFirstBlock`).
+    // Until block 1 is committed there is no committed state to answer from (the servers are up
+    // before InitChain, and InitChain's genesis is committed with block 1): the SDK's "not ready"
+    // error rather than empty answers — a funded account must never read as empty. The /app/
+    // paths (simulate, version) are answered (`beforeFirstBlock`).
     if (latest === 0 && !beforeFirstBlock) throw SdkErrors.InvalidHeight.wrap(`${APP_NAME} is not ready; please wait for first block`);
     const resolved = height === 0 ? latest : height;
     if (resolved > latest) throw SdkErrors.InvalidHeight.wrap('cannot query with height in the future; please provide a valid height');

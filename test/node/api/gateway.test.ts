@@ -4,9 +4,11 @@
  * HTTP statuses, POST bodies, route precedence, the OpenAPI document.
  */
 import { ApiServer } from '../../../src/node/api/index.js';
-import { addGenesisAccounts, collectGentxs, defaultAppState } from '../../../src/node/app/index.js';
+import { addGenesisAccounts, collectGentxs, defaultAppState, openApp } from '../../../src/node/app/index.js';
+import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
+import { memoryDatabase } from '../../../src/node/store/db/database.js';
 import { createQueryRouter } from '../../../src/node/services/index.js';
-import { CHAIN_ID, DENOM, TOKEN, consensusKey, makeGentx, msgSend, signTx, startChain, testKey, type Chain } from '../app/helpers.js';
+import { CHAIN_ID, DENOM, GENESIS_TIME, TOKEN, chainDriver, consensusKey, makeGentx, msgSend, signTx, startChain, testKey, type Chain } from '../app/helpers.js';
 
 const alice = testKey('alice');
 const bob = testKey('bob');
@@ -276,22 +278,30 @@ describe('REST gateway over the app', () => {
 });
 
 describe('REST gateway before the first block', () => {
-  test('answers that the node is not ready (the SDK\'s error) instead of empty state, and the genesis balance once block 1 is committed', async () => {
+  test('answers that the node is not ready (the SDK\'s error) instead of empty state, before and after InitChain, then the genesis balance at block 1', async () => {
     const funded = testKey('early');
-    const chain = await startChain(addGenesisAccounts(defaultAppStateWithValidator(), [{ address: funded.address, coins: [{ denom: DENOM, amount: 7n * TOKEN }] }]));
-    const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0' } });
+    const appState = addGenesisAccounts(defaultAppStateWithValidator(), [{ address: funded.address, coins: [{ denom: DENOM, amount: 7n * TOKEN }] }]);
+    const db = memoryDatabase();
+    const opened = await openApp(db, { chainId: CHAIN_ID, sigVerifyWorkers: 0 }, { syncCommits: false });
+    const api = new ApiServer({ router: createQueryRouter({ app: opened.app }), options: { address: 'tcp://127.0.0.1:0' } });
     const { url } = await api.start();
     try {
       const early = await request(`${url}/cosmos/bank/v1beta1/balances/${funded.bech32}`);
       expect(early.status).toBe(400);
       expect(early.body).toMatchObject({ code: 3, message: expect.stringContaining('tokend is not ready; please wait for first block') });
+      const init = await opened.app.initChain({ time: GENESIS_TIME, chainId: CHAIN_ID, consensusParams: defaultConsensusParams(), validators: [], appStateBytes: new TextEncoder().encode(JSON.stringify(appState)), initialHeight: 1 });
+      // The genesis is applied but not committed until block 1: still not ready, never empty.
+      const genesis = await request(`${url}/cosmos/bank/v1beta1/balances/${funded.bech32}`);
+      expect(genesis.status).toBe(400);
+      expect(genesis.body.message).toContain('tokend is not ready; please wait for first block');
+      const chain = chainDriver(opened.app, opened.store, db, init, opened.close);
       await chain.block([]);
       const later = await request(`${url}/cosmos/bank/v1beta1/balances/${funded.bech32}`);
-      expect(later.status).toBe(200);
+      expect(later.headers.get('x-cosmos-block-height')).toBe('1');
       expect(later.body.balances).toEqual([{ denom: DENOM, amount: String(7n * TOKEN) }]);
     } finally {
       await api.stop();
-      await chain.close();
+      await opened.close();
     }
   });
 });
