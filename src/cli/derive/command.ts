@@ -147,7 +147,8 @@ function txCommand(plan: CommandPlan): typeof Command {
       const message = await requestFields(plan, this.args as Record<string, string | undefined>, this.flags as Record<string, unknown>, this.positionalArgv);
       const key = await this.signingKey();
       message[signer.field] = await addressString(key.address, signer.address);
-      const { fromGatewayJson, registry } = await import('../../node/codec/index.js');
+      const { fromGatewayJson } = await import('../../node/codec/json.js');
+      const { registry } = await import('../../node/codec/registry.js');
       const { packMessage } = await import('../../node/client/tx.js');
       let decoded;
       try {

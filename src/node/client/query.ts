@@ -3,7 +3,7 @@
  * `abci_query` (path `/<pkg.Service>/<Method>`), with the request given as gateway JSON and the
  * response returned as gateway JSON — exactly what the REST gateway and gRPC would answer.
  */
-import { fromBinary, toBinary, type DescMessage, type DescMethod } from '@bufbuild/protobuf';
+import { fromBinary, toBinary, type DescMessage, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
 import { fromGatewayJson, toGatewayJson } from '../codec/json.js';
 import { registry } from '../codec/registry.js';
 import { TokendError, type ErrorCode } from '../../util/errors.js';
@@ -72,11 +72,16 @@ export async function queryMethod(rpc: RpcClient, method: DescMethod, request: J
   } catch (err) {
     throw new TokendError('INVALID_ARGUMENT', (err as Error).message);
   }
+  const result = await queryMethodMessage(rpc, method, requestMessage, height);
+  return { height: result.height, value: toGatewayJson(method.output, result.message, { registry }) as JsonObject };
+}
+
+/** Call `method` with a request message at `height` (0/undefined = latest); the response as a message (no JSON, so no registry). */
+export async function queryMethodMessage<I extends DescMessage, O extends DescMessage>(rpc: RpcClient, method: DescMethod & { input: I; output: O }, request: MessageShape<I>, height?: number): Promise<{ height: number; message: MessageShape<O> }> {
   const path = methodPath(method);
-  const result = await rpc.abciQuery({ path, data: toBinary(method.input, requestMessage), height: height ?? 0 });
+  const result = await rpc.abciQuery({ path, data: toBinary(method.input, request), height: height ?? 0 });
   const response = result.response;
   if (response.code !== 0) throw abciQueryError(response, path);
   const bytes = response.value ? Buffer.from(response.value, 'base64') : new Uint8Array(0);
-  const message = fromBinary(method.output, bytes);
-  return { height: Number(response.height), value: toGatewayJson(method.output, message, { registry }) as JsonObject };
+  return { height: Number(response.height), message: fromBinary(method.output, bytes) };
 }

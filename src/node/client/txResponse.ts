@@ -67,17 +67,26 @@ const TYPE_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\.[A-Z][A-Za-z0-9_]*$/;
  * found there, or a loaded type can itself carry an Any, every app module's types are loaded.
  */
 export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
-  let names: string[];
+  let typeUrls: string[];
   try {
     const body = fromBinary(TxBodySchema, fromBinary(TxRawSchema, txBytes).bodyBytes);
-    names = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions].map((any) => any.typeUrl.slice(any.typeUrl.lastIndexOf('/') + 1));
+    typeUrls = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions].map((any) => any.typeUrl);
   } catch {
     return; // not a tx this node can decode: rendered as such, no types needed
   }
+  await registerMessageTypes(typeUrls);
+}
+
+/**
+ * Put the message types of `typeUrls` (Anys a tx carries) in the codec registry, as
+ * `registerTxTypes` does: from their package's tx_pb.js, else (or when one can carry an Any)
+ * every app module's types.
+ */
+export async function registerMessageTypes(typeUrls: readonly string[]): Promise<void> {
+  const names = typeUrls.map((url) => url.slice(url.lastIndexOf('/') + 1));
   for (const name of names) {
-    if (registry.getMessage(name) !== undefined) continue;
-    let loaded = false;
-    if (TYPE_NAME.test(name)) {
+    let type = registry.getMessage(name);
+    if (type === undefined && TYPE_NAME.test(name)) {
       const dir = name.slice(0, name.lastIndexOf('.')).replace(/\./g, '/');
       const mod = (await import(`../../gen/${dir}/tx_pb.js`).catch(() => undefined)) as Record<string, unknown> | undefined;
       for (const value of Object.values(mod ?? {})) {
@@ -85,10 +94,10 @@ export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
         if (file?.kind !== 'file' || !file.messages) continue;
         registerTypes(file.messages);
       }
-      const type = registry.getMessage(name);
-      loaded = type !== undefined && !carriesAny(type);
+      type = registry.getMessage(name);
     }
-    if (!loaded) {
+    // A type registered earlier (from the same package) that carries an Any needs the other modules' types too.
+    if (type === undefined || carriesAny(type)) {
       await import('../app/modules.js'); // every module's types (Msgs, accounts, contents …)
       return;
     }
