@@ -181,7 +181,7 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
   content.fee = feeCoins(options, gasLimit);
   // The JSON below (an unsigned or signed tx, a committed tx's response) names the messages' types.
   const render = options.generateOnly || options.offline || options.mode === 'block';
-  if (render || key.type === 'multi') await registerMessageTypes(messages.map((message) => message.typeUrl));
+  if (render || key.type === 'multi') await registerMessageTypes(messages);
   if (key.type === 'multi') {
     // As the SDK: the unsigned tx of a multisig has no signer info; `tx multisign` adds it.
     return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(multisigParts(content, key, undefined).parts, []), { registry }) as JsonValue };

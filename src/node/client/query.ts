@@ -6,6 +6,7 @@
 import { fromBinary, toBinary, type DescMessage, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
 import { fromGatewayJson, toGatewayJson } from '../codec/json.js';
 import { registry } from '../codec/registry.js';
+import { carriesAny, registerAnyTypes } from '../codec/lazyTypes.js';
 import { TokendError, type ErrorCode } from '../../util/errors.js';
 import type { RpcClient } from './rpc.js';
 
@@ -41,25 +42,15 @@ export interface QueryResult {
   value: JsonObject;
 }
 
-/** Whether a message (or any message inside it) has a google.protobuf.Any field. */
-export function carriesAny(schema: DescMessage, seen = new Set<string>()): boolean {
-  if (schema.typeName === 'google.protobuf.Any') return true;
-  if (seen.has(schema.typeName)) return false;
-  seen.add(schema.typeName);
-  for (const field of schema.fields) {
-    const inner = field.fieldKind === 'message' || field.fieldKind === 'list' || field.fieldKind === 'map' ? field.message : undefined;
-    if (inner && carriesAny(inner, seen)) return true;
-  }
-  return false;
-}
+export { carriesAny };
 
 /**
- * The codec registry with the app modules' types in it when `method` can carry an Any (accounts,
- * Msgs, proposal contents …); a method that cannot (balances, params …) skips loading every
- * module, which is most of a query command's start-up.
+ * The codec registry with the app modules' types in it when `method`'s request can carry an Any;
+ * a method that cannot (balances, params, accounts …) skips loading every module, which is most of
+ * a query command's start-up (the Anys of its answer are resolved from the answer itself).
  */
 async function registryFor(method: DescMethod): Promise<typeof registry> {
-  if (carriesAny(method.input) || carriesAny(method.output)) await import('../app/modules.js');
+  if (carriesAny(method.input)) await import('../app/modules.js');
   return registry;
 }
 
@@ -73,6 +64,8 @@ export async function queryMethod(rpc: RpcClient, method: DescMethod, request: J
     throw new TokendError('INVALID_ARGUMENT', (err as Error).message);
   }
   const result = await queryMethodMessage(rpc, method, requestMessage, height);
+  // The types of the answer's Anys (accounts, validators' keys, Msgs …): only their generated files, or else every module's.
+  if (carriesAny(method.output) && !(await registerAnyTypes(method.output, result.message))) await import('../app/modules.js');
   return { height: result.height, value: toGatewayJson(method.output, result.message, { registry }) as JsonObject };
 }
 

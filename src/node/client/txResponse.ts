@@ -9,7 +9,8 @@ import { txResponseJson } from '../codec/txResponse.js';
 import { fromBinary, type DescMessage } from '@bufbuild/protobuf';
 import { TxBodySchema, TxRawSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { registerTypes, registry } from '../codec/registry.js';
-import { carriesAny } from './query.js';
+import { AnySchema, type Any } from '@bufbuild/protobuf/wkt';
+import { carriesAny, registerAnyTypes } from '../codec/lazyTypes.js';
 import type { RpcClient } from './rpc.js';
 import type { EventJson, ExecTxResultJson, TxResult } from './rpcTypes.js';
 import type { JsonValue } from './query.js';
@@ -62,27 +63,32 @@ function wholeSeconds(time: string): string {
 const TYPE_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\.[A-Z][A-Za-z0-9_]*$/;
 
 /**
- * Put the types of a tx's messages in the codec registry, loading as little as it can: a Msg
- * lives in its package's generated tx_pb.js, whose messages are registered; when a type is not
- * found there, or a loaded type can itself carry an Any, every app module's types are loaded.
+ * Put the types of a tx's messages in the codec registry, loading as little as it can (see
+ * `registerMessageTypes`).
  */
 export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
-  let typeUrls: string[];
+  let anys: Any[];
   try {
     const body = fromBinary(TxBodySchema, fromBinary(TxRawSchema, txBytes).bodyBytes);
-    typeUrls = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions].map((any) => any.typeUrl);
+    anys = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions];
   } catch {
     return; // not a tx this node can decode: rendered as such, no types needed
   }
-  await registerMessageTypes(typeUrls);
+  await registerMessageTypes(anys);
 }
 
 /**
- * Put the message types of `typeUrls` (Anys a tx carries) in the codec registry, as
- * `registerTxTypes` does: from their package's tx_pb.js, else (or when one can carry an Any)
- * every app module's types.
+ * Put the types of a tx's messages (Anys), and of the Anys inside them, in the codec registry:
+ * from the generated files that declare them where the build's type index has them
+ * (codec/lazyTypes.ts); else a Msg from its package's tx_pb.js, whose messages are registered;
+ * when a type is not found there, or a loaded type can itself carry an Any, every app module's
+ * types are loaded.
  */
-export async function registerMessageTypes(typeUrls: readonly string[]): Promise<void> {
+export async function registerMessageTypes(messages: readonly Any[]): Promise<void> {
+  let found = true;
+  for (const message of messages) if (found) found = await registerAnyTypes(AnySchema, message);
+  if (found) return;
+  const typeUrls = messages.map((message) => message.typeUrl);
   const names = typeUrls.map((url) => url.slice(url.lastIndexOf('/') + 1));
   for (const name of names) {
     let type = registry.getMessage(name);
