@@ -150,7 +150,7 @@ export function groupTxCommand(spec: GroupTxSpec): typeof Command {
       const fields = await spec.build(args, flags);
       const named = spec.signerOf ? spec.signerOf(fields) : args[signerArg]!;
       if (flags.from !== undefined && flags.from !== named) throw usage(`--from ${String(flags.from)} differs from the signer ${named}`, `the ${spec.signerOf ? 'first proposer' : signerArg} signs; drop --from or make them the same`);
-      const { fromGatewayJson } = await import('../node/codec/index.js');
+      const { fromGatewayJson } = await import('../node/codec/json.js');
       // The app's registry: proposal messages are Anys of any module's Msg.
       const { appRegistry: registry } = await import('../node/app/modules.js');
       const { packMessage } = await import('../node/client/tx.js');

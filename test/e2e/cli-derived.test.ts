@@ -7,7 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForStart, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, startOnFreePorts, stopNode, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
@@ -95,8 +95,7 @@ describe('derived staking commands against a node', () => {
     await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
     await ok(['collect-gentxs', ...h]);
-    bg = await startBackground(home, await freePort());
-    await waitForStart(bg, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

@@ -64,7 +64,7 @@ export class TxLoad {
     const content = { messages: [msg], memo: '', fee: [{ denom: DEVNET_DENOM, amount: 0n }].filter((c) => c.amount > 0n), gasLimit: 200_000n };
     const signer = { algo: this.key.algo, pubKey: this.key.pubKey, accountNumber: this.accountNumber, sequence };
     const parts = encodeTxParts(content, signer, SignMode.DIRECT);
-    const signature = await this.keyring.sign(this.key.name, signBytesForMode(SignMode.DIRECT, parts, { chainId: DEVNET_CHAIN_ID, accountNumber: this.accountNumber, sequence }));
+    const signature = await this.keyring.sign(this.key.name, await signBytesForMode(SignMode.DIRECT, parts, { chainId: DEVNET_CHAIN_ID, accountNumber: this.accountNumber, sequence }));
     return encodeTxRaw(parts, [signature.signature]);
   }
 

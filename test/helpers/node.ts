@@ -134,3 +134,24 @@ export async function stopNode(bg: BackgroundNode, signal: NodeJS.Signals = 'SIG
   bg.child.kill(signal);
   return bg.exited;
 }
+
+/**
+ * `startBackground` on a free RPC port and `waitForStart` to `height`. A port chosen free can be
+ * taken by another process before the node binds it (the node then exits with EADDRINUSE): the
+ * node is started again on fresh ports, up to three times. Any other failure is thrown at once.
+ */
+export async function startOnFreePorts(home: string, height = 1, extra: string[] = [], timeoutMs = 30000): Promise<BackgroundNode> {
+  for (let attempt = 1; ; attempt++) {
+    const bg = await startBackground(home, await freePort(), extra);
+    try {
+      await waitForStart(bg, height, timeoutMs);
+      return bg;
+    } catch (err) {
+      const exited = bg.child.exitCode !== null || bg.child.signalCode !== null;
+      if (!exited || attempt >= 3 || !/EADDRINUSE/.test(bg.logs())) {
+        await stopNode(bg);
+        throw err;
+      }
+    }
+  }
+}

@@ -147,7 +147,11 @@ function txCommand(plan: CommandPlan): typeof Command {
       const message = await requestFields(plan, this.args as Record<string, string | undefined>, this.flags as Record<string, unknown>, this.positionalArgv);
       const key = await this.signingKey();
       message[signer.field] = await addressString(key.address, signer.address);
-      const { fromGatewayJson, registry } = await import('../../node/codec/index.js');
+      const { fromGatewayJson } = await import('../../node/codec/json.js');
+      const { registry } = await import('../../node/codec/registry.js');
+      const { carriesAny } = await import('../../node/codec/lazyTypes.js');
+      // A Msg with Anys (a proposal's messages, an authorization …) can name any module's types.
+      if (carriesAny(plan.method.input)) await import('../../node/app/modules.js');
       const { packMessage } = await import('../../node/client/tx.js');
       let decoded;
       try {

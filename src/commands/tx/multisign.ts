@@ -56,7 +56,7 @@ export default class TxMultisign extends NodeCommand<typeof TxMultisign, JsonVal
       const { toAccountAddress } = await import('../../keyring/address.js');
       ({ accountNumber, sequence } = await fetchSignerAccount(await this.rpc(), toAccountAddress(record.address)));
     }
-    return txToJson(combineMultisig(tx, record, name!, files, { chainId, accountNumber, sequence }));
+    return txToJson(await combineMultisig(tx, record, name!, files, { chainId, accountNumber, sequence }));
   }
 
   protected override async renderText(result: JsonValue): Promise<string> {

@@ -17,7 +17,7 @@ import { signer as signerOption } from '../../gen/cosmos/msg/v1/msg_pb.js';
 import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { AuthInfoSchema, TxBodySchema, TxRawSchema, type AuthInfo, type ModeInfo, type TxBody } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { sha256 } from '../../keyring/hash.js';
-import { registry } from '../codec/index.js';
+import { registry } from '../codec/registry.js';
 import { decodePubKey, type PubKey } from '../modules/auth/account.js';
 import { ACCOUNT_PREFIX, VALIDATOR_OPERATOR_PREFIX, parseBech32 } from '../modules/shared/address.js';
 import { coinsFromProto, type Coin } from '../modules/shared/coins.js';

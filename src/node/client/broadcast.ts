@@ -7,25 +7,29 @@
  * the unsigned tx goes to its members (see multisig.ts).
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { anyIs } from '../codec/any.js';
 import type { Any } from '@bufbuild/protobuf/wkt';
 import { TokendError } from '../../util/errors.js';
 import type { Keyring, KeyringRecord, MultisigKeyRecord } from '../../keyring/types.js';
 import { toAccountAddress } from '../../keyring/address.js';
-import { Query as AuthQuery } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
+import { Query as AuthQuery, QueryAccountRequestSchema } from '../../gen/cosmos/auth/v1beta1/query_pb.js';
+import { BaseAccountSchema, ModuleAccountSchema, type BaseAccount } from '../../gen/cosmos/auth/v1beta1/auth_pb.js';
+import { EthAccountSchema } from '../../gen/ethermint/types/v1/account_pb.js';
+import { InterchainAccountSchema } from '../../gen/ibc/applications/interchain_accounts/v1/account_pb.js';
 import { Service as TxService, SimulateRequestSchema, SimulateResponseSchema } from '../../gen/cosmos/tx/v1beta1/service_pb.js';
 import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
 import { TxSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
-import { registry, toGatewayJson } from '../codec/index.js';
-import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
+import { registry } from '../codec/registry.js';
+import { toGatewayJson } from '../codec/json.js';
 import { feeFromGatewayPrices, parseGasSetting, type GasSetting } from './gas.js';
 import { parseCoins, type CoinAmount } from './coins.js';
-import { abciQueryError, queryMethod, type JsonObject, type JsonValue } from './query.js';
+import { abciQueryError, queryMethod, queryMethodMessage, type JsonObject, type JsonValue } from './query.js';
 import { AuthInfoSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { DEFAULT_GAS_LIMIT, encodeTxParts, encodeTxRaw, signBytesForMode, signModeFromName, txFromParts, type EncodedTxParts, type SignModeName, type TxContent } from './tx.js';
 import { simulationMultisig } from './multisig.js';
 import type { RpcClient } from './rpc.js';
 import type { BroadcastMode } from '../config/client.js';
-import { clientTxResponse, txResultFields, type TxResponseJson } from './txResponse.js';
+import { clientTxResponse, registerMessageTypes, registerTxTypes, txResultFields, type TxResponseJson } from './txResponse.js';
 
 export interface TxOptions {
   chainId: string;
@@ -54,20 +58,47 @@ export interface SignerAccount {
   sequence: bigint;
 }
 
-/** Account number and sequence of `address` from the node (auth Query/Account). */
+/**
+ * The BaseAccount inside an account Any of the types the app's accounts have (auth's base, module
+ * and Ethereum accounts, ICA's interchain accounts); null for another type, undefined when the
+ * account has none.
+ */
+function baseAccountOf(account: Any): BaseAccount | undefined | null {
+  if (anyIs(account, BaseAccountSchema)) return fromBinary(BaseAccountSchema, account.value);
+  if (anyIs(account, EthAccountSchema)) return fromBinary(EthAccountSchema, account.value).baseAccount;
+  if (anyIs(account, ModuleAccountSchema)) return fromBinary(ModuleAccountSchema, account.value).baseAccount;
+  if (anyIs(account, InterchainAccountSchema)) return fromBinary(InterchainAccountSchema, account.value).baseAccount;
+  return null;
+}
+
+/**
+ * Account number and sequence of `address` from the node (auth Query/Account). The known account
+ * types are decoded directly; another type goes through gateway JSON, which loads every module's types.
+ */
 export async function fetchSignerAccount(rpc: RpcClient, address: string): Promise<SignerAccount> {
+  try {
+    const { message } = await queryMethodMessage(rpc, AuthQuery.method.account, create(QueryAccountRequestSchema, { address }));
+    const base = message.account === undefined ? null : baseAccountOf(message.account);
+    if (base !== null) return { accountNumber: base?.accountNumber ?? 0n, sequence: base?.sequence ?? 0n };
+  } catch (err) {
+    throw notFoundAccount(err, address);
+  }
   let value: JsonObject;
   try {
     value = (await queryMethod(rpc, AuthQuery.method.account, { address })).value;
   } catch (err) {
-    if (err instanceof TokendError && err.code === 'NOT_FOUND') {
-      throw new TokendError('NOT_FOUND', `account ${address} does not exist on chain`, { hint: 'an account exists once it has received tokens; fund it first' });
-    }
-    throw err;
+    throw notFoundAccount(err, address);
   }
   const account = value.account as JsonObject;
   const base = (account.base_account ?? account) as JsonObject;
   return { accountNumber: BigInt(String(base.account_number ?? '0')), sequence: BigInt(String(base.sequence ?? '0')) };
+}
+
+function notFoundAccount(err: unknown, address: string): unknown {
+  if (err instanceof TokendError && err.code === 'NOT_FOUND') {
+    return new TokendError('NOT_FOUND', `account ${address} does not exist on chain`, { hint: 'an account exists once it has received tokens; fund it first' });
+  }
+  return err;
 }
 
 /** Body and auth info of `content` for a multisig signer (its signer info and a stand-in signature), or none. */
@@ -148,6 +179,9 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
   }
   content.gasLimit = gasLimit;
   content.fee = feeCoins(options, gasLimit);
+  // The JSON below (an unsigned or signed tx, a committed tx's response) names the messages' types.
+  const render = options.generateOnly || options.offline || options.mode === 'block';
+  if (render || key.type === 'multi') await registerMessageTypes(messages);
   if (key.type === 'multi') {
     // As the SDK: the unsigned tx of a multisig has no signer info; `tx multisign` adds it.
     return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(multisigParts(content, key, undefined).parts, []), { registry }) as JsonValue };
@@ -158,7 +192,7 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
   if (options.generateOnly) {
     return { kind: 'generated', tx: toGatewayJson(TxSchema, txFromParts(parts, []), { registry }) as JsonValue };
   }
-  const signed = await keyring.sign(key.name, signBytesForMode(mode, parts, { chainId: options.chainId, accountNumber: account.accountNumber, sequence: account.sequence }));
+  const signed = await keyring.sign(key.name, await signBytesForMode(mode, parts, { chainId: options.chainId, accountNumber: account.accountNumber, sequence: account.sequence }));
   // Offline there is no node to broadcast to: hand back the signed tx (for `tx broadcast` elsewhere).
   if (options.offline) return { kind: 'signed', tx: toGatewayJson(TxSchema, txFromParts(parts, [signed.signature]), { registry }) as JsonValue };
   const txBytes = encodeTxRaw(parts, [signed.signature]);
@@ -168,6 +202,7 @@ export async function buildSignBroadcast(rpc: RpcClient | undefined, keyring: Ke
 /** Broadcast TxRaw bytes; `block` waits for the commit (broadcast_tx_commit). */
 export async function broadcastTxBytes(rpc: RpcClient, txBytes: Uint8Array, mode: BroadcastMode): Promise<TxResponseJson> {
   if (mode === 'block') {
+    await registerTxTypes(txBytes); // the response carries the tx as JSON
     const result = await rpc.broadcastTxCommit(txBytes);
     // A CheckTx failure returns at once: height 0, no tx, the CheckTx answer.
     if (result.check_tx.code !== 0) return clientTxResponse(txResultFields(result.hash, 0, result.check_tx));

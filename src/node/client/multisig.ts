@@ -38,7 +38,8 @@ import type { KeyAlgo, KeyRecord, Keyring, MultisigKeyRecord } from '../../keyri
 import { toAccountAddress } from '../../keyring/address.js';
 import { TokendError } from '../../util/errors.js';
 import { anyPack, anyUnpack } from '../codec/any.js';
-import { fromGatewayJson, registry, toGatewayJson } from '../codec/index.js';
+import { registry } from '../codec/registry.js';
+import { fromGatewayJson, toGatewayJson } from '../codec/json.js';
 import type { JsonValue } from './query.js';
 import { pubKeyAny, signBytesForMode, type EncodedTxParts, type SignerFacts } from './tx.js';
 
@@ -104,7 +105,7 @@ export function signatureDescriptorsJson(algo: KeyAlgo, pubKey: Uint8Array, mode
 }
 
 /** The bytes a member signs for the multisig: amino JSON over the unsigned tx (signer infos play no part). */
-export function memberSignBytes(tx: Tx, facts: SignerFacts, mode: SignMode = SignMode.LEGACY_AMINO_JSON): Uint8Array {
+export async function memberSignBytes(tx: Tx, facts: SignerFacts, mode: SignMode = SignMode.LEGACY_AMINO_JSON): Promise<Uint8Array> {
   if (mode !== SignMode.LEGACY_AMINO_JSON) {
     throw new TokendError('INVALID_ARGUMENT', 'multisig members sign in amino-json mode', {
       hint: 'the direct sign bytes include the final signer info, which is known only after `tx multisign`; drop --sign-mode direct',
@@ -123,7 +124,7 @@ export async function signAsMember(tx: Tx, keyring: Keyring, key: KeyRecord, rec
   if (record !== undefined && memberIndex(record, key.algo, key.pubKey) < 0) {
     throw new TokendError('INVALID_ARGUMENT', `key "${key.name}" is not a member of the multisig key "${name}"`, { hint: `show the members with: tokend keys show ${name}` });
   }
-  const signed = await keyring.sign(key.name, memberSignBytes(tx, facts, mode));
+  const signed = await keyring.sign(key.name, await memberSignBytes(tx, facts, mode));
   return signatureDescriptorsJson(key.algo, key.pubKey, mode, signed.signature, facts.sequence);
 }
 
@@ -190,7 +191,7 @@ function keyBytesOf(any: Any): Uint8Array {
  * multisig account's chain id, account number and sequence. Throws one clear TokendError for a
  * signature that does not verify, a repeated member, a non-member, or too few signatures.
  */
-export function combineMultisig(tx: Tx, record: MultisigKeyRecord, name: string, files: readonly { path: string; descriptors: SignatureDescriptors }[], facts: SignerFacts): Tx {
+export async function combineMultisig(tx: Tx, record: MultisigKeyRecord, name: string, files: readonly { path: string; descriptors: SignatureDescriptors }[], facts: SignerFacts): Promise<Tx> {
   if (!tx.body || !tx.authInfo) throw new TokendError('INVALID_ARGUMENT', 'the transaction has no body or auth_info');
   const members = memberSignatures(record, name, files).sort((a, b) => a.index - b.index);
   if (members.length < record.threshold) {
@@ -213,7 +214,7 @@ export function combineMultisig(tx: Tx, record: MultisigKeyRecord, name: string,
   for (const member of members) {
     let bytes = bytesByMode.get(member.mode);
     if (bytes === undefined) {
-      bytes = signBytesForMode(member.mode, parts, facts);
+      bytes = await signBytesForMode(member.mode, parts, facts);
       bytesByMode.set(member.mode, bytes);
     }
     if (!verifySignature(member.algo, member.pubKey, bytes, member.signature)) {

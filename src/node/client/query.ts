@@ -3,9 +3,10 @@
  * `abci_query` (path `/<pkg.Service>/<Method>`), with the request given as gateway JSON and the
  * response returned as gateway JSON — exactly what the REST gateway and gRPC would answer.
  */
-import { fromBinary, toBinary, type DescMessage, type DescMethod } from '@bufbuild/protobuf';
+import { fromBinary, toBinary, type DescMessage, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
 import { fromGatewayJson, toGatewayJson } from '../codec/json.js';
 import { registry } from '../codec/registry.js';
+import { carriesAny, registerAnyTypes } from '../codec/lazyTypes.js';
 import { TokendError, type ErrorCode } from '../../util/errors.js';
 import type { RpcClient } from './rpc.js';
 
@@ -41,25 +42,15 @@ export interface QueryResult {
   value: JsonObject;
 }
 
-/** Whether a message (or any message inside it) has a google.protobuf.Any field. */
-export function carriesAny(schema: DescMessage, seen = new Set<string>()): boolean {
-  if (schema.typeName === 'google.protobuf.Any') return true;
-  if (seen.has(schema.typeName)) return false;
-  seen.add(schema.typeName);
-  for (const field of schema.fields) {
-    const inner = field.fieldKind === 'message' || field.fieldKind === 'list' || field.fieldKind === 'map' ? field.message : undefined;
-    if (inner && carriesAny(inner, seen)) return true;
-  }
-  return false;
-}
+export { carriesAny };
 
 /**
- * The codec registry with the app modules' types in it when `method` can carry an Any (accounts,
- * Msgs, proposal contents …); a method that cannot (balances, params …) skips loading every
- * module, which is most of a query command's start-up.
+ * The codec registry with the app modules' types in it when `method`'s request can carry an Any;
+ * a method that cannot (balances, params, accounts …) skips loading every module, which is most of
+ * a query command's start-up (the Anys of its answer are resolved from the answer itself).
  */
 async function registryFor(method: DescMethod): Promise<typeof registry> {
-  if (carriesAny(method.input) || carriesAny(method.output)) await import('../app/modules.js');
+  if (carriesAny(method.input)) await import('../app/modules.js');
   return registry;
 }
 
@@ -72,11 +63,18 @@ export async function queryMethod(rpc: RpcClient, method: DescMethod, request: J
   } catch (err) {
     throw new TokendError('INVALID_ARGUMENT', (err as Error).message);
   }
+  const result = await queryMethodMessage(rpc, method, requestMessage, height);
+  // The types of the answer's Anys (accounts, validators' keys, Msgs …): only their generated files, or else every module's.
+  if (carriesAny(method.output) && !(await registerAnyTypes(method.output, result.message))) await import('../app/modules.js');
+  return { height: result.height, value: toGatewayJson(method.output, result.message, { registry }) as JsonObject };
+}
+
+/** Call `method` with a request message at `height` (0/undefined = latest); the response as a message (no JSON, so no registry). */
+export async function queryMethodMessage<I extends DescMessage, O extends DescMessage>(rpc: RpcClient, method: DescMethod & { input: I; output: O }, request: MessageShape<I>, height?: number): Promise<{ height: number; message: MessageShape<O> }> {
   const path = methodPath(method);
-  const result = await rpc.abciQuery({ path, data: toBinary(method.input, requestMessage), height: height ?? 0 });
+  const result = await rpc.abciQuery({ path, data: toBinary(method.input, request), height: height ?? 0 });
   const response = result.response;
   if (response.code !== 0) throw abciQueryError(response, path);
   const bytes = response.value ? Buffer.from(response.value, 'base64') : new Uint8Array(0);
-  const message = fromBinary(method.output, bytes);
-  return { height: Number(response.height), value: toGatewayJson(method.output, message, { registry }) as JsonObject };
+  return { height: Number(response.height), message: fromBinary(method.output, bytes) };
 }

@@ -12,7 +12,6 @@ import { CoinSchema } from '../../gen/cosmos/base/v1beta1/coin_pb.js';
 import { PubKeySchema as EthPubKeySchema } from '../../gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { PubKeySchema as Secp256k1PubKeySchema } from '../../gen/cosmos/crypto/secp256k1/keys_pb.js';
 import { anyPack } from '../codec/any.js';
-import { AMINO_NAME_OVERRIDES } from '../app/modules.js';
 import { AminoJsonError, AminoJsonSigner } from '../codec/aminoJson.js';
 import { TokendError } from '../../util/errors.js';
 import type { KeyAlgo, Keyring } from '../../keyring/types.js';
@@ -101,8 +100,10 @@ export interface SignerFacts {
  * The bytes `mode` signs for a tx made of `parts` (DIRECT: the SignDoc over the exact body and
  * auth-info bytes; LEGACY_AMINO_JSON: the StdSignDoc of the body's messages, memo and timeout
  * and the auth info's fee). A message without an amino name cannot be signed in amino mode.
+ * Amino JSON needs every module's types and amino names (src/node/app/modules.ts): they are
+ * loaded the first time that mode is used, so a DIRECT signature loads none of them.
  */
-export function signBytesForMode(mode: SignMode, parts: EncodedTxParts, signer: SignerFacts): Uint8Array {
+export async function signBytesForMode(mode: SignMode, parts: EncodedTxParts, signer: SignerFacts): Promise<Uint8Array> {
   if (mode === SignMode.DIRECT) return signDocBytes(parts, signer.chainId, signer.accountNumber);
   if (mode !== SignMode.LEGACY_AMINO_JSON) throw new TokendError('INVALID_ARGUMENT', `sign mode ${SignMode[mode]} is not supported; use direct or amino-json`);
   const body = fromBinary(TxBodySchema, parts.bodyBytes);
@@ -110,7 +111,10 @@ export function signBytesForMode(mode: SignMode, parts: EncodedTxParts, signer: 
   if (body.extensionOptions.length > 0 || body.nonCriticalExtensionOptions.length > 0) {
     throw new TokendError('INVALID_ARGUMENT', 'a tx with extension options cannot be signed in amino-json mode; use --sign-mode direct');
   }
-  aminoSigner ??= new AminoJsonSigner({ nameOverrides: AMINO_NAME_OVERRIDES });
+  if (aminoSigner === undefined) {
+    const { AMINO_NAME_OVERRIDES } = await import('../app/modules.js');
+    aminoSigner ??= new AminoJsonSigner({ nameOverrides: AMINO_NAME_OVERRIDES });
+  }
   try {
     return aminoSigner.signBytes({
       chainId: signer.chainId,
@@ -134,7 +138,7 @@ export function encodeTxRaw(parts: EncodedTxParts, signatures: Uint8Array[]): Ui
 /** Sign `content` with the keyring key `from` (in `mode`, DIRECT by default) and return the broadcastable TxRaw bytes. */
 export async function signTx(keyring: Keyring, from: string, content: TxContent, signer: TxSigner, chainId: string, mode: SignMode = SignMode.DIRECT): Promise<{ txBytes: Uint8Array; parts: EncodedTxParts; signature: Uint8Array }> {
   const parts = encodeTxParts(content, signer, mode);
-  const signed = await keyring.sign(from, signBytesForMode(mode, parts, { chainId, accountNumber: signer.accountNumber, sequence: signer.sequence }));
+  const signed = await keyring.sign(from, await signBytesForMode(mode, parts, { chainId, accountNumber: signer.accountNumber, sequence: signer.sequence }));
   return { txBytes: encodeTxRaw(parts, [signed.signature]), parts, signature: signed.signature };
 }
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AuthInfoSchema, ModeInfo_SingleSchema, ModeInfoSchema, SignerInfoSchema, TxBodySchema, TxRawSchema, TxSchema, type Tx } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { SignMode } from '../../gen/cosmos/tx/signing/v1beta1/signing_pb.js';
-import { fromGatewayJson, registry, toGatewayJson } from '../codec/index.js';
+import { registry } from '../codec/registry.js';
+import { fromGatewayJson, toGatewayJson } from '../codec/json.js';
 import '../app/modules.js'; // registers the app modules' types (Msgs, accounts …) in the codec registry
 import { TokendError } from '../../util/errors.js';
 import type { Keyring, KeyRecord } from '../../keyring/types.js';
@@ -66,6 +67,6 @@ export async function signTxMessage(tx: Tx, keyring: Keyring, key: KeyRecord, ch
     ],
   });
   const parts = { bodyBytes: toBinary(TxBodySchema, tx.body), authInfoBytes: toBinary(AuthInfoSchema, authInfo) };
-  const signed = await keyring.sign(key.name, signBytesForMode(mode, parts, { chainId, accountNumber, sequence }));
+  const signed = await keyring.sign(key.name, await signBytesForMode(mode, parts, { chainId, accountNumber, sequence }));
   return create(TxSchema, { body: tx.body, authInfo, signatures: [signed.signature] });
 }

@@ -9,7 +9,8 @@ import { txResponseJson } from '../codec/txResponse.js';
 import { fromBinary, type DescMessage } from '@bufbuild/protobuf';
 import { TxBodySchema, TxRawSchema } from '../../gen/cosmos/tx/v1beta1/tx_pb.js';
 import { registerTypes, registry } from '../codec/registry.js';
-import { carriesAny } from './query.js';
+import { AnySchema, type Any } from '@bufbuild/protobuf/wkt';
+import { carriesAny, registerAnyTypes } from '../codec/lazyTypes.js';
 import type { RpcClient } from './rpc.js';
 import type { EventJson, ExecTxResultJson, TxResult } from './rpcTypes.js';
 import type { JsonValue } from './query.js';
@@ -62,22 +63,36 @@ function wholeSeconds(time: string): string {
 const TYPE_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+\.[A-Z][A-Za-z0-9_]*$/;
 
 /**
- * Put the types of a tx's messages in the codec registry, loading as little as it can: a Msg
- * lives in its package's generated tx_pb.js, whose messages are registered; when a type is not
- * found there, or a loaded type can itself carry an Any, every app module's types are loaded.
+ * Put the types of a tx's messages in the codec registry, loading as little as it can (see
+ * `registerMessageTypes`).
  */
 export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
-  let names: string[];
+  let anys: Any[];
   try {
     const body = fromBinary(TxBodySchema, fromBinary(TxRawSchema, txBytes).bodyBytes);
-    names = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions].map((any) => any.typeUrl.slice(any.typeUrl.lastIndexOf('/') + 1));
+    anys = [...body.messages, ...body.extensionOptions, ...body.nonCriticalExtensionOptions];
   } catch {
     return; // not a tx this node can decode: rendered as such, no types needed
   }
+  await registerMessageTypes(anys);
+}
+
+/**
+ * Put the types of a tx's messages (Anys), and of the Anys inside them, in the codec registry:
+ * from the generated files that declare them where the build's type index has them
+ * (codec/lazyTypes.ts); else a Msg from its package's tx_pb.js, whose messages are registered;
+ * when a type is not found there, or a loaded type can itself carry an Any, every app module's
+ * types are loaded.
+ */
+export async function registerMessageTypes(messages: readonly Any[]): Promise<void> {
+  let found = true;
+  for (const message of messages) if (found) found = await registerAnyTypes(AnySchema, message);
+  if (found) return;
+  const typeUrls = messages.map((message) => message.typeUrl);
+  const names = typeUrls.map((url) => url.slice(url.lastIndexOf('/') + 1));
   for (const name of names) {
-    if (registry.getMessage(name) !== undefined) continue;
-    let loaded = false;
-    if (TYPE_NAME.test(name)) {
+    let type = registry.getMessage(name);
+    if (type === undefined && TYPE_NAME.test(name)) {
       const dir = name.slice(0, name.lastIndexOf('.')).replace(/\./g, '/');
       const mod = (await import(`../../gen/${dir}/tx_pb.js`).catch(() => undefined)) as Record<string, unknown> | undefined;
       for (const value of Object.values(mod ?? {})) {
@@ -85,10 +100,10 @@ export async function registerTxTypes(txBytes: Uint8Array): Promise<void> {
         if (file?.kind !== 'file' || !file.messages) continue;
         registerTypes(file.messages);
       }
-      const type = registry.getMessage(name);
-      loaded = type !== undefined && !carriesAny(type);
+      type = registry.getMessage(name);
     }
-    if (!loaded) {
+    // A type registered earlier (from the same package) that carries an Any needs the other modules' types too.
+    if (type === undefined || carriesAny(type)) {
       await import('../app/modules.js'); // every module's types (Msgs, accounts, contents …)
       return;
     }
