@@ -20,35 +20,17 @@
  */
 import type { AbciEvent, ExecTxResult, ResponseFinalizeBlock } from '../../abci/types.js';
 import { ConsensusError } from '../errors.js';
+import { ProtoWriter } from '../types/proto.js';
 import { decodeTagged, encodeTagged } from './codec.js';
 
 export const RESULTS_FORMAT = 0x01;
+const FORMAT_BYTE = new Uint8Array([RESULTS_FORMAT]);
 const U32 = 0x1_0000_0000n;
 
 class Writer {
   private readonly strings = new Map<string, number>();
   private readonly table: string[] = [];
-  private body: Buffer = Buffer.allocUnsafe(4096);
-  private pos = 0;
-
-  private ensure(extra: number): void {
-    if (this.pos + extra <= this.body.length) return;
-    let size = this.body.length * 2;
-    while (size < this.pos + extra) size *= 2;
-    const next = Buffer.allocUnsafe(size);
-    this.body.copy(next, 0, 0, this.pos);
-    this.body = next;
-  }
-
-  uvarint(value: number): void {
-    this.ensure(10);
-    let v = value;
-    while (v > 0x7f) {
-      this.body[this.pos++] = (v % 128) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.body[this.pos++] = v;
-  }
+  private readonly body = new ProtoWriter(4096);
 
   private indexOf(s: string): number {
     let index = this.strings.get(s);
@@ -60,60 +42,49 @@ class Writer {
     return index;
   }
 
+  uvarint(value: number): void {
+    this.body.uvarint(value);
+  }
+
   string(s: string): void {
-    this.uvarint(this.indexOf(s));
+    this.body.uvarint(this.indexOf(s));
   }
 
   bytes(b: Uint8Array): void {
-    this.uvarint(b.length);
-    this.ensure(b.length);
-    this.body.set(b, this.pos);
-    this.pos += b.length;
+    this.body.uvarint(b.length).raw(b);
   }
 
   uint64(value: bigint): void {
     if (value < 0n || value >= U32 * U32) throw new ConsensusError('STORE', `gas ${value} does not fit in 64 bits`);
-    this.uvarint(Number(value % U32));
-    this.uvarint(Number(value / U32));
+    this.body.uvarint(Number(value % U32)).uvarint(Number(value / U32));
   }
 
   events(events: readonly AbciEvent[]): void {
-    this.uvarint(events.length);
+    this.body.uvarint(events.length);
     for (const event of events) {
       this.string(event.type);
-      this.uvarint(event.attributes.length);
+      this.body.uvarint(event.attributes.length);
       for (const attribute of event.attributes) {
         this.string(attribute.key);
         // The value's index doubled, plus the indexed flag, in one varint.
-        this.uvarint(this.indexOf(attribute.value) * 2 + (attribute.index ? 1 : 0));
+        this.body.uvarint(this.indexOf(attribute.value) * 2 + (attribute.index ? 1 : 0));
       }
     }
   }
 
   /** The record: the format byte, the string table, then the body. */
   finish(): Uint8Array {
-    let size = 1 + 10;
-    for (const s of this.table) size += 10 + s.length * 3;
-    const out = Buffer.allocUnsafe(size + this.pos);
-    let at = 0;
-    out[at++] = RESULTS_FORMAT;
-    const varint = (value: number): void => {
-      let v = value;
-      while (v > 0x7f) {
-        out[at++] = (v % 128) | 0x80;
-        v = Math.floor(v / 128);
-      }
-      out[at++] = v;
-    };
-    varint(this.table.length);
+    const head = new ProtoWriter(1024).raw(FORMAT_BYTE).uvarint(this.table.length);
     for (const s of this.table) {
-      // Short ASCII strings are the rule; the length is known before writing only for them.
-      const length = Buffer.byteLength(s, 'utf8');
-      varint(length);
-      at += out.write(s, at, length, 'utf8');
+      const utf8 = Buffer.from(s, 'utf8');
+      head.uvarint(utf8.length).raw(utf8);
     }
-    this.body.copy(out, at, 0, this.pos);
-    return new Uint8Array(out.buffer, out.byteOffset, at + this.pos);
+    const prefix = head.finish();
+    const body = this.body.finish();
+    const out = new Uint8Array(prefix.length + body.length);
+    out.set(prefix);
+    out.set(body, prefix.length);
+    return out;
   }
 }
 
