@@ -10,14 +10,12 @@ import { nestedTypes } from '@bufbuild/protobuf/reflect';
 
 const gen = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'gen');
 
+/** Every generated file under `dir`, in a stable order. */
 function pbFiles(dir) {
-  const files = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...pbFiles(path));
-    else if (entry.name.endsWith('_pb.js')) files.push(path);
-  }
-  return files.sort();
+  return readdirSync(dir, { recursive: true })
+    .filter((file) => file.endsWith('_pb.js'))
+    .map((file) => join(dir, file))
+    .sort();
 }
 
 const index = {};
