@@ -314,6 +314,19 @@ describe('block_results rendered in slices', () => {
     }
   });
 
+  it('gives the event loop a turn between pieces, and none when slices are off', async () => {
+    const turned = async (sliceMs: number): Promise<boolean> => {
+      let ran = false;
+      setImmediate(() => (ran = true));
+      await renderBlockResultsText(42, response(130), sliceMs);
+      const seen = ran;
+      await new Promise((resolve) => setImmediate(resolve));
+      return seen;
+    };
+    expect(await turned(0.000001)).toBe(true);
+    expect(await turned(0)).toBe(false);
+  });
+
   it('is what the block_results route answers for a big block, and the small ones still render whole', async () => {
     const { blockRoutes } = await import('../../../src/node/rpc/core/blocks.js');
     const { RawJson } = await import('../../../src/node/rpc/route.js');
