@@ -5,7 +5,7 @@
 // file it imports, and that was about a third of a short command's CPU time.
 //
 // What stays outside the bundle: @oclif/* (the commands must extend the Command class oclif itself
-// loads), the native addons (classic-level, keytar, secp256k1) and their loaders, and yaml (below). dist/ keeps tsc's
+// loads), the native addons (classic-level, keytar, koffi, secp256k1) and their loaders, and yaml (below). dist/ keeps tsc's
 // unbundled output beside the bundle (tests, scripts and the upgrade-build helper read it).
 import { build } from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
@@ -41,7 +41,7 @@ const result = await build({
   target: 'node20',
   // yaml's Node build is CommonJS, imported lazily by name (`const { stringify } = await import('yaml')`):
   // a split chunk of a CommonJS package exports only `default`, so Node loads it as it always did.
-  external: ['@oclif/*', 'classic-level', 'keytar', 'secp256k1', 'secp256k1/*', 'yaml'],
+  external: ['@oclif/*', 'classic-level', 'keytar', 'koffi', 'secp256k1', 'secp256k1/*', 'yaml'],
   // A package's ES module build where it has one (hash-wasm's `main` is UMD, whose lazy named
   // imports would come out empty for the same reason).
   mainFields: ['module', 'main'],

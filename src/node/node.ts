@@ -13,6 +13,7 @@ import { describeStorageFault, storageFaultOf } from '../util/storageFault.js';
 import { NodeHealth, type HealthReport } from './health.js';
 import { descriptorLimit, planDescriptors } from './limits/descriptors.js';
 import { NodeMetrics } from './metrics/index.js';
+import { MemoryReleaser } from './memory/release.js';
 import type { ConnectionStats } from './limits/connections.js';
 import { TokendError } from '../util/errors.js';
 import { dataDir } from './config/home.js';
@@ -467,6 +468,21 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     });
     await consensus.start();
     cleanups.push(() => consensus.stop());
+    // Memory back to the system once a write load stops (app.toml [memory] release-idle-seconds).
+    let blockTxs = 0;
+    const offBlockTxs = consensus.eventBus.on('NewBlock', (data) => {
+      blockTxs += data.block.data.txs.length;
+    });
+    const releaser = new MemoryReleaser(
+      { idleSeconds: appConfig.memory.releaseIdleSeconds },
+      { txs: () => (consensus.mempool.admittedCount?.() ?? 0) + blockTxs, pending: () => consensus.mempool.size() },
+      childLogger(logger, { module: 'memory' }),
+    );
+    releaser.start();
+    cleanups.push(async () => {
+      offBlockTxs();
+      await releaser.stop();
+    });
     health.markStarted();
     logger.info('node started', {
       chain_id: genesis.chainId,

@@ -92,4 +92,19 @@ describe('config.toml and app.toml settings', () => {
     // The Ethereum JSON-RPC section, once documented as ignored, is applied since the EVM landed.
     expect(nodeSource).toMatch(/appConfig\.jsonRpc\.enable/);
   });
+
+  it('[memory] release-idle-seconds: read, and a negative or fractional value is refused naming the key', () => {
+    const home = mkdtempSync(join(tmpdir(), 'tokend-settings-'));
+    homes.push(home);
+    initHome({ home, moniker: 'mem', chainId: 'mem-1', denom: 'attotoken', overwrite: false, clientConfig: {} });
+    const original = readFileSync(appTomlPath(home), 'utf8');
+    expect(original).toMatch(/^release-idle-seconds = 10$/m);
+    expect(loadAppConfig(home).memory.releaseIdleSeconds).toBe(10);
+    writeFileSync(appTomlPath(home), original.replace(/^release-idle-seconds = 10$/m, 'release-idle-seconds = 0'));
+    expect(loadAppConfig(home).memory.releaseIdleSeconds).toBe(0);
+    for (const bad of ['-5', '2.5', '"soon"']) {
+      writeFileSync(appTomlPath(home), original.replace(/^release-idle-seconds = 10$/m, `release-idle-seconds = ${bad}`));
+      expect(() => loadAppConfig(home)).toThrow(/memory\.release-idle-seconds must be a non-negative integer/);
+    }
+  });
 });

@@ -44,6 +44,8 @@ export interface MempoolReader {
   has(hash: Uint8Array): boolean;
   /** Why a tx that got code 0 was evicted from the (durable) mempool, if it was. */
   evictionOf?(hash: Uint8Array): Eviction | undefined;
+  /** Txs admitted so far (only grows). */
+  admittedCount?(): number;
 }
 
 export interface CheckTxOptions {
@@ -142,6 +144,11 @@ export class Mempool implements MempoolReader {
   ) {
     this.options = { ...defaultMempoolOptions, ...options };
     this.cache = new TxCache(this.options.cacheSize);
+  }
+
+  /** Txs admitted since the pool was created (a counter that only grows: the memory releaser's load signal). */
+  admittedCount(): number {
+    return this.nextSeq;
   }
 
   size(): number {
