@@ -469,7 +469,7 @@ export class App implements Application {
 
   async commit(): Promise<ResponseCommit> {
     const started = performance.now();
-    const committed = await this.store.commit();
+    const committed = await this.store.commit(this.executionSliceMs);
     this.manager.afterCommit(committed.version);
     this.checkState = this.store.branchCommitted();
     const header = this.pendingHeader ?? emptyHeader(this.chainId, committed.version);

@@ -117,8 +117,11 @@ export interface CommitMultiStore extends MultiStore {
    * (readers of committed state go on); the working state must not change until it resolves.
    */
   workingHashSliced(sliceMs: number): Promise<Uint8Array>;
-  /** Persist the working state as version latest+1 in one atomic batch. */
-  commit(): Promise<CommitId>;
+  /**
+   * Persist the working state as version latest+1 in one atomic batch; with `sliceMs` > 0 the
+   * batch is filled in pieces with event-loop turns between them (readers see the previous version).
+   */
+  commit(sliceMs?: number): Promise<CommitId>;
   /** The first commit gets this version (InitChain's initial_height). Only before any commit. */
   setInitialVersion(version: number): void;
   /**

@@ -73,6 +73,69 @@ for (const [kind, makeFixture] of DB_KINDS) {
       await cms.close();
     });
 
+    test('a sliced commit writes what a whole one does, and readers see the previous version between its pieces', async () => {
+      const other = await makeFixture();
+      try {
+        // Counts the puts made into the sliced commit's write batch, for the probe below.
+        let puts = 0;
+        const counted = Object.create(other.db) as Database;
+        counted.openBatch = () => {
+          const batch = other.db.openBatch!();
+          return {
+            put: (key, value) => {
+              puts++;
+              batch.put(key, value);
+            },
+            del: (key) => batch.del(key),
+            get length() {
+              return batch.length;
+            },
+            write: (options) => batch.write(options),
+            discard: () => batch.discard(),
+          };
+        };
+        const whole = await open(fixture.db);
+        const sliced = await open(counted);
+        const write = (cms: RootMultiStore, round: number) => {
+          for (let i = 0; i < 3000; i++) cms.getStore(STORES[i % STORES.length]!).set(s(`key-${i}`), s(`value-${round}-${i}`));
+        };
+        write(whole, 1);
+        write(sliced, 1);
+        await whole.commit();
+        await sliced.commit(0.01);
+        write(whole, 2);
+        write(sliced, 2);
+        const wholeId = await whole.commit();
+        // Between the pieces the loop runs other work; a read there sees version 1, not a half-written 2.
+        const seen: string[] = [];
+        const putsSeen: number[] = [];
+        let turns = 0;
+        const before = puts;
+        const probe = () => {
+          turns++;
+          putsSeen.push(puts - before);
+          seen.push(Buffer.from(sliced.readAt(sliced.lastCommitId().version, 'bank', s('key-1'))!).toString());
+          if (turns < 1000) timer = setImmediate(probe);
+        };
+        let timer = setImmediate(probe);
+        const slicedId = await sliced.commit(0.01);
+        clearImmediate(timer);
+        expect(slicedId).toEqual(wholeId);
+        // Some turns ran while the batch was part filled.
+        const total = puts - before;
+        expect(total).toBeGreaterThan(3000);
+        expect(putsSeen.some((n) => n > 0 && n < total)).toBe(true);
+        expect(new Set(seen.slice(0, -1))).toEqual(new Set(['value-1-1']));
+        expect(Buffer.from(sliced.readAt(2, 'bank', s('key-1'))!).toString()).toBe('value-2-1');
+        // The same bytes in both databases.
+        expect(await drain(other.db.entries())).toEqual(await drain(fixture.db.entries()));
+        await whole.close();
+        await sliced.close();
+      } finally {
+        await other.cleanup();
+      }
+    });
+
     test('the same writes in a different order give the same hash; different content a different one', async () => {
       const writes: [string, Uint8Array, Uint8Array][] = [];
       for (let i = 0; i < 200; i++) writes.push([STORES[i % STORES.length]!, s(`key-${i}`), s(`value-${i}`)]);
