@@ -566,9 +566,10 @@ class RootMultiStoreImpl implements RootMultiStore {
       yield;
       // Nodes created at this version, post-order; their index is their address. They are
       // hashed in the same pass, so the root hash below is already there.
-      // (Encoders share one record buffer: finished before any yield.)
+      // Encoders share one record buffer, empty right after each full chunk: the walk pauses
+      // only there (every NODES_PER_CHUNK nodes), and nothing else encodes meanwhile.
       const encoder = new NodeChunkEncoder(state.id, version);
-      const created = tree.encodeNewNodes(encoder);
+      const created = yield* tree.encodeNewNodesSteps(encoder, NODES_PER_CHUNK);
       for (const op of encoder.finish()) ops.push(op);
       const root = tree.workingHash();
       yield;

@@ -6,7 +6,7 @@
  */
 import { EMPTY_TREE_HASH, IavlTree, writeZigZag, type NodeView } from '../../../src/node/store/iavl/tree.js';
 import { sha256 } from '../../../src/node/store/hash.js';
-import { NodeChunkEncoder, NodeReader, chunkNodeCount, decodeAddresses } from '../../../src/node/store/iavl/nodes.js';
+import { NODES_PER_CHUNK, NodeChunkEncoder, NodeReader, chunkNodeCount, decodeAddresses } from '../../../src/node/store/iavl/nodes.js';
 import { memoryDatabase } from '../../../src/node/store/db/database.js';
 import { GoRand } from './gorand.js';
 import { hex, rng } from './helpers.js';
@@ -194,6 +194,40 @@ describe('IAVL tree', () => {
       expect(onePass.workingRootAddress()).toEqual(twoPass.workingRootAddress());
       twoPass.commit();
       onePass.commit();
+    }
+  });
+
+  test('encodeNewNodesSteps pauses only after each full chunk and writes the records encodeNewNodes does', () => {
+    const whole = new IavlTree(undefined, 1);
+    const steps = new IavlTree(undefined, 1);
+    const random = rng(11);
+    for (let version = 1; version <= 3; version++) {
+      for (let op = 0; op < 1500; op++) {
+        const key = Uint8Array.of(Math.floor(random() * 60), Math.floor(random() * 60));
+        whole.set(key, sha256(Uint8Array.of(version, op & 0xff)));
+        steps.set(key, sha256(Uint8Array.of(version, op & 0xff)));
+      }
+      const a = new NodeChunkEncoder(1, version);
+      const count = whole.encodeNewNodes(a);
+      const b = new NodeChunkEncoder(1, version);
+      const walk = steps.encodeNewNodesSteps(b, NODES_PER_CHUNK);
+      let pauses = 0;
+      let step = walk.next();
+      while (step.done !== true) {
+        pauses++;
+        // Each pause is at a chunk boundary: the chunks so far are complete, none part built.
+        expect((b as unknown as { count: number }).count).toBe(0);
+        step = walk.next();
+      }
+      expect(step.value).toBe(count);
+      expect(pauses).toBe(Math.floor(count / NODES_PER_CHUNK));
+      expect(pauses).toBeGreaterThan(2);
+      const opsA = a.finish();
+      const opsB = b.finish();
+      expect(opsB.map((op) => hex(op.key) + hex(op.value!))).toEqual(opsA.map((op) => hex(op.key) + hex(op.value!)));
+      expect(hex(steps.workingHash())).toBe(hex(whole.workingHash()));
+      whole.commit();
+      steps.commit();
     }
   });
 

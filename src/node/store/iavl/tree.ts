@@ -26,6 +26,7 @@
  * store needs only its root's address.
  */
 import { sha256 } from '../../../util/hash.js';
+import { runToEnd } from '../../../util/slices.js';
 import { sha256Input, sha256OfInput, sha256OfPrefixAndTwoHashes } from '../../../util/sha256.js';
 
 export const NONE = -1;
@@ -723,6 +724,14 @@ export class IavlTree {
    * free. Returns the number of nodes created in the working version.
    */
   encodeNewNodes(add: NodeSink): number {
+    return runToEnd(this.encodeNewNodesSteps(add, 0));
+  }
+
+  /**
+   * `encodeNewNodes` as steps: a pause point after every `every` nodes (0 = none), for a caller
+   * that runs it in time slices. The tree must not change, and no other walk of it start, until it ends.
+   */
+  *encodeNewNodesSteps(add: NodeSink, every: number): Generator<void, number, void> {
     const root = this.root;
     if (root === NONE || this.isWorking[root] !== 1) return 0;
     // Iterative post-order over the working nodes (an explicit stack: no closure call per node).
@@ -763,6 +772,7 @@ export class IavlTree {
       sp--;
       this.indexOf[slot] = count++;
       this.encodeNode(slot, add);
+      if (every > 0 && count % every === 0) yield;
     }
     return count;
   }
