@@ -41,6 +41,8 @@ export interface IndexBatch {
 
 const RESERVED_TX_KEYS = new Set(['tx.hash', 'tx.height']);
 const MAX_COMPOSITE_KEY_BYTES = 0xffff;
+/** Counter writes staged between two pause points at the end of a block (a tx's entries are one step). */
+const COUNT_OPS_PER_STEP = 256;
 
 export class KvTxIndexer implements TxIndexer {
   readonly enabled = true;
@@ -139,7 +141,7 @@ export class KvTxIndexer implements TxIndexer {
         }
       }
     }
-    this.attributes.countOps(staged, ops);
+    yield* this.attributes.countOpsSteps(staged, ops, COUNT_OPS_PER_STEP);
     const meta: IndexMeta = { earliest: this.meta.earliest || height, latest: height, count: this.meta.count + count };
     ops.push({ type: 'put', key: metaKey('tx'), value: encodeMeta(meta) });
     batch.onCommit.push(() => {

@@ -229,6 +229,31 @@ for (const kind of ['memory', 'leveldb'] as const) {
   });
 }
 
+describe('kv indexers: staging a block in steps', () => {
+  it('pauses while writing a big block\'s counters, and stages the same operations as in one go', () => {
+    const count = 300;
+    const txs = Array.from({ length: count }, (_, i) => makeTx(1, i));
+    // Two values of their own per tx (as tx.acc_seq and tx.signature are): 600+ distinct counters.
+    const results = txs.map((_, i) => result([...txEvents(1, i), { type: 'tx', attributes: [attr('acc_seq', `a/${i}`), attr('signature', `s/${i}`)] }]));
+    const whole: IndexBatch = { ops: [], onCommit: [] };
+    new KvTxIndexer(memoryDatabase()).stageBlock(1, txs, results, whole);
+    const stepped: IndexBatch = { ops: [], onCommit: [] };
+    const steps = new KvTxIndexer(memoryDatabase()).stageBlockSteps(1, txs, results, stepped);
+    // Operations staged per step, after the last tx's own step.
+    const afterLastTx: number[] = [];
+    let pauses = 0;
+    for (let step = steps.next(); step.done !== true; step = steps.next()) {
+      pauses++;
+      if (pauses >= count) afterLastTx.push(stepped.ops.length);
+    }
+    // One pause between txs, then more while the block's distinct counters are written.
+    expect(pauses).toBeGreaterThanOrEqual(count - 1 + 2);
+    expect(afterLastTx.length).toBeGreaterThan(1);
+    const key = (op: { key: Uint8Array; value?: Uint8Array }) => `${toHexLower(op.key)}=${toHexLower(op.value ?? new Uint8Array(0))}`;
+    expect(stepped.ops.map(key)).toEqual(whole.ops.map(key));
+  });
+});
+
 describe('kv indexers: persistence and edge cases', () => {
   it('keeps counters and ranges across reopening, and continues the ordinal index', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tokend-indexer-'));

@@ -224,7 +224,7 @@ describe('IAVL tree', () => {
       expect(pauses).toBeGreaterThan(2);
       const opsA = a.finish();
       const opsB = b.finish();
-      expect(opsB.map((op) => hex(op.key) + hex(op.value!))).toEqual(opsA.map((op) => hex(op.key) + hex(op.value!)));
+      expect(opsB.map((op) => `${hex(op.key)}:${hex(op.value!)}`)).toEqual(opsA.map((op) => `${hex(op.key)}:${hex(op.value!)}`));
       expect(hex(steps.workingHash())).toBe(hex(whole.workingHash()));
       whole.commit();
       steps.commit();
