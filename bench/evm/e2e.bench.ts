@@ -81,7 +81,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     }
 
     const jsonRpcPort = await freePort();
-    const profile = process.env['EVM_E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['EVM_E2E_NODE_PROFILE']] : [];
+    const interval = process.env['EVM_E2E_NODE_PROFILE_INTERVAL']; // µs between samples (node's default 1000)
+    const profile = process.env['EVM_E2E_NODE_PROFILE'] ? ['--cpu-prof', '--cpu-prof-dir', process.env['EVM_E2E_NODE_PROFILE'], ...(interval ? ['--cpu-prof-interval', interval] : [])] : [];
     const node = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`], undefined, profile);
     const url = `http://127.0.0.1:${jsonRpcPort}`;
     const cometUrl = `http://${node.node.replace(/^tcp:\/\//, '')}`;
