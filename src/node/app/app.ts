@@ -560,7 +560,7 @@ export class App implements Application {
         const wrapped = err instanceof OutOfGasError ? outOfGas(err) : wrapMessageError(err, i);
         return failure(wrapped, gasWanted, BigInt(gasMeter.gasConsumed()), mode === 'finalize' ? anteEvents : [], tx);
       }
-      msgResponses.push(create(AnySchema, { typeUrl: `/${route.responseSchema.typeName}`, value: route.encodeResponse?.(response) ?? toBinary(route.responseSchema, response) }));
+      msgResponses.push(create(AnySchema, { typeUrl: `/${route.responseSchema.typeName}`, value: toBinary(route.responseSchema, response) }));
       events.push(...messageEvents(msg.typeUrl, msg.signers[0], em.events, i));
     }
     if (mode === 'finalize') msgBranch.write();

@@ -20,11 +20,6 @@ export interface MsgRoute {
   readonly requestSchema: DescMessage;
   readonly responseSchema: DescMessage;
   readonly handler: (ctx: Context, msg: Message) => Message | Promise<Message>;
-  /**
-   * The response's protobuf bytes by hand, for a response on the hot path (MsgEthereumTx's): must
-   * give exactly what `toBinary(responseSchema, response)` gives; the app uses toBinary without it.
-   */
-  readonly encodeResponse?: (response: Message) => Uint8Array;
 }
 
 /** A typed Msg route from a generated service method. */
