@@ -1,17 +1,37 @@
 /**
- * EVM value transfers end to end (issue 12): a built node (`npm run build` first; `bin/run.js`)
- * in its own process, 1 s blocks, and this process submitting pre-signed EIP-1559 transfers from
- * EVM_E2E_ACCOUNTS funded accounts (EVM_E2E_TXS_PER_ACCOUNT each) through `eth_sendRawTransaction`
- * over 50 keep-alive connections. Committed transfers are counted from `block_results`; the rate
- * is committed / (last commit seen − first submission). The in-process figure (evm-chain's value
- * transfers: CheckTx → FinalizeBlock → Commit with no network, mempool or consensus) is measured
- * in the same run, after the node has stopped, for the ratio — on evm-chain's set-up
- * (`openEvmChain`), its value transfers only.
+ * EVM value transfers and ERC-20 transfers end to end (issue 12): a built node (`npm run build`
+ * first; `bin/run.js`) in its own process, 1 s blocks, and this process submitting pre-signed
+ * EIP-1559 txs through `eth_sendRawTransaction` over 50 keep-alive connections.
+ *
+ * Value phase: EVM_E2E_ACCOUNTS funded accounts (genesis) send EVM_E2E_TXS_PER_ACCOUNT transfers
+ * each. Committed transfers are counted from `block_results` (code 0); the rate is committed /
+ * (last commit seen − first submission).
+ *
+ * ERC-20 phase (same node, after the value phase): contracts/ERC20Token.sol (the solc build's
+ * artifact, src/contracts/artifacts.ts) is deployed by the first account, whose constructor
+ * mints the supply to it, and it transfers every other account a share — all before the measured
+ * part, receipts checked. Then each account sends EVM_E2E_ERC20_TXS_PER_ACCOUNT (default: as
+ * many as in the value phase) pre-signed `transfer(next account, i + 1)` txs; `block_results`
+ * are read while they are submitted. A transfer counts when its result has code 0 AND its
+ * ethereum_tx event has no `ethereumTxFailed` attribute (a reverted call is included with code
+ * 0). Rows: transfers committed/s, submit → commit p50 (request sent → its block's results seen,
+ * read every 50 ms), the node's CPU per committed transfer (main thread and whole process, from
+ * /proc, first submission to last commit), and gas used per transfer (`txGasUsed`). Afterwards
+ * every account's balance is read with eth_call balanceOf: the sum must equal the supply and each
+ * balance its funding plus the counted transfers in and out (amounts differ per sender, so a
+ * transfer that did nothing shows), or the bench throws.
+ *
+ * The in-process figures (evm-chain's value transfers and its SSTORE+LOG contract calls, an
+ * ERC-20 transfer's shape: CheckTx → FinalizeBlock → Commit with no network, mempool or
+ * consensus) are measured in the same run, after the node has stopped, for the ratio — on
+ * evm-chain's set-up (`openEvmChain`).
  *
  *   npm run bench -- evm-e2e
  *
- * EVM_E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir> when it
- * stops (as bench/e2e's E2E_NODE_PROFILE).
+ * EVM_E2E_VALUE=0 / EVM_E2E_ERC20=0 skip a phase (and its in-process figure);
+ * EVM_E2E_IN_PROCESS=0 skips the in-process figures. EVM_E2E_NODE_PROFILE=<dir> makes the node
+ * write a CPU profile (node --cpu-prof) into <dir> when it stops (as bench/e2e's
+ * E2E_NODE_PROFILE), sampled every EVM_E2E_NODE_PROFILE_INTERVAL µs (node's default 1000).
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
  */
