@@ -187,6 +187,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     if (erc20Phase) {
       const inProc = local.find((row) => row.name === 'evm contract call (sstore+log) → commit');
       if (inProc !== undefined) rows.push({ name: 'evm contract call (sstore+log) in process (same run)', value: inProc.value, unit: 'tx/s' });
+      const main = local.find((row) => row.name === 'evm contract call, main-thread CPU');
+      if (main !== undefined) rows.push({ name: 'evm contract call in process, main-thread CPU', value: main.value, unit: 'µs/tx' });
     }
   } finally {
     rmSync(home, { recursive: true, force: true });
