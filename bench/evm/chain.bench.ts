@@ -226,16 +226,24 @@ export async function valueTransferRows(chain: EvmChain): Promise<Row[]> {
   return rows;
 }
 
+/** Calls of the SSTORE+LOG contract (an ERC-20 transfer's shape) through the chain: the rate and the CPU per tx. */
+export async function contractCallRows(chain: EvmChain): Promise<Row[]> {
+  const { contract, fee } = chain;
+  const calls = await chain.measure('contract calls', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: contract, data: '0x' + k.toString(16).padStart(64, '0'), gasLimit: 100000n }));
+  const rows: Row[] = [];
+  rows.push({ name: 'evm contract call (sstore+log) → commit', value: calls.rate, unit: 'tx/s' });
+  rows.push({ name: 'evm contract call, process CPU', value: calls.cpuPerTx, unit: 'µs/tx' });
+  if (calls.mainPerTx !== undefined) rows.push({ name: 'evm contract call, main-thread CPU', value: calls.mainPerTx, unit: 'µs/tx' });
+  return rows;
+}
+
 export async function run(log: (line: string) => void = () => undefined): Promise<Row[]> {
   const chain = await openEvmChain(log);
-  const { app, contract, fee } = chain;
+  const { app, contract } = chain;
   const rows: Row[] = [];
   try {
     rows.push(...(await valueTransferRows(chain)));
-    const calls = await chain.measure('contract calls', (w, k, nonce) => w.signTransaction({ ...fee, nonce, to: contract, data: '0x' + k.toString(16).padStart(64, '0'), gasLimit: 100000n }));
-    rows.push({ name: 'evm contract call (sstore+log) → commit', value: calls.rate, unit: 'tx/s' });
-    rows.push({ name: 'evm contract call, process CPU', value: calls.cpuPerTx, unit: 'µs/tx' });
-    if (calls.mainPerTx !== undefined) rows.push({ name: 'evm contract call, main-thread CPU', value: calls.mainPerTx, unit: 'µs/tx' });
+    rows.push(...(await contractCallRows(chain)));
 
     // eth_call latency through the query path.
     const args = new TextEncoder().encode(JSON.stringify({ to: contract, data: '0x' + '01'.padStart(64, '0') }));

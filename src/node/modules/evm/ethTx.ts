@@ -4,7 +4,7 @@
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { AnySchema } from '@bufbuild/protobuf/wkt';
-import { Common, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { Common, Mainnet } from '@ethereumjs/common';
 import {
   AccessList2930Tx,
   FeeMarket1559Tx,
@@ -46,13 +46,33 @@ import { decodedTxFromParts, messageSigners, type DecodedTx } from '../../app/tx
 const commons = new Map<string, Common>();
 
 /**
+ * A Common whose `isActivatedEIP` looks the EIP up in a Set: the library scans its array of the
+ * fork's active EIPs (~40 from Cancun on) on every call, and the interpreter asks several times
+ * per opcode and per byte of the jump analysis. The Set is rebuilt whenever the library replaces
+ * that array (it builds a new one on every hardfork or EIP change), so answers stay the library's.
+ */
+class FastCommon extends Common {
+  private eipList: readonly number[] | undefined;
+  private eipSet: ReadonlySet<number> | undefined;
+
+  override isActivatedEIP(eip: number): boolean {
+    const list = (this as unknown as { _activatedEIPsCache: readonly number[] })._activatedEIPsCache;
+    if (list !== this.eipList || this.eipSet === undefined) {
+      this.eipSet = new Set(list);
+      this.eipList = list;
+    }
+    return this.eipSet.has(eip);
+  }
+}
+
+/**
  * The Common the transactions built against `common` share. @ethereumjs/tx copies the Common it
  * is given and applies its tx params to the copy for every transaction it constructs (a JSON deep
  * copy of the params and a rebuild of the params cache over every fork: ~0.3 ms, the largest
  * single cost of an Ethereum tx's CheckTx). Transactions never change their Common beyond those
  * same params, so one instance per Common, with them applied once, serves every transaction.
  */
-class TxCommon extends Common {
+class TxCommon extends FastCommon {
   private readonly applied = new WeakSet<object>();
 
   override copy(): Common {
@@ -87,7 +107,8 @@ export function commonFor(chainId: bigint, hardfork: string, eips: readonly numb
   if (common === undefined) {
     // The app's Keccak-256 (WebAssembly once loaded, see util/hash.ts) for tx hashes, the
     // KECCAK256 opcode and CREATE2 addresses: the same digests as the library's own.
-    common = createCustomCommon({ chainId: Number(chainId), name: `tokend-${chainId}` }, Mainnet, { hardfork, eips: [...eips], customCrypto: { keccak256 } });
+    // createCustomCommon's construction (the chain Mainnet's with this id and name), as a FastCommon.
+    common = new FastCommon({ chain: { ...Mainnet, chainId: Number(chainId), name: `tokend-${chainId}` }, hardfork, eips: [...eips], customCrypto: { keccak256 } });
     commons.set(key, common);
   }
   return common;

@@ -15,6 +15,7 @@ import { LogSchema } from '../../../gen/ethermint/evm/v1/evm_pb.js';
 import { MsgEthereumTxResponseSchema, type MsgEthereumTxResponse } from '../../../gen/ethermint/evm/v1/tx_pb.js';
 import type { Context } from '../shared/context.js';
 import { newEvent } from '../shared/events.js';
+import { checksumString } from '../shared/address.js';
 import { commonFor, effectiveGasPrice, type EthTx } from './ethTx.js';
 import { EVENT_TYPE_ETHEREUM_TX, EVENT_TYPE_TX_LOG, logJson, type CallArgs, type CallResult, type EvmKeeper } from './keeper.js';
 import { FEE_COLLECTOR_NAME } from './keys.js';
@@ -255,7 +256,7 @@ function settle(
   const logs = failed
     ? []
     : (exec.logs ?? []).map(([address, topics, data]) =>
-        create(LogSchema, { address: toChecksumHex(address), topics: topics.map((t) => bytesToHex(t)), data, blockNumber: BigInt(ctx.blockHeight), txHash }),
+        create(LogSchema, { address: checksumString(address), topics: topics.map((t) => bytesToHex(t)), data, blockNumber: BigInt(ctx.blockHeight), txHash }),
       );
   const attributes: [string, string][] = [
     ['amount', tx.value.toString()],
@@ -263,7 +264,7 @@ function settle(
     ['txHash', cosmosTxHash],
     ['txGasUsed', used.toString()],
   ];
-  if (tx.to !== undefined) attributes.push(['recipient', toChecksumHex(tx.to.bytes)]);
+  if (tx.to !== undefined) attributes.push(['recipient', checksumString(tx.to.bytes)]);
   if (failed) attributes.push(['ethereumTxFailed', exec.exceptionError!.error]);
   ctx.events.emit(newEvent(EVENT_TYPE_ETHEREUM_TX, ...attributes));
   if (logs.length > 0) {

@@ -2,10 +2,10 @@
  * Address codecs for modules: bech32 account (`token1…`), validator operator (`tokenvaloper1…`)
  * and consensus (`tokenvalcons1…`) forms of 20-byte addresses, with SDK-style error texts.
  *
- * Encoding is memoised (bech32 costs a few µs and the same addresses recur in every event).
+ * Encoding is memoised (bech32 and EIP-55 cost a few µs and the same addresses recur in every event).
  */
 import { sha256 } from '../../../keyring/hash.js';
-import { decodeBech32Address, toAccountAddress, toConsensusAddress, toValidatorOperatorAddress } from '../../../keyring/address.js';
+import { decodeBech32Address, toAccountAddress, toChecksumHex, toConsensusAddress, toValidatorOperatorAddress } from '../../../keyring/address.js';
 import { ACCOUNT_PREFIX, CONSENSUS_PREFIX, VALIDATOR_OPERATOR_PREFIX } from '../../../keyring/prefixes.js';
 import { TokendError } from '../../../util/errors.js';
 
@@ -14,6 +14,7 @@ export { ACCOUNT_PREFIX, CONSENSUS_PREFIX, VALIDATOR_OPERATOR_PREFIX };
 const MEMO_LIMIT = 100_000;
 const accCache = new Map<string, string>();
 const valCache = new Map<string, string>();
+const checksumCache = new Map<string, string>();
 
 function memo(cache: Map<string, string>, address: Uint8Array, encode: (a: Uint8Array) => string): string {
   const key = Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('latin1');
@@ -24,6 +25,11 @@ function memo(cache: Map<string, string>, address: Uint8Array, encode: (a: Uint8
     cache.set(key, text);
   }
   return text;
+}
+
+/** EIP-55 `0x…` of a 20-byte address (the EVM's event attributes and logs: one contract recurs in every tx). */
+export function checksumString(address: Uint8Array): string {
+  return memo(checksumCache, address, toChecksumHex);
 }
 
 /** `token1…` of a 20-byte address. */
