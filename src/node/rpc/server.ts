@@ -33,6 +33,7 @@ import { RawJson, type JsonRpcId, type Route, type RouteContext, type Subscripti
 import { routeTable } from './routes.js';
 import { WsSession, type WsHost } from './websocket.js';
 import { RpcHandlerError } from './core/common.js';
+import { TurnSlicer } from '../../util/slices.js';
 
 export interface RpcServerConfig {
   env: RpcEnvironment;
@@ -50,6 +51,14 @@ export interface RpcAddress {
 }
 
 const CACHE_CONTROL = 'public, max-age=86400';
+/**
+ * JSON-RPC bodies handled in one event-loop turn, at most this long: the rest wait, in arrival
+ * order, for the next turns, so a burst of broadcast_tx_sync bodies read in one poll does not hold
+ * the loop for tens of milliseconds while REST and gRPC requests wait.
+ */
+const ADMISSION_TURN_MS = 4;
+/** Bodies from this size are encoded to bytes once (instead of measured, then encoded again on write). */
+const BUFFERED_BODY_CHARS = 16 * 1024;
 const URI_REQUEST_ID = -1;
 
 /** Subscriptions per remote address (CometBFT pubsub clients). */
@@ -327,6 +336,40 @@ export class RpcServer implements WsHost {
     res.end(body);
   }
 
+  private readonly admissionTurn = new TurnSlicer(ADMISSION_TURN_MS);
+  private readonly admission: (() => void)[] = [];
+  private admissionHead = 0;
+  private admissionScheduled = false;
+
+  /** Runs `work` now, or after the bodies already waiting once this turn has had its share. */
+  private admit(work: () => void): void {
+    if (this.admission.length === this.admissionHead && !this.admissionTurn.due()) {
+      work();
+      return;
+    }
+    this.admission.push(work);
+    this.scheduleAdmission();
+  }
+
+  private scheduleAdmission(): void {
+    if (this.admissionScheduled) return;
+    this.admissionScheduled = true;
+    setImmediate(() => {
+      this.admissionScheduled = false;
+      const started = performance.now();
+      while (this.admissionHead < this.admission.length) {
+        const work = this.admission[this.admissionHead]!;
+        this.admission[this.admissionHead++] = undefined as never;
+        work();
+        if (performance.now() - started >= ADMISSION_TURN_MS) break;
+      }
+      if (this.admissionHead === this.admission.length) {
+        this.admission.length = 0;
+        this.admissionHead = 0;
+      } else this.scheduleAdmission();
+    });
+  }
+
   private route(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -334,7 +377,7 @@ export class RpcServer implements WsHost {
     if (this.options.corsAllowedOrigins.length > 0 && this.applyCors(req, res)) return;
     if (path === '/') {
       if (req.method === 'POST') {
-        this.readBody(req, res, (body) => this.onJsonRpc(body, req, res));
+        this.readBody(req, res, (body) => this.admit(() => this.onJsonRpc(body, req, res)));
       } else {
         req.resume();
         this.writeEndpoints(req, res);
@@ -387,13 +430,15 @@ export class RpcServer implements WsHost {
 
   private write(res: ServerResponse, status: number, body: string, cacheable = false): void {
     if (res.writableEnded || res.destroyed) return;
+    const payload = body.length >= BUFFERED_BODY_CHARS ? Buffer.from(body, 'utf8') : body;
+    const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     res.writeHead(
       status,
       cacheable
-        ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': CACHE_CONTROL }
-        : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        ? { 'Content-Type': 'application/json', 'Content-Length': length, 'Cache-Control': CACHE_CONTROL }
+        : { 'Content-Type': 'application/json', 'Content-Length': length },
     );
-    res.end(body);
+    res.end(payload);
   }
 
   private readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void): void {
