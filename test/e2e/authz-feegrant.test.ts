@@ -7,12 +7,12 @@
 import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, runCli, runNodeScript, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, runNodeScript, cliOk as ok } from '../helpers/cli.js';
+import { JUNK, JUNK_ADDR, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const FEES = ['--fees', '200000attotoken'];
 
 describe('authz and feegrant with the real binary', () => {
@@ -33,23 +33,20 @@ describe('authz and feegrant with the real binary', () => {
   };
 
   beforeAll(async () => {
-    home = tempHome('tokend-authz-');
-    const h = ['--home', home];
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-authz-');
     kb = ['--keyring-backend', 'test', '--home', home];
-    await ok(['init', 'authz', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    // The keys are independent files in the test keyring: added at once.
+    // The keys are independent files in the test keyring: added at once (alice's is the template's).
+    address.alice = JUNK_ADDR;
     await Promise.all(
-      ['alice', 'bob', 'carol', 'dave', 'erin'].map(async (name) => {
-        address[name] = JSON.parse(await ok(['keys', 'add', name, ...(name === 'alice' ? ['--recover'] : []), '-o', 'json', ...kb], name === 'alice' ? JUNK : undefined)).address;
+      ['bob', 'carol', 'dave', 'erin'].map(async (name) => {
+        address[name] = JSON.parse(await ok(['keys', 'add', name, '-o', 'json', ...kb])).address;
       }),
     );
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...kb]);
     await ok(['add-genesis-account', 'bob', '10000000000000000000attotoken', ...kb]);
     await ok(['add-genesis-account', 'dave', '1000attotoken', ...kb]);
     await ok(['add-genesis-account', 'erin', '1000attotoken', ...kb]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
-    await ok(['collect-gentxs', ...h]);
     const port = await freePort();
     bg = await startBackground(home, port);
     n = ['--node', bg.node];

@@ -7,11 +7,11 @@
  */
 import { jest } from '@jest/globals';
 import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, startOnFreePorts, stopNode, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 const JUNK_HEX = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const JUNK_VALOPER = 'tokenvaloper17w0adeg64ky0daxwd2ugyuneellmjgnx9escau';
@@ -86,15 +86,10 @@ describe('derived staking commands against a node', () => {
   let home: string;
 
   beforeAll(async () => {
-    home = tempHome('tokend-derived-');
-    const h = ['--home', home];
-    await ok(['init', 'derived', '--chain-id', 'testnet', ...h]);
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-derived-');
     // Height 2 is all the tests need; slower blocks leave the CPU to the commands under test.
     fastBlocks(home, '1s');
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
     bg = await startOnFreePorts(home, 2);
   });
 

@@ -9,11 +9,11 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempHome, cliOk as ok, runNodeScript } from '../helpers/cli.js';
+import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(300_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 
 
@@ -24,18 +24,14 @@ describe('standard clients', () => {
   let bob: string;
 
   beforeAll(async () => {
-    home = tempHome('tokend-clients-');
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-clients-');
     const h = ['--home', home];
-    await ok(['init', 'clients', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
     // A minimum gas price, so CheckTx enforces fees (0.001 × 200000 gas = 200attotoken).
     const appToml = join(home, 'config', 'app.toml');
     writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^minimum-gas-prices = .*$/m, 'minimum-gas-prices = "0.001attotoken"'));
-    const [, bobKey] = await Promise.all([ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK), ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '-o', 'json', ...h])]);
-    bob = JSON.parse(bobKey!).address;
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
+    bob = JSON.parse(await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '-o', 'json', ...h])).address;
     bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });

@@ -17,14 +17,12 @@ import { AuthInfoSchema, FeeSchema, ModeInfo_SingleSchema, ModeInfoSchema, Signe
 import { PubKeySchema as EthPubKeySchema } from '../../src/gen/ethermint/crypto/v1/ethsecp256k1/keys_pb.js';
 import { ExtensionOptionsWeb3TxSchema } from '../../src/gen/ethermint/types/v1/web3_pb.js';
 import { SigningKey, getBytes } from 'ethers';
-import { tempHome, cliOk as ok } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { MSG_SEND_TYPES, signCosmosTypedData } from '../helpers/eip712.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
-const KB = ['--keyring-backend', 'test'];
-const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ALICE = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 // Hardhat's account #1 (0x7099…79C8): no account yet.
@@ -102,14 +100,9 @@ describe('EIP-712 signed Cosmos tx against a running node', () => {
   }
 
   beforeAll(async () => {
-    const home = tempHome('tokend-eip712-');
-    const h = ['--home', home];
-    await ok(['init', 'eip712', '--chain-id', CHAIN_ID, ...h]);
+    // Chain id testnet (CHAIN_ID); alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    const home = await validatorHome('tokend-eip712-');
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...KB, ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...KB, ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...KB, ...h]);
-    await ok(['collect-gentxs', ...h]);
     bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });

@@ -12,13 +12,13 @@ import { createPublicClient, createWalletClient, defineChain, http as viemHttp, 
 import { privateKeyToAccount } from 'viem/accounts';
 import { bech32 } from '@scure/base';
 import WebSocket from 'ws';
-import { tempHome, cliOk as ok } from '../helpers/cli.js';
+import { cliOk as ok } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
 const KB = ['--keyring-backend', 'test'];
-const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const JUNK_ETH = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
@@ -53,14 +53,9 @@ describe('EVM over the Ethereum JSON-RPC', () => {
   }
 
   beforeAll(async () => {
-    home = tempHome('tokend-evm-');
-    const h = ['--home', home];
-    await ok(['init', 'evm', '--chain-id', 'testnet', ...h]);
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-evm-');
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...KB, ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...KB, ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...KB, ...h]);
-    await ok(['collect-gentxs', ...h]);
     const jsonRpcPort = await freePort();
     const wsPort = await freePort();
     bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`, '--json-rpc.ws-address', `127.0.0.1:${wsPort}`, '--json-rpc.api', 'eth,net,web3,debug']);

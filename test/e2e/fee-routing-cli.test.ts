@@ -7,12 +7,12 @@
 import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { cliOk as ok, runCli } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(240_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const FEE_FLAGS = ['--fees', '200000attotoken', '--yes', '-b', 'block', '-o', 'json'];
 
 /** The error line's text (with -o json the CLI writes it as {"error": …}). */
@@ -33,14 +33,10 @@ describe('bech32ibc and ibc-fee commands', () => {
   const proposalCount = async (): Promise<number> => (JSON.parse(await ok(['q', 'gov', 'proposals', '-o', 'json', ...n])).proposals ?? []).length;
 
   beforeAll(async () => {
-    home = tempHome('tokend-feeibc-');
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-feeibc-');
     const h = ['--home', home];
-    await ok(['init', 'feeibc', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
     const file = join(home, 'config', 'genesis.json');
     const genesis = JSON.parse(readFileSync(file, 'utf8'));
     // A transfer channel for the proposal to route over (its handshake is not this test's business).

@@ -8,12 +8,12 @@
 import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, cliOk as ok, runCli, runNodeScript, tempHome } from '../helpers/cli.js';
+import { REPO_ROOT, cliOk as ok, runCli, runNodeScript } from '../helpers/cli.js';
+import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const MIN_DEPOSIT = '10000000attotoken';
 const FEES = '200000attotoken';
 
@@ -24,15 +24,12 @@ describe('governance with the real binary', () => {
   let kb: string[];
 
   beforeAll(async () => {
-    home = tempHome('tokend-gov-');
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-gov-');
     const h = ['--home', home];
-    await ok(['init', 'gov', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await Promise.all([ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK), ok(['keys', 'add', 'bob', '--keyring-backend', 'test', ...h])]);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
+    await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', ...h]);
     await ok(['add-genesis-account', 'bob', '1000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
     // The short periods an operator sets in genesis for a test network.
     const file = join(home, 'config', 'genesis.json');
     const genesis = JSON.parse(readFileSync(file, 'utf8'));

@@ -9,12 +9,12 @@
 import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { runCli, cliOk as ok } from '../helpers/cli.js';
+import { ALICE_FUNDS, JUNK_ADDR, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 
 describe('tx group / q group with the real binary', () => {
   let bg: BackgroundNode | undefined;
@@ -22,20 +22,18 @@ describe('tx group / q group with the real binary', () => {
   const address: Record<string, string> = {};
 
   beforeAll(async () => {
-    home = tempHome('tokend-group-');
-    const h = ['--home', home];
-    const kb = ['--keyring-backend', 'test', ...h];
-    await ok(['init', 'group', '--chain-id', 'testnet', ...h]);
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-group-');
+    const kb = ['--keyring-backend', 'test', '--home', home];
     fastBlocks(home);
-    // The keys are independent files in the test keyring: added at once.
+    // The keys are independent files in the test keyring: added at once (alice's is the template's).
+    address.alice = JUNK_ADDR;
     await Promise.all(
-      ['alice', 'bob', 'carol', 'dave'].map(async (name) => {
-        address[name] = JSON.parse(await ok(['keys', 'add', name, ...(name === 'alice' ? ['--recover'] : []), '-o', 'json', ...kb], name === 'alice' ? JUNK : undefined)).address;
+      ['bob', 'carol', 'dave'].map(async (name) => {
+        address[name] = JSON.parse(await ok(['keys', 'add', name, '-o', 'json', ...kb])).address;
       }),
     );
-    for (const name of ['alice', 'bob', 'carol', 'dave']) await ok(['add-genesis-account', name, '1000000000000000000000000attotoken', ...kb]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
-    await ok(['collect-gentxs', ...h]);
+    for (const name of ['bob', 'carol', 'dave']) await ok(['add-genesis-account', name, ALICE_FUNDS, ...kb]);
     bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });

@@ -13,13 +13,13 @@ import { ClientStateSchema, ConsensusStateSchema } from '../../src/gen/ibc/light
 import { anyPack, toGatewayJson } from '../../src/node/codec/index.js';
 import { AnySchema } from '@bufbuild/protobuf/wkt';
 import '../../src/node/app/modules.js';
-import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { cliOk as ok, runCli } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { height, testClientState } from '../helpers/ibcHeaders.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 
 function anyJson(any: ReturnType<typeof anyPack>): string {
   return JSON.stringify(toGatewayJson(AnySchema, any));
@@ -31,13 +31,9 @@ describe('tokend tx/query ibc client against a node', () => {
   const h = (): string[] => ['--home', home];
 
   beforeAll(async () => {
-    home = tempHome('tokend-ibc-');
-    await ok(['init', 'ibc', '--chain-id', 'testnet', ...h()]);
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-ibc-');
     fastBlocks(home, '500ms');
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h()], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h()]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h()]);
-    await ok(['collect-gentxs', ...h()]);
     bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });

@@ -6,12 +6,12 @@
  * stderr, a non-zero exit, nothing sent or printed.
  */
 import { jest } from '@jest/globals';
-import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { cliOk as ok, runCli } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const ATOM_VOUCHER_HASH = '27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2';
 
 describe('tokend q/tx ibc-transfer against a node', () => {
@@ -21,8 +21,8 @@ describe('tokend q/tx ibc-transfer against a node', () => {
   const h = (): string[] => ['--home', home];
 
   beforeAll(async () => {
-    home = tempHome('tokend-ics20-');
-    await ok(['init', 'ics20', '--chain-id', 'testnet', ...h()]);
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-ics20-');
     fastBlocks(home, '500ms');
     // One known trace at genesis, so the trace and hash queries have something to find.
     const { readFileSync, writeFileSync } = await import('node:fs');
@@ -31,10 +31,6 @@ describe('tokend q/tx ibc-transfer against a node', () => {
     const genesis = JSON.parse(readFileSync(file, 'utf8'));
     genesis.app_state.transfer.denom_traces = [{ path: 'transfer/channel-0', base_denom: 'uatom' }];
     writeFileSync(file, JSON.stringify(genesis, null, 2));
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h()], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h()]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h()]);
-    await ok(['collect-gentxs', ...h()]);
     bg = await startBackground(home, await freePort());
     api = bg.api;
     await waitForHeight(bg.node, 2);

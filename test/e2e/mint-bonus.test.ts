@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 /** sha256("bonus")[:20] under this chain's prefix. */
 const BONUS_POOL = 'token1tu3qkjj9svkqwy89pkvlkqsz4p25mnly9pxz0j';
 const ALLOCATION = 'token1kkgmmahsmpldmek2d28ydh9dy2xr3zwzdvp9h4';
@@ -61,14 +61,10 @@ describe('mint and bonus queries against a running node', () => {
   let home: string;
 
   beforeAll(async () => {
-    home = tempHome('tokend-mint-');
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-mint-');
     const h = ['--home', home];
-    await ok(['init', 'minter', '--chain-id', 'testnet', ...h]);
     fastBlocks(home, '500ms');
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
     // The operator's economics, written into genesis.json as one would by hand.
     const path = join(home, 'config', 'genesis.json');
     const genesis = JSON.parse(readFileSync(path, 'utf8'));

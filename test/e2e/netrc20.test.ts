@@ -17,12 +17,12 @@ import { Contract, ContractFactory, JsonRpcProvider, Wallet, getAddress, id as t
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ERC20Token, ModuleERC20 } from '../../src/contracts/artifacts.js';
-import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { cliOk as ok, runCli } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(240_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const JUNK_ETH = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
@@ -83,16 +83,16 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
   }
 
   beforeAll(async () => {
-    home = tempHome('tokend-netrc20-');
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-netrc20-');
     const h = ['--home', home];
-    await ok(['init', 'netrc20', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', `1000000000000000000000000attotoken,${COIN_SUPPLY}ucoin`, '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
     const file = join(home, 'config', 'genesis.json');
     const genesis = JSON.parse(readFileSync(file, 'utf8'));
+    // alice also holds the whole supply of a Cosmos coin to convert (validate-genesis below checks the sums).
+    const aliceBalance = genesis.app_state.bank.balances.find((b: { address: string }) => b.address === JUNK_ADDR);
+    aliceBalance.coins.push({ denom: 'ucoin', amount: COIN_SUPPLY.toString() });
+    genesis.app_state.bank.supply.push({ denom: 'ucoin', amount: COIN_SUPPLY.toString() });
     Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '15s', voting_period: '15s' });
     writeFileSync(file, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);

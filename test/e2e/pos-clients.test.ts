@@ -5,12 +5,12 @@
  */
 import { jest } from '@jest/globals';
 import { join } from 'node:path';
-import { REPO_ROOT, runCli, tempHome, cliOk as ok, runNodeScript } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, cliOk as ok, runNodeScript } from '../helpers/cli.js';
+import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 
 
 
@@ -19,14 +19,9 @@ describe('CosmJS staking, distribution and slashing', () => {
   let home: string;
 
   beforeAll(async () => {
-    home = tempHome('tokend-pos-clients-');
-    const h = ['--home', home];
-    await ok(['init', 'pos', '--chain-id', 'testnet', ...h]);
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-pos-clients-');
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', '--keyring-backend', 'test', ...h], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--keyring-backend', 'test', ...h]);
-    await ok(['collect-gentxs', ...h]);
     bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });

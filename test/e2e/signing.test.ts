@@ -10,11 +10,11 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { ALICE_FUNDS, JUNK, validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const GENESIS_FUNDS = 1000000000000000000000000n;
 const FEE = 300000n;
 
@@ -29,16 +29,15 @@ describe('amino and multisig signing, end to end', () => {
   let memberHome: string;
 
   beforeAll(async () => {
-    home = tempHome('tokend-signing-');
+    // alice (JUNK) funded and bonded by a collected gentx (GENESIS_FUNDS, ALICE_STAKE): the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-signing-');
     kb = ['--keyring-backend', 'test', '--home', home];
-    await ok(['init', 'signing', '--chain-id', 'testnet', '--home', home]);
     fastBlocks(home);
     // Members: two eth_secp256k1 keys (the default) here, and a Cosmos secp256k1 key that lives in
     // another home (another machine): this keyring holds only its public key. Independent key
     // files, so added at once.
     memberHome = tempHome('tokend-member-');
-    const [, m1] = await Promise.all([
-      ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK),
+    const [m1] = await Promise.all([
       ok(['keys', 'add', 'm1', '--no-backup', '-o', 'json', ...kb]),
       ok(['keys', 'add', 'm2', '--no-backup', ...kb]),
       ok(['keys', 'add', 'm3', '--no-backup', '--algo', 'secp256k1', '--keyring-backend', 'test', '--home', memberHome]),
@@ -46,9 +45,7 @@ describe('amino and multisig signing, end to end', () => {
     recipient = JSON.parse(m1!).address as string;
     const m3PubKey = (await ok(['keys', 'show', 'm3', '-p', '--keyring-backend', 'test', '--home', memberHome])).trim();
     expect(JSON.parse(await ok(['keys', 'add', 'm3', '--pubkey', m3PubKey, '-o', 'json', ...kb])).type).toBe('offline');
-    await ok(['add-genesis-account', 'alice', `${GENESIS_FUNDS}attotoken`, ...kb]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
-    await ok(['collect-gentxs', '--home', home]);
+    expect(`${GENESIS_FUNDS}attotoken`).toBe(ALICE_FUNDS);
     bg = await startBackground(home, await freePort());
     await waitForHeight(bg.node, 2);
   });

@@ -14,7 +14,8 @@ import { jest } from '@jest/globals';
 import { join } from 'node:path';
 import { Bucket } from '../../src/node/store/db/buckets.js';
 import { openDatabase } from '../../src/node/store/db/database.js';
-import { runCli, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { runCli, cliOk as ok } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { proofSaysExists, verifyStoreProof } from '../helpers/ics23.js';
 import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
 
@@ -128,15 +129,11 @@ describe('state commitment end to end', () => {
   });
 
   test('ICS23 proofs over the RPC verify against block headers; kill -9 under load never breaks that', async () => {
-    const home = tempHome('tokend-commitment-');
+    // alice funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    const home = await validatorHome('tokend-commitment-');
     const h = ['--home', home];
-    await ok(['init', 'node0', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', ...KB, ...h]);
     const bob = JSON.parse(await ok(['keys', 'add', 'bob', ...KB, ...h, '-o', 'json'])).address as string;
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...KB, ...h]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', '--chain-id', 'testnet', ...KB, ...h]);
-    await ok(['collect-gentxs', ...h]);
 
     const port = await freePort();
     let bg = await startBackground(home, port);

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { BIN, runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 const running: BackgroundNode[] = [];
@@ -33,12 +34,8 @@ describe('tendermint commands', () => {
   }, 60000);
 
   it('reset-state keeps the app state and keys; unsafe-reset-all removes all data and resets the sign state; a running node is refused', async () => {
-    const h = tempHome('tokend-reset-');
-    await ok(['init', 'r', '--chain-id', 'testnet', '--home', h]);
-    await ok(['keys', 'add', 'val', '--keyring-backend', 'test', '--home', h]);
-    await ok(['add-genesis-account', 'val', '1000000000000000000000000attotoken', '--keyring-backend', 'test', '--home', h]);
-    await ok(['gentx', 'val', '1000000000000000000000attotoken', '--chain-id', 'testnet', '--keyring-backend', 'test', '--home', h]);
-    await ok(['collect-gentxs', '--home', h]);
+    // A single-validator home (init, a key, add-genesis-account, gentx, collect-gentxs): the shared template (test/helpers/genesisTemplate.ts).
+    const h = await validatorHome('tokend-reset-');
     fastBlocks(h);
     const bg = await startBackground(h, await freePort());
     running.push(bg);

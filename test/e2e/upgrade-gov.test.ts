@@ -10,13 +10,13 @@
 import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cliOk as ok, runCli, tempHome } from '../helpers/cli.js';
+import { cliOk as ok, runCli } from '../helpers/cli.js';
+import { validatorHome } from '../helpers/genesisTemplate.js';
 import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, waitForStatus, type BackgroundNode } from '../helpers/node.js';
 import { upgradeBuild, type UpgradeBuild } from '../helpers/upgradeBuild.js';
 
 jest.setTimeout(300_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 const FEES = '200000attotoken';
 /** Long enough for a vote cast right after the submission on a loaded machine. */
 const VOTING_SECONDS = 20;
@@ -28,15 +28,10 @@ describe('a software upgrade by governance', () => {
 
   beforeAll(async () => {
     next = upgradeBuild('v2');
-    home = tempHome('tokend-upgrade-gov-');
+    // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
+    home = await validatorHome('tokend-upgrade-gov-');
     const h = ['--home', home];
-    const kb = ['--keyring-backend', 'test', ...h];
-    await ok(['init', 'upgrader', '--chain-id', 'testnet', ...h]);
     fastBlocks(home);
-    await ok(['keys', 'add', 'alice', '--recover', ...kb], JUNK);
-    await ok(['add-genesis-account', 'alice', '1000000000000000000000000attotoken', ...kb]);
-    await ok(['gentx', 'alice', '1000000000000000000000attotoken', ...kb]);
-    await ok(['collect-gentxs', ...h]);
     const file = join(home, 'config', 'genesis.json');
     const genesis = JSON.parse(readFileSync(file, 'utf8'));
     Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: `${VOTING_SECONDS}s`, voting_period: `${VOTING_SECONDS}s` });

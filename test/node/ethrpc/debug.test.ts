@@ -50,7 +50,7 @@ beforeAll(async () => {
   const { home, mnemonic } = await devnet('debug');
   node = await startFast(home, { jsonRpcApi: 'eth,net,web3,debug' });
   url = node.jsonRpcAddress!.url;
-  provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });
   wallet = Wallet.fromPhrase(mnemonic, provider);
   plain = await startFast((await devnet('no-debug')).home);
   // The genesis state (the gentx moved the dev account's sequence to 1) is queryable once block 1

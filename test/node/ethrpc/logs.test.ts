@@ -47,7 +47,7 @@ beforeAll(async () => {
   // The JSON-RPC's latest block is the last one the app committed (the block store runs ahead).
   let latest = 0;
   while (latest < 1) latest = Number((await rpc('eth_blockNumber')).result ?? 0);
-  provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });
   wallet = Wallet.fromPhrase(mnemonic!, provider);
   const fee = { maxFeePerGas: 10n ** 12n, maxPriorityFeePerGas: 1n };
   const deploy = await (await wallet.sendTransaction({ data: logContractInitCode(3), gasLimit: 200_000n, ...fee })).wait();

@@ -68,7 +68,7 @@ beforeAll(async () => {
   node = await startFast(home);
   await waitFor(() => node.consensus.status().latestBlockHeight >= 1, 'height 1');
   url = node.jsonRpcAddress!.url;
-  provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });
   wallet = Wallet.fromPhrase(info.mnemonic!, provider);
   // Right after the first block the latest state can briefly read the genesis account as empty
   // (seen under load; a node-start race outside this test's subject): wait for the funds.
