@@ -106,6 +106,7 @@ export class MemoryReleaser {
   private lastTxs = 0;
   private lastActive = 0;
   private armed = false;
+  private stopped = false;
   private running: Promise<ReleaseReport | undefined> | undefined;
   private baseline: number;
   private readonly minGrowth: number;
@@ -132,7 +133,9 @@ export class MemoryReleaser {
     this.timer.unref();
   }
 
+  /** Stops sampling; a release in progress ends after its current collection (no trim). */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
@@ -175,9 +178,9 @@ export class MemoryReleaser {
       if (after > heap * 0.95) break;
       heap = after;
       await this.ops.pause(this.gapMs);
-      if (this.load.txs() !== txs || this.load.pending() > 0) break;
+      if (this.stopped || this.load.txs() !== txs || this.load.pending() > 0) break;
     }
-    const trimmed = await this.ops.trim();
+    const trimmed = this.stopped ? undefined : await this.ops.trim();
     const report: ReleaseReport = { rssBefore, rssAfter: this.ops.rss(), heapBefore, heapAfter: this.ops.heapTotal(), collections, gcMs, trimmed };
     this.baseline = report.rssAfter;
     this.logger?.info('memory released after the load', {

@@ -90,6 +90,25 @@ describe('MemoryReleaser', () => {
     expect(state.trims).toBe(1);
   });
 
+  test('stop() during a release ends it after the current collection, without a trim', async () => {
+    const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
+    const load = { txs: 0, pending: 0 };
+    const releaser = new MemoryReleaser({ idleSeconds: 10 }, { txs: () => load.txs, pending: () => load.pending }, undefined, ops);
+    load.txs = 1;
+    await releaser.tick();
+    state.rss = 600 * MiB;
+    state.heap = 400 * MiB;
+    state.now = 15_000;
+    let stopping: Promise<void> | undefined;
+    state.onPause = () => {
+      stopping ??= releaser.stop();
+    };
+    const report = await releaser.tick();
+    await stopping;
+    expect(report!.collections).toBe(1);
+    expect(state.trims).toBe(0);
+  });
+
   test('pending txs keep it from releasing', async () => {
     const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
     const load = { txs: 1, pending: 10 };
