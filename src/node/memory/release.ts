@@ -107,6 +107,8 @@ export class MemoryReleaser {
   private lastActive = 0;
   private armed = false;
   private stopped = false;
+  private wakeOnStop: (() => void) | undefined;
+  private readonly stopSignal = new Promise<void>((resolve) => (this.wakeOnStop = resolve));
   private running: Promise<ReleaseReport | undefined> | undefined;
   private baseline: number;
   private readonly minGrowth: number;
@@ -133,9 +135,10 @@ export class MemoryReleaser {
     this.timer.unref();
   }
 
-  /** Stops sampling; a release in progress ends after its current collection (no trim). */
+  /** Stops sampling; a release in progress ends at once after its current collection (no trim). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wakeOnStop?.();
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
@@ -177,7 +180,7 @@ export class MemoryReleaser {
       const after = this.ops.heapTotal();
       if (after > heap * 0.95) break;
       heap = after;
-      await this.ops.pause(this.gapMs);
+      await Promise.race([this.ops.pause(this.gapMs), this.stopSignal]);
       if (this.stopped || this.load.txs() !== txs || this.load.pending() > 0) break;
     }
     const trimmed = this.stopped ? undefined : await this.ops.trim();

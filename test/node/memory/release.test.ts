@@ -109,6 +109,21 @@ describe('MemoryReleaser', () => {
     expect(state.trims).toBe(0);
   });
 
+  test('stop() does not wait out the pause between collections', async () => {
+    const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
+    const never = new Promise<void>(() => undefined);
+    const load = { txs: 0, pending: 0 };
+    const releaser = new MemoryReleaser({ idleSeconds: 10 }, { txs: () => load.txs, pending: () => load.pending }, undefined, { ...ops, pause: () => never });
+    load.txs = 1;
+    await releaser.tick();
+    state.rss = 600 * MiB;
+    state.heap = 400 * MiB;
+    state.now = 15_000;
+    const releasing = releaser.tick();
+    await releaser.stop();
+    expect((await releasing)!.collections).toBe(1);
+  });
+
   test('pending txs keep it from releasing', async () => {
     const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
     const load = { txs: 1, pending: 10 };
