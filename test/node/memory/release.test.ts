@@ -29,6 +29,22 @@ function fakeProcess(start: { rss: number; heap: number; live: number }) {
   return { state, ops };
 }
 
+/**
+ * A releaser that saw a tx, over a process that then grew to 600 MiB RSS and a 400 MiB heap, with
+ * its quiet spell over: the next tick() releases.
+ */
+async function afterALoad(overrides: Partial<ReleaseOps> = {}) {
+  const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
+  const load = { txs: 0, pending: 0 };
+  const releaser = new MemoryReleaser({ idleSeconds: 10 }, { txs: () => load.txs, pending: () => load.pending }, undefined, { ...ops, ...overrides });
+  load.txs = 1;
+  await releaser.tick();
+  state.rss = 600 * MiB;
+  state.heap = 400 * MiB;
+  state.now = 15_000;
+  return { state, load, releaser };
+}
+
 describe('MemoryReleaser', () => {
   test('releases once a quiet spell follows transactions, until the heap stops shrinking, then trims', async () => {
     const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
@@ -75,14 +91,7 @@ describe('MemoryReleaser', () => {
   });
 
   test('transactions arriving during a release stop its collections', async () => {
-    const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
-    const load = { txs: 0, pending: 0 };
-    const releaser = new MemoryReleaser({ idleSeconds: 10 }, { txs: () => load.txs, pending: () => load.pending }, undefined, ops);
-    load.txs = 1;
-    await releaser.tick();
-    state.rss = 600 * MiB;
-    state.heap = 400 * MiB;
-    state.now = 15_000;
+    const { state, load, releaser } = await afterALoad();
     state.onPause = () => (load.txs = 2);
     const report = await releaser.tick();
     expect(report!.collections).toBe(1);
@@ -91,14 +100,7 @@ describe('MemoryReleaser', () => {
   });
 
   test('stop() during a release ends it after the current collection, without a trim', async () => {
-    const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
-    const load = { txs: 0, pending: 0 };
-    const releaser = new MemoryReleaser({ idleSeconds: 10 }, { txs: () => load.txs, pending: () => load.pending }, undefined, ops);
-    load.txs = 1;
-    await releaser.tick();
-    state.rss = 600 * MiB;
-    state.heap = 400 * MiB;
-    state.now = 15_000;
+    const { state, releaser } = await afterALoad();
     let stopping: Promise<void> | undefined;
     state.onPause = () => {
       stopping ??= releaser.stop();
@@ -110,15 +112,8 @@ describe('MemoryReleaser', () => {
   });
 
   test('stop() does not wait out the pause between collections', async () => {
-    const { state, ops } = fakeProcess({ rss: 200 * MiB, heap: 100 * MiB, live: 60 * MiB });
     const never = new Promise<void>(() => undefined);
-    const load = { txs: 0, pending: 0 };
-    const releaser = new MemoryReleaser({ idleSeconds: 10 }, { txs: () => load.txs, pending: () => load.pending }, undefined, { ...ops, pause: () => never });
-    load.txs = 1;
-    await releaser.tick();
-    state.rss = 600 * MiB;
-    state.heap = 400 * MiB;
-    state.now = 15_000;
+    const { releaser } = await afterALoad({ pause: () => never });
     const releasing = releaser.tick();
     await releaser.stop();
     expect((await releasing)!.collections).toBe(1);
