@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as h2connect } from 'node:http2';
 import { tmpdir } from 'node:os';
@@ -162,6 +162,28 @@ function tmpfs(label: string, size: string): string {
   return mnt;
 }
 
+/** Run `fn` while every thread of process `pid` is stopped (SIGSTOP, then SIGCONT whatever happens). */
+async function whileStopped(pid: number, fn: () => void): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  try {
+    // kill() returns before the threads stop; each stops on its way back from the kernel.
+    await waitFor(async () => readdirSync(`/proc/${pid}/task`).every((t) => threadState(pid, t) === 'T') || undefined, `process ${pid} stopped`, 10_000);
+    fn();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+}
+
+function threadState(pid: number, tid: string): string | undefined {
+  try {
+    // The state follows the command name in parentheses, which may itself hold spaces.
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined; // the thread has exited
+  }
+}
+
 /** Fill the file system holding `dir` (ENOSPC), returning the filler's path. */
 function fillDisk(dir: string): string {
   const path = join(dir, 'filler');
@@ -295,12 +317,17 @@ function watchReady(bg: BackgroundNode & { rpc: string }, armed: () => boolean):
     let bg = await startNode(home);
     const before = await waitForHeight(bg.rpc, 3);
     // A bind mount of the home, remounted read-only (the tmpfs itself is busy with open files).
-    execFileSync('mount', ['--bind', home, home]);
-    let bound = true;
+    // The node is stopped meanwhile: a file it opened for writing through the new bind (a state
+    // file's temporary, a new database file) would make the remount fail with "mount point is busy".
+    let bound = false;
     cleanups.push(() => {
       if (bound) execFileSync('umount', ['-l', home]);
     });
-    execFileSync('mount', ['-o', 'remount,bind,ro', home]);
+    await whileStopped(bg.child.pid!, () => {
+      execFileSync('mount', ['--bind', home, home]);
+      bound = true;
+      execFileSync('mount', ['-o', 'remount,bind,ro', home]);
+    });
     expect(await bg.exited).toBe(1);
     expect(bg.logs()).toMatch(/FATAL: the node cannot commit; stopping .*EROFS/);
     const refused = await startNode(home);
