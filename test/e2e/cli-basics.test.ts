@@ -1,7 +1,11 @@
 /** End-to-end: the built binary's global behaviour (output modes, errors, config, version). */
+import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
+
+// Several CLI processes per test, one after another: a few seconds each on a loaded 2-core machine.
+jest.setTimeout(120_000);
 
 describe('tokend binary basics', () => {
   test('--help lists the command topics', async () => {

@@ -1,4 +1,5 @@
 /** End-to-end: `tokend keys …` as a user's shell script drives it (test and file backends). */
+import { jest } from '@jest/globals';
 import { writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
@@ -6,6 +7,10 @@ import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
 const JUNK = 'test test test test test test test test test test test junk';
 const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 const JUNK_HEX = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+// Each test runs up to a dozen CLI processes one after another (each the output of the last): a few
+// seconds each on a loaded 2-core machine, so jest's 30 s default is too short for them.
+jest.setTimeout(120_000);
 
 function keys(home: string, ...args: string[]): string[] {
   return ['keys', ...args, '--home', home];
