@@ -79,4 +79,16 @@ describe('tokend binary basics', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^Error: Nonexistent flag: --bogus/);
   });
+
+  test('NODE_ENV=development or test does not make a command load the TypeScript compiler', async () => {
+    // A preload that reports, as the process exits, whether the `typescript` package was loaded.
+    const probe = join(tempHome(), 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => { if (Object.keys(require.cache).some((k) => k.includes('/node_modules/typescript/'))) process.stderr.write('typescript loaded\\n'); });\n");
+    const home = tempHome();
+    for (const nodeEnv of ['development', 'test']) {
+      const result = await runCli(['keys', 'list', '--keyring-backend', 'test', '--home', home], { env: { NODE_ENV: nodeEnv, NODE_OPTIONS: `--require ${probe}` } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toContain('typescript loaded');
+    }
+  });
 });
