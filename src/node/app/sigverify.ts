@@ -345,6 +345,10 @@ function recoverAddress(message, signature, key) {
   }
 }
 parentPort.on('message', async (job) => {
+  // Between jobs, never inside the native binding: ending the thread there (Worker.terminate)
+  // can abort the whole process when the binding's C++ error handling meets the stopping thread.
+  // Jobs that arrived earlier and wait for the hash module resume first (in arrival order).
+  if (job.close) return ready.then(() => process.exit(0), () => process.exit(0));
   await ready;
   if (job.recover) {
     // Sender recovery: per job 1 ‖ address[20], or 21 zero bytes when nothing recovers.
@@ -594,9 +598,26 @@ export class SignatureVerifierPool {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops the workers once the jobs already sent to them are done: each gets a close message after
+   * its queued jobs and exits between jobs. One still running after `graceMs` is terminated.
+   */
+  async close(graceMs = 5000): Promise<void> {
     this.closed = true;
-    await Promise.all(this.workers.map((worker) => worker.terminate()));
+    await Promise.all(
+      this.workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.threadId < 0) return resolve(); // already exited
+            const timer = setTimeout(() => void worker.terminate(), graceMs);
+            worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            worker.postMessage({ close: true });
+          }),
+      ),
+    );
     this.workers.length = 0;
   }
 }

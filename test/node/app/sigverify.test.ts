@@ -125,6 +125,22 @@ describe('SignatureVerifierPool', () => {
   });
 });
 
+describe('SignatureVerifierPool.close', () => {
+  nativeTest('jobs already sent finish and are answered; the workers then exit on their own', async () => {
+    const pool = SignatureVerifierPool.create(2)!;
+    const jobs = Array.from({ length: 400 }, (_, i) => {
+      const message = new TextEncoder().encode(`closing ${i}`);
+      return { algo: 'eth_secp256k1' as const, message, signature: signMessage('eth_secp256k1', alice.privateKey, message).subarray(0, 64), pubKey: alice.pubKey };
+    });
+    const inFlight = pool.verifyOnWorkers(jobs);
+    // A grace far beyond the test's timeout: only the workers' own exit can end close().
+    await pool.close(3_600_000);
+    expect(await inFlight).toEqual(jobs.map(() => true));
+    // Closed: later calls verify on the calling thread.
+    expect(await pool.verifyOnWorkers(jobs.slice(0, 2))).toEqual([true, true]);
+  });
+});
+
 describe('eth_recover jobs', () => {
   // A job passes when the key recovered from the signature over keccak256(message) hashes to the
   // address in the key field — on a worker and on the calling thread alike.
