@@ -14,6 +14,7 @@ export default class Devnet extends BaseCommand<typeof Devnet, void> {
     const node = await startNode(this.home, {
       logLevel: this.argv.some((a) => a.startsWith('--log_level')) ? this.flags.log_level : undefined,
       logFormat: this.argv.some((a) => a.startsWith('--log_format')) ? this.flags.log_format : undefined,
+      releaseMemory: true,
     });
     const summary = {
       home: info.home,

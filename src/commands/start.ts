@@ -58,6 +58,7 @@ export default class Start extends BaseCommand<typeof Start, void> {
       keyringBackend: this.flags['keyring-backend'],
       minimumGasPrices: this.flags['minimum-gas-prices'],
       haltHeight: this.flags['halt-height'],
+      releaseMemory: true,
       unsafeSkipUpgrades: parseSkipHeights(this.flags['unsafe-skip-upgrades']),
       p2pLaddr: this.flags['p2p.laddr'],
       persistentPeers: this.flags['p2p.persistent_peers'],

@@ -86,6 +86,13 @@ export interface NodeOverrides {
   descriptorLimit?: number;
   /** Wrap the opened database (tests inject storage faults here). */
   wrapDatabase?: (db: Database) => Database;
+  /**
+   * Give memory back to the system after a load (app.toml [memory] release-idle-seconds). It acts
+   * on the whole process — forced full collections of its heap, malloc_trim of its C heap — so only
+   * the commands whose process runs nothing but the node turn it on (`start`, `devnet`, the first
+   * node of `testnet start`); a program embedding the node library (the tests) has it off.
+   */
+  releaseMemory?: boolean;
   /** Mutate the loaded config.toml values (tests: short timeouts). */
   nodeConfig?: (config: NodeConfig) => void;
   appConfig?: (config: AppConfig) => void;
@@ -473,8 +480,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     const offBlockTxs = consensus.eventBus.on('NewBlock', (data) => {
       blockTxs += data.block.data.txs.length;
     });
+    const releaseIdleSeconds = overrides.releaseMemory ? appConfig.memory.releaseIdleSeconds : 0;
     const releaser = new MemoryReleaser(
-      { idleSeconds: appConfig.memory.releaseIdleSeconds },
+      { idleSeconds: releaseIdleSeconds },
       { txs: () => (consensus.mempool.admittedCount?.() ?? 0) + blockTxs, pending: () => consensus.mempool.size() },
       childLogger(logger, { module: 'memory' }),
     );
@@ -493,6 +501,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       api: apiAddress?.url,
       grpc: grpcAddress?.target,
       height: consensus.status().latestBlockHeight,
+      memory_release_idle_seconds: releaseIdleSeconds,
     });
     let stopping: Promise<void> | undefined;
     return {

@@ -43,6 +43,8 @@ describe('a single-validator chain from genesis to export', () => {
     let bg = await startBackground(home, port);
     running.push(bg);
     await waitForHeight(bg.node, 2);
+    // `tokend start` owns its process: it gives memory back after a load, after app.toml's 10 s.
+    expect(bg.logs()).toMatch(/node started .*memory_release_idle_seconds=10/);
 
     const [aliceBefore, bobBefore] = await Promise.all([balance(bg.node, alice), balance(bg.node, bob)]);
     expect(bobBefore).toBe(5000n);

@@ -40,7 +40,8 @@ export default class TestnetStart extends BaseCommand<typeof TestnetStart, void>
     const nodes: Awaited<ReturnType<typeof startNode>>[] = [];
     try {
       for (const home of homes) {
-        const node = await startNode(home, { logLevel: this.flags['enable-logging'] ? 'info' : 'error', logFormat: this.flags.log_format });
+        // One releaser per process: the first node's (every validator commits the same txs).
+        const node = await startNode(home, { logLevel: this.flags['enable-logging'] ? 'info' : 'error', logFormat: this.flags.log_format, releaseMemory: nodes.length === 0 });
         nodes.push(node);
         process.stdout.write(`${home}: rpc ${node.rpcAddress.url}  api ${node.apiAddress?.url ?? '-'}  grpc ${node.grpcAddress?.target ?? '-'}  p2p ${node.p2p.dialAddress()}\n`);
       }
