@@ -24,6 +24,7 @@ jest.setTimeout(300_000);
 const cleanups: (() => void)[] = [];
 const running: BackgroundNode[] = [];
 afterAll(async () => {
+  await Promise.all(loops.map((loop) => loop.stop().catch(() => undefined)));
   for (const bg of running) if (bg.child.exitCode === null && bg.child.signalCode === null) bg.child.kill('SIGKILL');
   await Promise.all(running.map((bg) => bg.exited));
   for (const fn of cleanups.reverse()) fn();
@@ -42,6 +43,30 @@ async function startNode(home: string, nofile?: number): Promise<BackgroundNode 
   const bg = { child, node: `tcp://127.0.0.1:${rpcPort}`, rpc: `http://127.0.0.1:${rpcPort}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, eth: `http://127.0.0.1:${ethPort}`, logs: () => logs, exited };
   running.push(bg);
   return bg;
+}
+
+/**
+ * Start the node and wait until its RPC answers; returns it with its height. Started again on
+ * fresh ports if another process took one of them first (EADDRINUSE); otherwise a node that
+ * exits or never answers fails with the end of its log.
+ */
+async function startAnswering(home: string, what: string): Promise<{ bg: BackgroundNode & { rpc: string; eth: string }; at: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const bg = await startNode(home);
+    let exitCode: number | null | undefined;
+    void bg.exited.then((code) => (exitCode = code));
+    try {
+      const at = await waitFor(async () => {
+        if (exitCode !== undefined) throw new Error(`${what}: the node exited with code ${exitCode}`);
+        return height(bg.rpc);
+      }, what);
+      return { bg, at };
+    } catch (err) {
+      if (exitCode !== undefined && attempt < 3 && /EADDRINUSE/.test(bg.logs())) continue;
+      if (exitCode === undefined) bg.child.kill('SIGKILL');
+      throw new Error(`${(err as Error).message}\n--- the node's log (end) ---\n${bg.logs().slice(-4000)}`);
+    }
+  }
 }
 
 async function height(rpc: string): Promise<number | undefined> {
@@ -199,6 +224,9 @@ function fillDisk(dir: string): string {
   return path;
 }
 
+/** Load loops still running; afterAll stops them before the homes are removed (a failed test never reaches its stop()). */
+const loops: { stop: () => Promise<void> }[] = [];
+
 /** Run the load until `stop()`; sends are sequential, refusals back off a little. */
 function runLoad(load: TxLoad, rpc: () => string): { stop: () => Promise<void> } {
   let stopped = false;
@@ -214,12 +242,16 @@ function runLoad(load: TxLoad, rpc: () => string): { stop: () => Promise<void> }
       if (++refusals % 5 === 0) await load.sync(rpc()).catch(() => undefined);
     }
   })();
-  return {
+  // A failure surfaces through stop(); never as an unhandled rejection in a later test file.
+  done.catch(() => undefined);
+  const loop = {
     stop: async () => {
       stopped = true;
       await done;
     },
   };
+  loops.push(loop);
+  return loop;
 }
 
 /** Every tx that got code 0 is committed (found by hash) or reported evicted with a reason. */
@@ -287,9 +319,10 @@ function watchReady(bg: BackgroundNode & { rpc: string }, armed: () => boolean):
     expect(refused.logs()).toMatch(/cannot write to .*ENOSPC \(no space left on device\)/);
 
     rmSync(filler);
-    bg = await startNode(home);
+    const restarted = await startAnswering(home, 'the restarted node');
+    bg = restarted.bg;
     rpc = bg.rpc;
-    const resumedFrom = await waitFor(() => height(bg.rpc), 'the restarted node');
+    const resumedFrom = restarted.at;
     await waitForHeight(bg.rpc, resumedFrom + 3);
     await load.sync(bg.rpc);
     await waitFor(async () => load.accepted.length >= 60 || undefined, '30 more accepted txs');
@@ -360,9 +393,8 @@ describe('durable mempool', () => {
       await waitFor(async () => load.accepted.length >= target || undefined, `5 more accepted txs (kill ${kill})`);
       bg.child.kill('SIGKILL');
       await bg.exited;
-      bg = await startNode(home);
+      ({ bg } = await startAnswering(home, `the node after kill ${kill + 1}`));
       rpc = bg.rpc;
-      await waitFor(() => height(bg.rpc), `the node after kill ${kill + 1}`);
     }
     const target = load.accepted.length + 5;
     await waitFor(async () => load.accepted.length >= target || undefined, '5 more accepted txs after the last restart');
