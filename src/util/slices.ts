@@ -11,24 +11,31 @@ export function yieldToEventLoop(): Promise<void> {
 }
 
 /**
+ * A clock of the current event-loop turn: the first `elapsed()` of a turn starts it (at `from`)
+ * and schedules a macrotask that stops it, so the next turn starts afresh.
+ */
+class TurnClock {
+  private started: number | undefined;
+
+  /** Time since the turn's clock started; 0 when this call starts it. */
+  elapsed(now: number, from = now): number {
+    if (this.started === undefined) {
+      this.started = from;
+      setImmediate(() => {
+        this.started = undefined;
+      });
+    }
+    return now - this.started;
+  }
+}
+
+/**
  * The least a sliced task runs in a turn before it yields to the turn's shared budget: every task
  * resumed in a turn makes some progress, however many there are.
  */
 const MIN_SHARE_MS = 0.5;
-/** When the current turn's sliced work began (undefined between turns). */
-let turnStarted: number | undefined;
-
-/** Time the sliced work of this event-loop turn has run, starting the turn's clock at its first call. */
-function turnElapsed(now: number): number {
-  if (turnStarted === undefined) {
-    turnStarted = now;
-    setImmediate(() => {
-      turnStarted = undefined;
-    });
-    return 0;
-  }
-  return now - turnStarted;
-}
+/** When the current turn's sliced work began. */
+const slicedTurn = new TurnClock();
 
 /**
  * Says when a slice of `ms` is used up (`ms` ≤ 0: never, the work runs in one go). Sliced tasks
@@ -47,7 +54,7 @@ export class TimeSlicer {
     const now = performance.now();
     const own = now - this.start;
     if (own >= this.ms) return true;
-    return own >= MIN_SHARE_MS && turnElapsed(now - own) + own >= this.ms;
+    return own >= MIN_SHARE_MS && slicedTurn.elapsed(now, now - own) >= this.ms;
   }
 
   /** Gives the event loop a turn and starts a new slice; resolves with the time paused (ms). */
@@ -66,21 +73,12 @@ export class TimeSlicer {
  * so work spread over separate turns is never paused, only a long chain within one.
  */
 export class TurnSlicer {
-  private started: number | undefined;
+  private readonly turn = new TurnClock();
 
   constructor(private readonly ms: number) {}
 
   due(): boolean {
-    if (this.ms <= 0) return false;
-    const now = performance.now();
-    if (this.started === undefined) {
-      this.started = now;
-      setImmediate(() => {
-        this.started = undefined;
-      });
-      return false;
-    }
-    return now - this.started >= this.ms;
+    return this.ms > 0 && this.turn.elapsed(performance.now()) >= this.ms;
   }
 
   /** Gives the event loop a turn (the clock restarts with the next `due()`). */

@@ -356,12 +356,12 @@ export class RpcServer implements WsHost {
     this.admissionScheduled = true;
     setImmediate(() => {
       this.admissionScheduled = false;
-      const started = performance.now();
+      this.admissionTurn.due(); // starts this turn's clock, if no body has yet
       while (this.admissionHead < this.admission.length) {
         const work = this.admission[this.admissionHead]!;
         this.admission[this.admissionHead++] = undefined as never;
         work();
-        if (performance.now() - started >= ADMISSION_TURN_MS) break;
+        if (this.admissionTurn.due()) break;
       }
       if (this.admissionHead === this.admission.length) {
         this.admission.length = 0;
