@@ -72,6 +72,15 @@ if (process.argv.includes('--check')) {
     process.exit(1);
   }
 } else {
-  mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, text);
+  // Written only when it changes: `npm test` type-checks src while the build runs.
+  let current;
+  try {
+    current = readFileSync(outFile, 'utf8');
+  } catch {
+    current = undefined;
+  }
+  if (current !== text) {
+    mkdirSync(dirname(outFile), { recursive: true });
+    writeFileSync(outFile, text);
+  }
 }

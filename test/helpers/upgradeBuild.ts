@@ -29,7 +29,7 @@ export interface UpgradeBuild {
 /** The built handler list, relative to the build's root. */
 export const UPGRADES_JS = join('dist', 'node', 'app', 'upgrades.js');
 
-/** The handler list's declaration as tsc and esbuild emit it. */
+/** The handler list's declaration as esbuild emits it, in dist/ and in the bundle (exported, or exported below). */
 const DECLARATION = /^(?:export )?(?:var|let|const) UPGRADE_HANDLERS = \[\];$/m;
 
 function bundleFiles(dir: string): string[] {
@@ -40,7 +40,7 @@ export function upgradeBuild(name: string, options: { from?: string } = {}): Upg
   const from = options.from ?? REPO_ROOT;
   const handlers = join(from, UPGRADES_JS);
   if (!existsSync(handlers)) throw new Error(`no built binary at ${from} (${UPGRADES_JS} is missing): run npm run build first`);
-  if (!/^export const UPGRADE_HANDLERS = \[/m.test(readFileSync(handlers, 'utf8'))) throw new Error(`${handlers} does not declare UPGRADE_HANDLERS as the upgrade tests expect`);
+  if (!DECLARATION.test(readFileSync(handlers, 'utf8'))) throw new Error(`${handlers} does not declare UPGRADE_HANDLERS as the upgrade tests expect`);
   const dir = mkdtempSync(join(tmpdir(), `tokend-build-${name.replace(/[^A-Za-z0-9_.-]/g, '_')}-`));
   for (const part of ['bin', 'dist']) cpSync(join(from, part), join(dir, part), { recursive: true });
   for (const file of ['package.json', 'oclif.manifest.json']) if (existsSync(join(from, file))) cpSync(join(from, file), join(dir, file));
