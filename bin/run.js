@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 // `tokend q …` is `tokend query …`: oclif has no topic aliases, so rewrite the first word.
@@ -26,6 +27,15 @@ if (!handled) {
     pjson.oclif.topics = { ...pjson.oclif.topics, ...JSON.parse(readFileSync(new URL('../dist/cli-topics.json', import.meta.url), 'utf8')) };
   } catch {
     // Not built yet: oclif reports that itself.
+  }
+  // The build's one-file copy of @oclif/core (scripts/bundle-cli.js), registered under the path
+  // `@oclif/core` resolves to: every importer — this file, the commands, @oclif/plugin-help — gets
+  // that one copy, and the package's ~65 files are not loaded (~90 ms of CPU a command).
+  const bundledCore = fileURLToPath(new URL('../dist/oclif-core/lib/index.js', import.meta.url));
+  if (existsSync(bundledCore)) {
+    const require = createRequire(import.meta.url);
+    require(bundledCore);
+    require.cache[require.resolve('@oclif/core')] = require.cache[bundledCore];
   }
   const { execute, settings } = await import('@oclif/core');
   // This entry runs the built JavaScript only (bin/dev.js runs the TypeScript sources). Without this,

@@ -8,7 +8,7 @@
 // loads), the native addons (classic-level, keytar, koffi, secp256k1) and their loaders, and yaml (below). dist/ keeps tsc's
 // unbundled output beside the bundle (tests, scripts and the upgrade-build helper read it).
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,3 +54,27 @@ const result = await build({
 });
 const outputs = Object.keys(result.metafile.outputs).length;
 process.stdout.write(`bundled ${entryPoints.length} entry points into ${outputs} files in ${Date.now() - started} ms\n`);
+
+// @oclif/core itself, as one CommonJS file: its own ~65 files cost every command ~90 ms of CPU to
+// resolve, read and compile. bin/run.js loads this file and registers it in require's cache under
+// the path `@oclif/core` resolves to, so the commands, @oclif/plugin-help and bin/run.js all get this
+// one copy (one set of classes), and the package's files are never read. Its package.json goes
+// beside it: the core reads its own version from `<its dir>/../package.json`. The TypeScript loaders
+// it asks for only when transpiling sources (which bin/run.js turns off) stay outside.
+const core = join(dist, 'oclif-core');
+const corePackage = join(root, 'node_modules', '@oclif', 'core');
+rmSync(core, { recursive: true, force: true });
+mkdirSync(join(core, 'lib'), { recursive: true });
+copyFileSync(join(corePackage, 'package.json'), join(core, 'package.json'));
+await build({
+  entryPoints: [join(corePackage, 'lib', 'index.js')],
+  outfile: join(core, 'lib', 'index.js'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['typescript', 'ts-node', 'tsx', 'tsx/*'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+process.stdout.write(`bundled @oclif/core into ${join('dist', 'oclif-core', 'lib', 'index.js')}\n`);

@@ -91,4 +91,23 @@ describe('tokend binary basics', () => {
       expect(result.stderr).not.toContain('typescript loaded');
     }
   });
+
+  test("commands and help run on the build's one-file @oclif/core, not the package's files", async () => {
+    // A preload that lists, as the process exits, the package's own files that were loaded
+    // (index.js is where bin/run.js registers the bundled copy, so that path is expected).
+    const probe = join(tempHome(), 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => { const own = Object.keys(require.cache).filter((k) => /node_modules\\/@oclif\\/core\\/lib\\/(?!index\\.js$)/.test(k)); process.stderr.write(`oclif files: ${own.length}\\n`); });\n",
+    );
+    const home = tempHome();
+    for (const args of [['keys', 'list', '--keyring-backend', 'test', '--home', home], ['help', 'keys'], ['keys', '--help']]) {
+      const result = await runCli(args, { env: { NODE_OPTIONS: `--require ${probe}` } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('oclif files: 0');
+    }
+    // The help plugin's command extends the same Command class the commands do: its output is the real help.
+    const help = await runCli(['help', 'keys']);
+    expect(help.stdout).toContain('keys list');
+  });
 });
