@@ -8,10 +8,10 @@ import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
+import { JUNK } from '../helpers/genesisTemplate.js';
 
 jest.setTimeout(120_000);
 
-const JUNK = 'test test test test test test test test test test test junk';
 
 describe('interchain accounts and icamauth on the command line', () => {
   test('the commands and their usage', async () => {

@@ -3,9 +3,8 @@ import { jest } from '@jest/globals';
 import { writeFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
+import { JUNK, JUNK_ADDR } from '../helpers/genesisTemplate.js';
 
-const JUNK = 'test test test test test test test test test test test junk';
-const JUNK_ADDR = 'token17w0adeg64ky0daxwd2ugyuneellmjgnxp6ktw2';
 const JUNK_HEX = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
 // Each test runs up to a dozen CLI processes one after another (each the output of the last): a few
