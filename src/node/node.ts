@@ -475,22 +475,25 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     });
     await consensus.start();
     cleanups.push(() => consensus.stop());
-    // Memory back to the system once a write load stops (app.toml [memory] release-idle-seconds).
-    let blockTxs = 0;
-    const offBlockTxs = consensus.eventBus.on('NewBlock', (data) => {
-      blockTxs += data.block.data.txs.length;
-    });
+    // Memory back to the system once a write load stops (app.toml [memory] release-idle-seconds), only
+    // where the node owns its process (overrides.releaseMemory: start, devnet, testnet start).
     const releaseIdleSeconds = overrides.releaseMemory ? appConfig.memory.releaseIdleSeconds : 0;
-    const releaser = new MemoryReleaser(
-      { idleSeconds: releaseIdleSeconds },
-      { txs: () => (consensus.mempool.admittedCount?.() ?? 0) + blockTxs, pending: () => consensus.mempool.size() },
-      childLogger(logger, { module: 'memory' }),
-    );
-    releaser.start();
-    cleanups.push(async () => {
-      offBlockTxs();
-      await releaser.stop();
-    });
+    if (releaseIdleSeconds > 0) {
+      let blockTxs = 0;
+      const offBlockTxs = consensus.eventBus.on('NewBlock', (data) => {
+        blockTxs += data.block.data.txs.length;
+      });
+      const releaser = new MemoryReleaser(
+        { idleSeconds: releaseIdleSeconds },
+        { txs: () => (consensus.mempool.admittedCount?.() ?? 0) + blockTxs, pending: () => consensus.mempool.size() },
+        childLogger(logger, { module: 'memory' }),
+      );
+      releaser.start();
+      cleanups.push(async () => {
+        offBlockTxs();
+        await releaser.stop();
+      });
+    }
     health.markStarted();
     logger.info('node started', {
       chain_id: genesis.chainId,
