@@ -93,7 +93,7 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     const aliceBalance = genesis.app_state.bank.balances.find((b: { address: string }) => b.address === JUNK_ADDR);
     aliceBalance.coins.push({ denom: 'ucoin', amount: COIN_SUPPLY.toString() });
     genesis.app_state.bank.supply.push({ denom: 'ucoin', amount: COIN_SUPPLY.toString() });
-    Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '15s', voting_period: '15s' });
+    Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '10s', voting_period: '10s' });
     writeFileSync(file, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);
     const jsonRpcPort = await freePort();
