@@ -118,7 +118,12 @@ describe('four validators over an in-memory transport', () => {
       // Three validators reject every proposal: +2/3 prevote nil, rounds pass without a decision
       // while node0 keeps prevoting the proposed blocks.
       for (const n of nodes.slice(1)) n.app.rejectProposals = true;
-      await new Promise((r) => setTimeout(r, 2500));
+      // Until node0 has moved past round 0 and signed there (its state file says so).
+      const deadline = Date.now() + 30_000;
+      while (!(nodes[0]!.consensus.roundState()!.round > 0 && FilePV.load(keyFile, stateFile).lastSignState.round > 0)) {
+        if (Date.now() > deadline) throw new Error('node0 never left round 0 while the others rejected proposals');
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const stuckAt = nodes[0]!.consensus.roundState()!;
       expect(stuckAt.round).toBeGreaterThan(0);
       const signedRound = FilePV.load(keyFile, stateFile).lastSignState.round;

@@ -165,10 +165,12 @@ describe('switch over loopback TCP', () => {
     await a.echo.until(() => a.echo.removed.includes(b.key.id));
     expect(a.p2p.switch.isBanned(b.key.id)).toBe(true);
     expect(a.logger.lines.some((l) => l.msg === 'stopping peer for error' && l.ctx?.peer === b.key.id && /undecodable/.test(String(l.ctx?.err)))).toBe(true);
-    // b keeps redialing (a is persistent for b), a keeps refusing while the ban lasts.
-    await b.echo.until(() => b.logger.lines.filter((l) => /reconnecting|error reconnecting/.test(l.msg)).length > 0);
-    await new Promise((r) => setTimeout(r, 800));
+    // b keeps redialing (a is persistent for b), a keeps refusing while the ban lasts: two of b's
+    // redials refused as banned, and no peer on a's side meanwhile.
+    const refusals = (): number => a.logger.lines.filter((l) => l.msg === 'inbound peer not added' && l.ctx?.peer === b.key.id && /is banned/.test(String(l.ctx?.err))).length;
+    await a.echo.until(() => refusals() >= 2);
     expect(a.p2p.switch.peers()).toHaveLength(0);
+    expect(a.echo.added.filter((id) => id === b.key.id)).toHaveLength(1);
   });
 
   it('disconnects and bans a peer that sends a message over the channel capacity', async () => {
