@@ -1,4 +1,4 @@
-// Build step (`npm run build`, after tsc and gen-cli-commands, before `oclif manifest`): bundles
+// Build step (`npm run build`, after the compile and gen-cli-commands, before the manifest (scripts/manifest.js)): bundles
 // every command (dist/commands/**), the query fast path (dist/cli/fast.js) and the oclif hooks
 // into dist/bundle with esbuild, code shared between them split into chunks. A command then loads
 // a few dozen files instead of several hundred: Node's ESM loader resolves, reads and links each

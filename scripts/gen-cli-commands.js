@@ -1,4 +1,4 @@
-// Build step (`npm run build`, after tsc, before `oclif manifest`): writes one small command file
+// Build step (`npm run build`, after the compile (scripts/transpile.js), before the manifest (scripts/manifest.js)): writes one small command file
 // per derived command into dist/commands, and the module topics into dist/cli-topics.json (read by
 // bin/run.js), from the modules' CLI descriptors (dist/node/app/modules.js). A command file
 // imports only its own module's descriptor, so running it loads nothing else; a hand-written
