@@ -1,6 +1,7 @@
 // `node scripts/run-parallel.js build typecheck lint`: runs those npm scripts at the same time (the
 // machine has two cores and each of them is single-threaded for most of its run), prints each
-// one's output whole, in the order given, as it finishes, and exits with the first failure's code.
+// one's output whole, in the order given (each once it has finished), and exits with the first
+// failure's code (in that order) after all have finished.
 import { spawn } from 'node:child_process';
 
 const names = process.argv.slice(2);
