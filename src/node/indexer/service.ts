@@ -20,6 +20,7 @@ import { nullLogger, type Logger } from '../logger.js';
 import type { BlockStoreReader } from '../consensus/store/blockStore.js';
 import type { StateStoreReader } from '../consensus/store/stateStore.js';
 import type { BatchOp, Database, WriteBatch } from '../store/db/database.js';
+import { applyOp } from '../store/db/ops.js';
 import { KvBlockIndexer, NullBlockIndexer } from './blockIndex.js';
 import { IndexerError } from './errors.js';
 import { defaultIndexerOptions, type IndexerOptions } from './options.js';
@@ -298,14 +299,9 @@ export class IndexerService {
 
 /** Moves staged operations into a write batch (the array is emptied and reused). */
 function moveOps(ops: BatchOp[], sink: WriteBatch): void {
-  for (const op of ops) {
-    if (op.type === 'put') sink.put(op.key, op.value ?? EMPTY);
-    else sink.del(op.key);
-  }
+  for (const op of ops) applyOp(op, sink);
   ops.length = 0;
 }
-
-const EMPTY = new Uint8Array(0);
 
 /** `steps`, with the operations staged by each step moved into `sink` after it (when there is one). */
 function* movingOps<T>(steps: Generator<void, T, void>, ops: BatchOp[], sink: WriteBatch | undefined): Generator<void, T, void> {

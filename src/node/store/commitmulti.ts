@@ -25,6 +25,7 @@
  *    diffs, changesets and commit infos in small background batches, serialized with commits.
  */
 import type { BatchOp, Database } from './db/database.js';
+import { applyOp } from './db/ops.js';
 import { ByteReader, ByteWriter, EMPTY_BYTES, bytesEqual, compareBytes, concatBytes, prefixEnd, readU64, toHex, u64 } from './bytes.js';
 import { BucketData, applyBucketChanges, bucketOf, compareHash, decodeDiff, encodeDiff, findInDiff, insertLive, type BucketChange, type DeadEntry, type DiffRecord, type LiveEntry } from './bucket.js';
 import { CacheKVStoreImpl, type CachedWrite } from './cachekv.js';
@@ -688,9 +689,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     const slicer = new TimeSlicer(sliceMs);
     try {
       for (let i = 0; i < ops.length; i++) {
-        const op = ops[i]!;
-        if (op.type === 'put') batch.put(op.key, op.value ?? EMPTY_BYTES);
-        else batch.del(op.key);
+        applyOp(ops[i]!, batch);
         if ((i & 127) === 127 && slicer.due()) await slicer.pause();
       }
     } catch (err) {

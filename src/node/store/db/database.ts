@@ -5,6 +5,7 @@
  * machine's hot path cannot afford a promise per read; iteration is asynchronous.
  */
 import { ClassicLevel } from 'classic-level';
+import { applyOp } from './ops.js';
 import { TokendError } from '../../../util/errors.js';
 import { describeStorageFault, storageFaultOf, type StorageFaultListener } from '../../../util/storageFault.js';
 
@@ -139,10 +140,7 @@ class LevelDatabase implements Database {
   async batch(ops: BatchOp[], options: { sync?: boolean } = {}): Promise<void> {
     if (ops.length === 0) return;
     const batch = this.db.batch();
-    for (const op of ops) {
-      if (op.type === 'put') batch.put(op.key, op.value ?? new Uint8Array(0));
-      else batch.del(op.key);
-    }
+    for (const op of ops) applyOp(op, batch);
     await batch.write({ sync: options.sync ?? false }).catch((err: unknown) => this.writeFailed('batch write', err));
   }
 
