@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, runNodeScript, cliOk as ok } from '../helpers/cli.js';
 import { JUNK, JUNK_ADDR, validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode, waitForBlockTime } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -47,10 +47,8 @@ describe('authz and feegrant with the real binary', () => {
     await ok(['add-genesis-account', 'bob', '10000000000000000000attotoken', ...kb]);
     await ok(['add-genesis-account', 'dave', '1000attotoken', ...kb]);
     await ok(['add-genesis-account', 'erin', '1000attotoken', ...kb]);
-    const port = await freePort();
-    bg = await startBackground(home, port);
+    bg = await startOnFreePorts(home, 2);
     n = ['--node', bg.node];
-    await waitForHeight(bg.node, 2);
   });
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, tempHome, cliOk as ok, runNodeScript } from '../helpers/cli.js';
 import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(300_000);
 
@@ -32,8 +32,7 @@ describe('standard clients', () => {
     const appToml = join(home, 'config', 'app.toml');
     writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^minimum-gas-prices = .*$/m, 'minimum-gas-prices = "0.001attotoken"'));
     bob = JSON.parse(await ok(['keys', 'add', 'bob', '--keyring-backend', 'test', '-o', 'json', ...h])).address;
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

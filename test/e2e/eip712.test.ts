@@ -19,7 +19,7 @@ import { ExtensionOptionsWeb3TxSchema } from '../../src/gen/ethermint/types/v1/w
 import { SigningKey, getBytes } from 'ethers';
 import { validatorHome } from '../helpers/genesisTemplate.js';
 import { MSG_SEND_TYPES, signCosmosTypedData } from '../helpers/eip712.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -103,8 +103,7 @@ describe('EIP-712 signed Cosmos tx against a running node', () => {
     // Chain id testnet (CHAIN_ID); alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
     const home = await validatorHome('tokend-eip712-');
     fastBlocks(home);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

@@ -14,7 +14,7 @@ import { bech32 } from '@scure/base';
 import WebSocket from 'ws';
 import { cliOk as ok } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -56,12 +56,9 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
     home = await validatorHome('tokend-evm-');
     fastBlocks(home);
-    const jsonRpcPort = await freePort();
-    const wsPort = await freePort();
-    bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`, '--json-rpc.ws-address', `127.0.0.1:${wsPort}`, '--json-rpc.api', 'eth,net,web3,debug']);
-    wsUrl = `ws://127.0.0.1:${wsPort}`;
-    await waitForHeight(bg.node, 2);
-    url = `http://127.0.0.1:${jsonRpcPort}`;
+    bg = await startOnFreePorts(home, 2, ['--json-rpc.api', 'eth,net,web3,debug']);
+    wsUrl = bg.jsonRpcWs!;
+    url = bg.jsonRpc!;
     // cacheTimeout -1: ethers otherwise answers an identical request made within 250 ms from its
     // cache — a nonce read ('pending') right after the previous tx's receipt would be the old one.
     provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });

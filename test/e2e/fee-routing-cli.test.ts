@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliOk as ok, runCli } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(240_000);
 
@@ -48,8 +48,7 @@ describe('bech32ibc and ibc-fee commands', () => {
     Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }] });
     writeFileSync(file, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
     n = ['--node', bg.node];
     kb = ['--keyring-backend', 'test', '--home', home, ...n];
   });

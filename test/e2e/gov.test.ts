@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, cliOk as ok, runCli, runNodeScript } from '../helpers/cli.js';
 import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, nextBlock, startOnFreePorts, stopNode, waitForBlockTime } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -36,8 +36,7 @@ describe('governance with the real binary', () => {
     Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '25s', voting_period: '25s' });
     writeFileSync(file, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
     n = ['--node', bg.node];
     kb = ['--keyring-backend', 'test', '--home', home, ...n];
   });

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, cliOk as ok } from '../helpers/cli.js';
 import { ALICE_FUNDS, JUNK_ADDR, validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -34,8 +34,7 @@ describe('tx group / q group with the real binary', () => {
       }),
     );
     for (const name of ['bob', 'carol', 'dave']) await ok(['add-genesis-account', name, ALICE_FUNDS, ...kb]);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

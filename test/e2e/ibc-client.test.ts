@@ -16,7 +16,7 @@ import '../../src/node/app/modules.js';
 import { cliOk as ok, runCli } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
 import { height, testClientState } from '../helpers/ibcHeaders.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
@@ -34,8 +34,7 @@ describe('tokend tx/query ibc client against a node', () => {
     // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
     home = await validatorHome('tokend-ibc-');
     fastBlocks(home, '500ms');
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

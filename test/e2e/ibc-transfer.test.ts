@@ -8,7 +8,7 @@
 import { jest } from '@jest/globals';
 import { cliOk as ok, runCli } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
@@ -31,9 +31,8 @@ describe('tokend q/tx ibc-transfer against a node', () => {
     const genesis = JSON.parse(readFileSync(file, 'utf8'));
     genesis.app_state.transfer.denom_traces = [{ path: 'transfer/channel-0', base_denom: 'uatom' }];
     writeFileSync(file, JSON.stringify(genesis, null, 2));
-    bg = await startBackground(home, await freePort());
+    bg = await startOnFreePorts(home, 2);
     api = bg.api;
-    await waitForHeight(bg.node, 2);
   });
 
   afterAll(async () => {

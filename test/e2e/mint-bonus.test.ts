@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode, waitForHeight } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
@@ -76,8 +76,7 @@ describe('mint and bonus queries against a running node', () => {
     supply.amount = (BigInt(supply.amount) + POOL).toString();
     writeFileSync(path, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 3);
+    bg = await startOnFreePorts(home, 3);
   });
 
   afterAll(async () => {

@@ -19,7 +19,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { ERC20Token, ModuleERC20 } from '../../src/contracts/artifacts.js';
 import { cliOk as ok, runCli } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, nextBlock, startOnFreePorts, stopNode, waitForBlockTime } from '../helpers/node.js';
 
 jest.setTimeout(240_000);
 
@@ -96,10 +96,8 @@ describe('solc ERC-20s and the coin ⇄ ERC-20 converter', () => {
     Object.assign(genesis.app_state.gov.params, { min_deposit: [{ denom: 'attotoken', amount: '10000000' }], max_deposit_period: '10s', voting_period: '10s' });
     writeFileSync(file, JSON.stringify(genesis, null, 2));
     await ok(['validate-genesis', ...h]);
-    const jsonRpcPort = await freePort();
-    bg = await startBackground(home, await freePort(), ['--json-rpc.address', `127.0.0.1:${jsonRpcPort}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`]);
-    await waitForHeight(bg.node, 2);
-    url = `http://127.0.0.1:${jsonRpcPort}`;
+    bg = await startOnFreePorts(home, 2);
+    url = bg.jsonRpc!;
     n = ['--node', bg.node];
     kb = ['--keyring-backend', 'test', '--home', home, ...n];
     provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 200, cacheTimeout: -1 });

@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, cliOk as ok, runNodeScript } from '../helpers/cli.js';
 import { JUNK, validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(120_000);
 
@@ -22,8 +22,7 @@ describe('CosmJS staking, distribution and slashing', () => {
     // alice (JUNK) funded and bonded by a collected gentx: the shared template (test/helpers/genesisTemplate.ts).
     home = await validatorHome('tokend-pos-clients-');
     fastBlocks(home);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { ALICE_FUNDS, JUNK, validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -46,8 +46,7 @@ describe('amino and multisig signing, end to end', () => {
     const m3PubKey = (await ok(['keys', 'show', 'm3', '-p', '--keyring-backend', 'test', '--home', memberHome])).trim();
     expect(JSON.parse(await ok(['keys', 'add', 'm3', '--pubkey', m3PubKey, '-o', 'json', ...kb])).type).toBe('offline');
     expect(`${GENESIS_FUNDS}attotoken`).toBe(ALICE_FUNDS);
-    bg = await startBackground(home, await freePort());
-    await waitForHeight(bg.node, 2);
+    bg = await startOnFreePorts(home, 2);
   });
 
   afterAll(async () => {

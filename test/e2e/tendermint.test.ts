@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { BIN, runCli, snapshotTree, tempHome, cliOk as ok } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 const running: BackgroundNode[] = [];
 afterAll(async () => {
@@ -37,9 +37,8 @@ describe('tendermint commands', () => {
     // A single-validator home (init, a key, add-genesis-account, gentx, collect-gentxs): the shared template (test/helpers/genesisTemplate.ts).
     const h = await validatorHome('tokend-reset-');
     fastBlocks(h);
-    const bg = await startBackground(h, await freePort());
+    const bg = await startOnFreePorts(h, 3);
     running.push(bg);
-    await waitForHeight(bg.node, 3);
     const busy = await runCli(['tendermint', 'unsafe-reset-all', '--home', h]);
     expect(busy.code).not.toBe(0);
     expect(busy.stderr).toMatch(/a node is already running with home/);

@@ -30,6 +30,10 @@ export interface BackgroundNode {
   api: string;
   /** 127.0.0.1:<port> of gRPC. */
   grpc: string;
+  /** http://127.0.0.1:<port> of the Ethereum JSON-RPC, when the start knows it (startOnFreePorts). */
+  jsonRpc?: string;
+  /** ws://127.0.0.1:<port> of its websocket, likewise. */
+  jsonRpcWs?: string;
   logs(): string;
   exited: Promise<number | null>;
 }
@@ -48,12 +52,7 @@ export async function startBackground(home: string, port: number, extra: string[
   // A free p2p port too (unless the test chooses one), so parallel test files never collide.
   const p2p = extra.includes('--p2p.laddr') ? [] : ['--p2p.laddr', 'tcp://127.0.0.1:0'];
   const args = [...nodeArgs, bin, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${port}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, ...p2p, ...jsonRpc, ...extra];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let logs = '';
-  child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, node: `tcp://127.0.0.1:${port}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, logs: () => logs, exited };
+  return { ...spawnNode(args), node: `tcp://127.0.0.1:${port}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}` };
 }
 
 /** The RPC's http:// URL for a `--node` value (tcp://host:port). */
@@ -135,23 +134,91 @@ export async function stopNode(bg: BackgroundNode, signal: NodeJS.Signals = 'SIG
   return bg.exited;
 }
 
+/** `tokend start` with these arguments in the background, its output collected. */
+function spawnNode(args: string[]): Pick<BackgroundNode, 'child' | 'logs' | 'exited'> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let logs = '';
+  child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, logs: () => logs, exited };
+}
+
 /**
- * `startBackground` on a free RPC port and `waitForStart` to `height`. A port chosen free can be
- * taken by another process before the node binds it (the node then exits with EADDRINUSE): the
- * node is started again on fresh ports, up to three times. Any other failure is thrown at once.
+ * The fields of the first log line whose message is `msg`, in either log format: plain
+ * (`… INF <msg> key=value …`, values that are addresses logged without quotes) or JSON.
  */
-export async function startOnFreePorts(home: string, height = 1, extra: string[] = [], timeoutMs = 30000): Promise<BackgroundNode> {
-  for (let attempt = 1; ; attempt++) {
-    const bg = await startBackground(home, await freePort(), extra);
-    try {
-      await waitForStart(bg, height, timeoutMs);
-      return bg;
-    } catch (err) {
-      const exited = bg.child.exitCode !== null || bg.child.signalCode !== null;
-      if (!exited || attempt >= 3 || !/EADDRINUSE/.test(bg.logs())) {
-        await stopNode(bg);
-        throw err;
+function logLine(logs: string, msg: string): Record<string, string> | undefined {
+  for (const line of logs.split('\n')) {
+    if (line.startsWith('{')) {
+      try {
+        const record = JSON.parse(line) as Record<string, unknown>;
+        if (record['msg'] === msg || record['message'] === msg) return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, String(v)]));
+      } catch {
+        // a partial line: not yet
       }
+      continue;
     }
+    const at = line.indexOf(` ${msg} `);
+    if (at < 0 && !line.endsWith(` ${msg}`)) continue;
+    const fields: Record<string, string> = {};
+    for (const [, key, value] of line.slice(at + msg.length + 2).matchAll(/(\S+?)=(\S+)/g)) fields[key!] = value!;
+    return fields;
   }
+  return undefined;
+}
+
+/**
+ * Start `tokend start` with every server it opens (RPC, REST, gRPC, p2p, Ethereum JSON-RPC and its
+ * websocket) on a port the kernel picks when the server binds — unless `extra` sets that address —
+ * and read the addresses from the node's own log once it says "node started". No port is chosen
+ * ahead of the bind, so another process (a parallel test file, a CLI's outgoing connection) can
+ * never take it in between. Then `waitForStart` to `height`; a node that exits or never starts
+ * fails with the end of its log.
+ */
+export async function startOnFreePorts(home: string, height = 1, extra: string[] = [], timeoutMs = 30000, bin: string = BIN): Promise<BackgroundNode> {
+  const unlessGiven = (flag: string, value: string): string[] => (extra.includes(flag) ? [] : [flag, value]);
+  const args = [
+    bin,
+    'start',
+    '--home',
+    home,
+    ...unlessGiven('--rpc.laddr', 'tcp://127.0.0.1:0'),
+    ...unlessGiven('--api.address', 'tcp://127.0.0.1:0'),
+    ...unlessGiven('--grpc.address', '127.0.0.1:0'),
+    ...unlessGiven('--p2p.laddr', 'tcp://127.0.0.1:0'),
+    ...unlessGiven('--json-rpc.address', '127.0.0.1:0'),
+    ...unlessGiven('--json-rpc.ws-address', '127.0.0.1:0'),
+    ...extra,
+  ];
+  const spawned = spawnNode(args);
+  let exitCode: number | null | undefined;
+  void spawned.exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + timeoutMs;
+  let started: Record<string, string> | undefined;
+  while ((started = logLine(spawned.logs(), 'node started')) === undefined) {
+    if (exitCode !== undefined || Date.now() > deadline) {
+      if (exitCode === undefined) spawned.child.kill('SIGKILL');
+      throw new Error(`tokend start ${exitCode !== undefined ? `exited with code ${exitCode}` : `did not start within ${timeoutMs} ms`}; its log ends:\n${spawned.logs().slice(-3000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const known = (value: string | undefined): string | undefined => (value === undefined || value === 'undefined' ? undefined : value);
+  const rpc = known(started['rpc']);
+  if (rpc === undefined) throw new Error(`no rpc address in the node's "node started" line: ${JSON.stringify(started)}`);
+  const bg: BackgroundNode = {
+    ...spawned,
+    node: rpc.replace(/^http:\/\//, 'tcp://'),
+    api: known(started['api']) ?? '',
+    grpc: known(started['grpc']) ?? '',
+    jsonRpc: known(logLine(spawned.logs(), 'Ethereum JSON-RPC listening')?.['address']),
+    jsonRpcWs: known(logLine(spawned.logs(), 'Ethereum JSON-RPC websocket listening')?.['address']),
+  };
+  try {
+    await waitForStart(bg, height, timeoutMs);
+  } catch (err) {
+    await stopNode(bg);
+    throw err;
+  }
+  return bg;
 }
