@@ -205,7 +205,10 @@ export async function startOnFreePorts(home: string, height = 1, extra: string[]
   }
   const known = (value: string | undefined): string | undefined => (value === undefined || value === 'undefined' ? undefined : value);
   const rpc = known(started['rpc']);
-  if (rpc === undefined) throw new Error(`no rpc address in the node's "node started" line: ${JSON.stringify(started)}`);
+  if (rpc === undefined) {
+    spawned.child.kill('SIGKILL');
+    throw new Error(`no rpc address in the node's "node started" line: ${JSON.stringify(started)}`);
+  }
   const bg: BackgroundNode = {
     ...spawned,
     node: rpc.replace(/^http:\/\//, 'tcp://'),
