@@ -8,23 +8,16 @@
 // loads), the native addons (classic-level, keytar, koffi, secp256k1) and their loaders, and yaml (below). dist/ keeps tsc's
 // unbundled output beside the bundle (tests, scripts and the upgrade-build helper read it).
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { filesUnder } from './files.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const out = join(dist, 'bundle');
 
-function jsFiles(dir) {
-  const files = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...jsFiles(path));
-    else if (entry.name.endsWith('.js')) files.push(path);
-  }
-  return files;
-}
+const jsFiles = (dir) => filesUnder(dir, (name) => name.endsWith('.js'));
 
 const entryPoints = [...jsFiles(join(dist, 'commands')), join(dist, 'cli', 'fast.js'), ...jsFiles(join(dist, 'cli', 'hooks'))];
 

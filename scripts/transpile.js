@@ -3,25 +3,15 @@
 // map), in about a second instead of ~20 s of CPU. Types are not checked here: `npm run typecheck`
 // (`tsc --noEmit` over src, test and bench) does that, and `npm test` runs it.
 import { build } from 'esbuild';
-import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { filesUnder } from './files.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 
-function tsFiles(dir) {
-  const files = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...tsFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(path);
-  }
-  return files;
-}
-
 const started = Date.now();
-const entryPoints = tsFiles(src);
+const entryPoints = filesUnder(src, (name) => name.endsWith('.ts') && !name.endsWith('.d.ts'));
 await build({
   entryPoints,
   outdir: join(root, 'dist'),
