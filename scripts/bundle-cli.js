@@ -5,7 +5,7 @@
 // file it imports, and that was about a third of a short command's CPU time.
 //
 // What stays outside the bundle: @oclif/* (the commands must extend the Command class oclif itself
-// loads), the native addons (classic-level, keytar, koffi, secp256k1) and their loaders, and yaml (below). dist/ keeps tsc's
+// loads), the native addons (classic-level, keytar, koffi, secp256k1) and their loaders, and yaml (below). dist/ keeps the compile's
 // unbundled output beside the bundle (tests, scripts and the upgrade-build helper read it).
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 // Compiles the Solidity sources in contracts/ with solc-js (the exact version pinned in
 // package.json) and writes src/contracts/artifacts.ts: each contract's ABI, creation bytecode and
-// deployed bytecode. Run by `npm run build` before tsc; `--check` exits non-zero when the
+// deployed bytecode. Run by `npm run build` before the compile; `--check` exits non-zero when the
 // committed file differs from a fresh compile (the file is committed so a fresh clone type-checks
 // before its first build).
 import process from 'node:process';

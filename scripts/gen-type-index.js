@@ -1,4 +1,4 @@
-// Build step (`npm run build`, after tsc): writes dist/gen/types.json, every protobuf message type
+// Build step (`npm run build`, after the compile, scripts/transpile.js): writes dist/gen/types.json, every protobuf message type
 // of the generated files (dist/gen/**/*_pb.js) and the file it is declared in, e.g.
 // "cosmos.auth.v1beta1.BaseAccount": "cosmos/auth/v1beta1/auth". The CLI reads it to load only the
 // files whose types an answer's Anys carry (src/node/codec/lazyTypes.ts) instead of every module.
