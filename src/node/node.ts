@@ -415,6 +415,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           maxBodyBytes: a.rpcMaxBodyBytes,
           keepAliveTimeoutMs: a.idleTimeoutS * 1000,
           answerCacheEntries: appConfig.cache.restResponses,
+          thread: a.httpThread,
         },
         logger: childLogger(logger, { module: 'api' }),
       });

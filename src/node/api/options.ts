@@ -7,6 +7,7 @@
  *   [api] rpc-write-timeout    → writeTimeoutMs      (0 = none; SDK seconds)
  *   [api] rpc-max-body-bytes   → maxBodyBytes        (1000000)
  *   [api] idle-timeout         → keepAliveTimeoutMs  (60 s; tokend, seconds)
+ *   [api] http-thread          → thread              (true; tokend)
  *   [cache] rest-responses     → answerCacheEntries  (10000; tokend)
  */
 import { TokendError } from '../../util/errors.js';
@@ -31,6 +32,11 @@ export interface ApiOptions {
    * as a block is committed (0 = none).
    */
   answerCacheEntries: number;
+  /**
+   * Serve the HTTP side (connections, parsing, the kept answers) on a thread of its own
+   * (thread.ts): an answer kept for the latest state then never waits for the main thread.
+   */
+  thread: boolean;
 }
 
 export const defaultApiOptions: Readonly<ApiOptions> = Object.freeze({
@@ -42,6 +48,7 @@ export const defaultApiOptions: Readonly<ApiOptions> = Object.freeze({
   requestTimeoutMs: 10_000,
   writeTimeoutMs: 0,
   answerCacheEntries: 10_000,
+  thread: false,
 });
 
 /** host and port of "tcp://host:port", "host:port" or "[::1]:port"; an empty host means all interfaces. */

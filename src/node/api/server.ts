@@ -20,20 +20,20 @@
  *   GET /swagger/openapi.json   the OpenAPI 3 document of the served routes
  *   GET /swagger/               an HTML index of it
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
-import type { AddressInfo, Socket } from 'node:net';
 import type { JsonValue, Message } from '@bufbuild/protobuf';
 import { fromGatewayJson, isCodecError, toGatewayJson } from '../codec/index.js';
+import type { ConnectionStats } from '../limits/connections.js';
 import type { Logger } from '../logger.js';
 import { nullLogger } from '../logger.js';
 import { GrpcStatus, QueryError, type QueryRouter } from '../services/types.js';
 import { appVersion } from '../version/version.js';
 import { gatewayErrorBody, gatewayErrorOf } from './errors.js';
+import { HEIGHT_HEADER, RestFront, type FrontAddress, type RestAnswer, type RestRequest } from './front.js';
 import { buildOpenApi, openApiHtml } from './openapi.js';
 import { defaultApiOptions, parseApiAddress, type ApiOptions } from './options.js';
 import { applyQueryString, buildRequest, setParam } from './params.js';
 import { RouteTable, type CompiledRoute } from './routes.js';
+import { ApiThread } from './thread.js';
 
 export interface ApiServerConfig {
   router: QueryRouter;
@@ -41,18 +41,11 @@ export interface ApiServerConfig {
   logger?: Logger;
 }
 
-export interface ApiAddress {
-  host: string;
-  port: number;
-  /** http://host:port */
-  url: string;
-}
+export type ApiAddress = FrontAddress;
+export { HEIGHT_HEADER };
 
-export const HEIGHT_HEADER = 'x-cosmos-block-height';
-const GATEWAY_HEIGHT_HEADER = 'grpc-metadata-x-cosmos-block-height';
-const JSON_TYPE = 'application/json';
 const NOT_IMPLEMENTED = 'Not Implemented';
-/** Longer answers (long listings) are not cached. */
+/** Longer answers (long listings) are not kept by the front. */
 const MAX_CACHED_ANSWER = 64 * 1024;
 
 export class ApiServer {
@@ -60,15 +53,9 @@ export class ApiServer {
   readonly options: ApiOptions;
   private readonly router: QueryRouter;
   private readonly logger: Logger;
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private guard: ConnectionGuard | undefined;
-  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
+  private front: RestFront | ApiThread | undefined;
   private openApiJson: string | undefined;
   private openApiPage: string | undefined;
-  /** GET answers of app queries at `answersHeight`, by URL (insertion order: the oldest goes first). */
-  private readonly answers = new Map<string, string>();
-  private answersHeight = -1;
 
   constructor(config: ApiServerConfig) {
     this.router = config.router;
@@ -77,137 +64,83 @@ export class ApiServer {
     this.table = RouteTable.fromRouter(config.router);
   }
 
-  /** The request listener (also usable with another node:http server). */
-  readonly handler = (req: IncomingMessage, res: ServerResponse): void => {
-    this.onRequest(req, res);
-  };
-
+  /**
+   * Starts the HTTP side: on a thread of its own with `options.thread` (thread.ts), else on this
+   * thread. Either way the queries run here, through `handle`.
+   */
   async start(): Promise<ApiAddress> {
-    if (this.server !== undefined) throw new Error('API server already started');
-    const { host, port } = parseApiAddress(this.options.address);
-    const server = createServer(
-      {
-        keepAliveTimeout: this.options.keepAliveTimeoutMs,
-        requestTimeout: this.options.requestTimeoutMs,
-        headersTimeout: Math.min(this.options.requestTimeoutMs > 0 ? this.options.requestTimeoutMs : 60_000, 60_000),
-        connectionsCheckingInterval: 1_000,
-      },
-      (req, res) => {
-        const tracked = this.tracked.get(req.socket);
-        if (tracked) {
-          tracked.busy();
-          res.once('close', () => tracked.idle());
-        }
-        // rpc-write-timeout: the whole answer must be written within it (0 = no limit).
-        if (this.options.writeTimeoutMs > 0) res.setTimeout(this.options.writeTimeoutMs, () => res.destroy());
-        this.handler(req, res);
-      },
-    );
-    // max-open-connections with idle eviction (limits/connections.ts), not server.maxConnections:
-    // a flood of idle sockets must not lock out a new client.
-    const guard = new ConnectionGuard('api', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
-    this.guard = guard;
-    guard.attach(server, (socket, tracked) => {
-      this.tracked.set(socket, tracked);
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    // After listening, errors (EMFILE on accept under a descriptor flood, …) are logged, never thrown.
-    server.on('error', (err: Error) => this.logger.warn('REST server error', { err: err.message }));
-    this.server = server;
-    const address = server.address() as AddressInfo;
-    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    this.logger.info('REST gateway listening', { address: `${shownHost}:${address.port}`, routes: this.table.routes.length });
-    return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
+    if (this.front !== undefined) throw new Error('API server already started');
+    const { address: _address, thread, ...rest } = this.options;
+    const frontOptions = { ...rest, thread, ...parseApiAddress(this.options.address) };
+    const router = this.router;
+    // Without a state height to check answers against, none is kept.
+    if (router.stateHeight === undefined) frontOptions.answerCacheEntries = 0;
+    const stateHeight = (): number => router.stateHeight?.() ?? -1;
+    let front: RestFront | ApiThread;
+    if (thread && router.watchStateHeight !== undefined) {
+      front = new ApiThread(frontOptions, this.handle, stateHeight, (listener) => router.watchStateHeight!(listener), this.logger);
+    } else {
+      if (thread) frontOptions.answerCacheEntries = 0;
+      front = new RestFront(frontOptions, this.handle, stateHeight, this.logger);
+    }
+    const address = await front.start();
+    this.front = front;
+    this.logger.info('REST gateway listening', { address: `${address.url.slice('http://'.length)}`, routes: this.table.routes.length, thread: front instanceof ApiThread });
+    return address;
   }
 
   /** Open connections against the cap, and how many were evicted or refused. */
   connectionStats(): ConnectionStats | undefined {
-    return this.guard?.stats();
+    return this.front?.connectionStats();
+  }
+
+  /** How many answers the front keeps now (at most [cache] rest-responses). */
+  get cachedAnswers(): number {
+    return this.front?.keptAnswers ?? 0;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (server === undefined) return;
-    this.server = undefined;
-    this.guard?.close();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    // Requests in flight get a moment to finish; then the connections are cut.
-    const timer = setTimeout(() => {
-      for (const socket of this.sockets) socket.destroy();
-    }, 1000);
-    await closed;
-    clearTimeout(timer);
+    const front = this.front;
+    if (front === undefined) return;
+    this.front = undefined;
+    await front.stop();
   }
 
   // ------------------------------------------------------------------------------ requests
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const url = req.url ?? '/';
+  /** Answers one request (the front's backend). Never rejects: failures are error answers. */
+  readonly handle = async (request: RestRequest): Promise<RestAnswer> => {
+    const url = request.url;
     const qi = url.indexOf('?');
     const pathname = qi < 0 ? url : url.slice(0, qi);
     const query = qi < 0 ? '' : url.slice(qi + 1);
-    const verb = req.method ?? 'GET';
-    if (this.options.enableUnsafeCors) {
-      res.setHeader('access-control-allow-origin', '*');
-      if (verb === 'OPTIONS') {
-        res.writeHead(204, {
-          'access-control-allow-methods': 'GET, POST, OPTIONS',
-          'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
-          'access-control-max-age': '600',
-        });
-        res.end();
-        return;
-      }
-    }
-    if (pathname === '/swagger' || pathname.startsWith('/swagger/')) {
-      this.serveSwagger(pathname, res);
-      return;
-    }
-    const match = this.table.match(verb, pathname);
+    if (pathname === '/swagger' || pathname.startsWith('/swagger/')) return this.swagger(pathname);
+    const match = this.table.match(request.method, pathname);
     if (match.kind !== 'found') {
-      if (match.kind === 'method-not-allowed') this.sendError(res, 405, GrpcStatus.Unimplemented, 'Method Not Allowed', this.router.latestHeight());
-      else this.sendError(res, 501, GrpcStatus.Unimplemented, NOT_IMPLEMENTED, this.router.latestHeight());
-      return;
+      if (match.kind === 'method-not-allowed') return this.error(405, GrpcStatus.Unimplemented, 'Method Not Allowed', this.router.latestHeight());
+      return this.error(501, GrpcStatus.Unimplemented, NOT_IMPLEMENTED, this.router.latestHeight());
     }
     const route = match.route;
     if (route.entry === undefined) {
-      this.sendError(res, 501, GrpcStatus.Unimplemented, `${NOT_IMPLEMENTED}: ${route.path} is not served by this node`, this.router.latestHeight());
-      return;
+      return this.error(501, GrpcStatus.Unimplemented, `${NOT_IMPLEMENTED}: ${route.path} is not served by this node`, this.router.latestHeight());
+    }
+    if (request.bodyTooLarge !== undefined) {
+      const limit = this.options.maxBodyBytes;
+      const message =
+        request.bodyTooLarge >= 0 ? `request body too large: ${request.bodyTooLarge} bytes, the limit is ${limit}` : `request body too large: the limit is ${limit} bytes`;
+      return { ...this.error(413, GrpcStatus.ResourceExhausted, message, this.router.latestHeight()), close: true };
     }
     let height: number;
     try {
-      height = requestHeight(req);
+      height = parseHeight(request.height);
     } catch (err) {
-      this.fail(res, err, this.router.latestHeight());
-      return;
+      return this.fail(err, this.router.latestHeight());
     }
     if (route.body === '') {
       // A GET of the app's state at the latest height: the same URL gets the same answer until a
-      // block is committed, so it is answered from the cache when it was asked before.
-      let cacheKey: string | undefined;
-      if (height === 0 && route.entry.source === 'app' && this.options.answerCacheEntries > 0 && this.router.stateHeight !== undefined) {
-        const stateHeight = this.router.stateHeight();
-        if (stateHeight !== this.answersHeight) {
-          this.answers.clear();
-          this.answersHeight = stateHeight;
-        }
-        const cached = this.answers.get(url);
-        if (cached !== undefined) {
-          this.answer(res, cached, stateHeight);
-          return;
-        }
-        cacheKey = url;
-      }
-      void this.run(route, res, height, cacheKey, () => {
+      // block is committed, so the front may answer it again from what it kept.
+      const keep = request.height === undefined && route.entry.source === 'app' && this.options.answerCacheEntries > 0 && this.router.stateHeight !== undefined;
+      return this.run(route, height, keep, () => {
         const init: Record<string, unknown> = {};
         for (let i = 0; i < route.pathParams.length; i++) {
           const plan = route.pathParams[i]!;
@@ -216,123 +149,58 @@ export class ApiServer {
         applyQueryString(init, query, route.queryParams);
         return buildRequest(route.input, init);
       });
-      return;
     }
-    this.readBody(req, res, (body) => {
-      void this.run(route, res, height, undefined, () => {
-        let json: JsonValue;
-        try {
-          json = body.length === 0 ? {} : (JSON.parse(body.toString('utf8')) as JsonValue);
-        } catch (err) {
-          throw new QueryError('InvalidArgument', `invalid JSON body: ${err instanceof Error ? err.message : String(err)}`);
-        }
-        if (route.pathParams.length > 0) {
-          if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new QueryError('InvalidArgument', 'the request body must be a JSON object');
-          for (let i = 0; i < route.pathParams.length; i++) setJsonPath(json, route.pathParams[i]!.name, match.values[i]!);
-        }
-        try {
-          return fromGatewayJson(route.input, json);
-        } catch (err) {
-          if (isCodecError(err)) throw new QueryError('InvalidArgument', err.message, { cause: err });
-          throw err;
-        }
-      });
+    const body = request.body ?? new Uint8Array(0);
+    return this.run(route, height, false, () => {
+      let json: JsonValue;
+      try {
+        json = body.length === 0 ? {} : (JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')) as JsonValue);
+      } catch (err) {
+        throw new QueryError('InvalidArgument', `invalid JSON body: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      if (route.pathParams.length > 0) {
+        if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new QueryError('InvalidArgument', 'the request body must be a JSON object');
+        for (let i = 0; i < route.pathParams.length; i++) setJsonPath(json, route.pathParams[i]!.name, match.values[i]!);
+      }
+      try {
+        return fromGatewayJson(route.input, json);
+      } catch (err) {
+        if (isCodecError(err)) throw new QueryError('InvalidArgument', err.message, { cause: err });
+        throw err;
+      }
     });
-  }
+  };
 
-  /** Answers a query; a success is kept under `cacheKey` if the state height has not moved meanwhile. */
-  private async run(route: CompiledRoute, res: ServerResponse, height: number, cacheKey: string | undefined, build: () => Message): Promise<void> {
+  /** Runs a query; a success may be kept by the front (`keep`) when it is short enough. */
+  private async run(route: CompiledRoute, height: number, keep: boolean, build: () => Message): Promise<RestAnswer> {
     const entry = route.entry!;
-    let body: string;
-    let answeredHeight: number;
     try {
       const request = build();
       const result = await entry.handle(request, { height });
-      answeredHeight = result.height;
-      body = JSON.stringify(toGatewayJson(route.output, result.response));
+      const body = JSON.stringify(toGatewayJson(route.output, result.response));
+      const answer: RestAnswer = { status: 200, body, height: result.height };
+      if (keep && body.length <= MAX_CACHED_ANSWER) answer.cacheAt = result.height;
+      return answer;
     } catch (err) {
-      this.fail(res, err, height > 0 ? height : this.router.latestHeight(), route);
-      return;
+      return this.fail(err, height > 0 ? height : this.router.latestHeight(), route);
     }
-    if (cacheKey !== undefined && answeredHeight === this.answersHeight && body.length <= MAX_CACHED_ANSWER && answeredHeight === this.router.stateHeight?.()) {
-      if (this.answers.size >= this.options.answerCacheEntries) this.answers.delete(this.answers.keys().next().value!);
-      this.answers.set(cacheKey, body);
-    }
-    this.answer(res, body, answeredHeight);
   }
 
-  private answer(res: ServerResponse, body: string, height: number): void {
-    const heightText = String(height);
-    res.writeHead(200, {
-      'content-type': JSON_TYPE,
-      'content-length': Buffer.byteLength(body),
-      [HEIGHT_HEADER]: heightText,
-      [GATEWAY_HEIGHT_HEADER]: heightText,
-    });
-    res.end(body);
-  }
-
-  /** How many answers the cache holds now (at most [cache] rest-responses). */
-  get cachedAnswers(): number {
-    return this.answers.size;
-  }
-
-  private fail(res: ServerResponse, err: unknown, height: number, route?: CompiledRoute): void {
+  private fail(err: unknown, height: number, route?: CompiledRoute): RestAnswer {
     const error = gatewayErrorOf(err);
     if (error.status >= 500 && error.code !== GrpcStatus.Unimplemented) {
       this.logger.error('REST request failed', { route: route?.pattern, method: route?.path, code: error.code, err: error.message });
     } else {
       this.logger.debug('REST request refused', { route: route?.pattern, code: error.code, err: error.message });
     }
-    this.sendError(res, error.status, error.code, error.message, height);
+    return this.error(error.status, error.code, error.message, height);
   }
 
-  private sendError(res: ServerResponse, status: number, code: number, message: string, height: number): void {
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const body = gatewayErrorBody(code, message);
-    const heightText = String(height);
-    res.writeHead(status, {
-      'content-type': JSON_TYPE,
-      'content-length': Buffer.byteLength(body),
-      [HEIGHT_HEADER]: heightText,
-      [GATEWAY_HEIGHT_HEADER]: heightText,
-    });
-    res.end(body);
+  private error(status: number, code: number, message: string, height: number): RestAnswer {
+    return { status, body: gatewayErrorBody(code, message), height };
   }
 
-  private readBody(req: IncomingMessage, res: ServerResponse, then: (body: Buffer) => void): void {
-    const limit = this.options.maxBodyBytes;
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) {
-      res.setHeader('connection', 'close');
-      this.sendError(res, 413, GrpcStatus.ResourceExhausted, `request body too large: ${declared} bytes, the limit is ${limit}`, this.router.latestHeight());
-      req.resume();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > limit) {
-        refused = true;
-        res.setHeader('connection', 'close');
-        this.sendError(res, 413, GrpcStatus.ResourceExhausted, `request body too large: the limit is ${limit} bytes`, this.router.latestHeight());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!refused) then(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    req.on('error', () => undefined);
-  }
-
-  private serveSwagger(pathname: string, res: ServerResponse): void {
+  private swagger(pathname: string): RestAnswer {
     if (this.openApiJson === undefined) {
       const doc = buildOpenApi(this.table, { title: 'tokend REST gateway', version: appVersion() });
       this.openApiJson = JSON.stringify(doc);
@@ -340,23 +208,18 @@ export class ApiServer {
     }
     const json = pathname === '/swagger/openapi.json' || pathname === '/swagger/swagger.json';
     if (!json && pathname !== '/swagger' && pathname !== '/swagger/' && pathname !== '/swagger/index.html') {
-      this.sendError(res, 404, GrpcStatus.NotFound, `no such document: ${pathname}`, this.router.latestHeight());
-      return;
+      return this.error(404, GrpcStatus.NotFound, `no such document: ${pathname}`, this.router.latestHeight());
     }
-    const body = json ? this.openApiJson : this.openApiPage!;
-    res.writeHead(200, { 'content-type': json ? JSON_TYPE : 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    return json ? { status: 200, body: this.openApiJson } : { status: 200, body: this.openApiPage!, contentType: 'text/html; charset=utf-8' };
   }
 }
 
-/** The height header of a request (0 when absent); InvalidArgument when it is not a non-negative integer. */
-export function requestHeight(req: IncomingMessage): number {
-  const raw = req.headers[HEIGHT_HEADER] ?? req.headers[GATEWAY_HEIGHT_HEADER];
+/** The height of a request's height header (0 when absent); InvalidArgument when it is not a non-negative integer. */
+export function parseHeight(raw: string | undefined): number {
   if (raw === undefined) return 0;
-  const text = Array.isArray(raw) ? raw[0] ?? '' : raw;
-  const height = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  const height = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
   if (!Number.isSafeInteger(height)) {
-    throw new QueryError('InvalidArgument', `invalid ${HEIGHT_HEADER} header "${text}": expected a non-negative integer height`);
+    throw new QueryError('InvalidArgument', `invalid ${HEIGHT_HEADER} header "${raw}": expected a non-negative integer height`);
   }
   return height;
 }

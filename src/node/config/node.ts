@@ -84,6 +84,8 @@ export interface AppConfig {
     rpcWriteTimeoutS: number;
     rpcMaxBodyBytes: number;
     idleTimeoutS: number;
+    /** http-thread (tokend): connections, parsing and kept answers on a thread of their own. */
+    httpThread: boolean;
   };
   grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number };
   /** [json-rpc] (Ethermint names): max-open-connections (0 = what the descriptor limit allows), http-timeout, http-idle-timeout. */
@@ -174,6 +176,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
       rpcWriteTimeoutS: 0,
       rpcMaxBodyBytes: 1_000_000,
       idleTimeoutS: 60,
+      httpThread: true,
     },
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
@@ -416,6 +419,7 @@ export function loadAppConfig(home: string): AppConfig {
       rpcWriteTimeoutS: api.int('rpc-write-timeout', d.api.rpcWriteTimeoutS),
       rpcMaxBodyBytes: api.int('rpc-max-body-bytes', d.api.rpcMaxBodyBytes),
       idleTimeoutS: api.int('idle-timeout', d.api.idleTimeoutS),
+      httpThread: api.bool('http-thread', d.api.httpThread),
     },
     grpc: {
       enable: grpc.bool('enable', d.grpc.enable),
@@ -629,6 +633,9 @@ rpc-write-timeout = ${config.api.rpcWriteTimeoutS}
 rpc-max-body-bytes = ${config.api.rpcMaxBodyBytes}
 # Seconds after which an idle connection is closed
 idle-timeout = ${config.api.idleTimeoutS}
+# Serve the connections on a thread of their own: an answer kept for the latest state ([cache]
+# rest-responses) is then given without waiting for the block being executed
+http-thread = ${config.api.httpThread}
 
 [grpc]
 enable = ${config.grpc.enable}

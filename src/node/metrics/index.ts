@@ -209,6 +209,7 @@ export class NodeMetrics {
       latestHeight: () => router.latestHeight(),
     };
     if (router.stateHeight !== undefined) instrumented.stateHeight = router.stateHeight.bind(router);
+    if (router.watchStateHeight !== undefined) instrumented.watchStateHeight = router.watchStateHeight.bind(router);
     return instrumented;
   }
 

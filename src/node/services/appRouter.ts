@@ -16,7 +16,7 @@ import { isTokendError } from '../../util/errors.js';
 import { QueryError, isQueryError, type GrpcStatusName, type QueryEntry, type QueryResult, type QueryRouter } from './types.js';
 
 /** What the adapter needs of the App. */
-export type AppQueryBackend = Pick<App, 'queryRouter' | 'createQueryContext'> & { readonly store: Pick<App['store'], 'latestVersion'> };
+export type AppQueryBackend = Pick<App, 'queryRouter' | 'createQueryContext'> & { readonly store: Pick<App['store'], 'latestVersion' | 'watchLatest'> };
 
 /**
  * The gRPC code of an "sdk" ABCI error code, as the SDK's client maps query results

@@ -67,13 +67,20 @@ function withPageClamp(entry: QueryEntry, maxLimit: number): QueryEntry {
  * One router over several entry lists: the first entry of a path wins. `latestHeight` is the
  * height reported with answers and errors that name no height.
  */
-export function composeQueryRouter(sources: Iterable<Iterable<QueryEntry>>, latestHeight: () => number, limits: PageLimits = DEFAULT_PAGE_LIMITS, stateHeight?: () => number): QueryRouter {
+export function composeQueryRouter(
+  sources: Iterable<Iterable<QueryEntry>>,
+  latestHeight: () => number,
+  limits: PageLimits = DEFAULT_PAGE_LIMITS,
+  stateHeight?: () => number,
+  watchStateHeight?: (listener: (height: number) => void) => () => void,
+): QueryRouter {
   const byPath = new Map<string, QueryEntry>();
   for (const source of sources) {
     for (const entry of source) if (!byPath.has(entry.path)) byPath.set(entry.path, withPageClamp(entry, limits.maxLimit));
   }
   const router: QueryRouter = { entries: () => byPath.values(), lookup: (path) => byPath.get(path), latestHeight };
   if (stateHeight !== undefined) router.stateHeight = stateHeight;
+  if (watchStateHeight !== undefined) router.watchStateHeight = watchStateHeight;
   return router;
 }
 
@@ -96,5 +103,12 @@ export function createQueryRouter(config: QueryRouterConfig): QueryRouter {
   if (config.extra !== undefined) sources.push(config.extra);
   const node = config.node;
   const latestHeight = node !== undefined ? (): number => node.blockStore.height() : app !== undefined ? (): number => app.latestHeight() : (): number => 0;
-  return composeQueryRouter(sources, latestHeight, resolved.limits, app === undefined ? undefined : (): number => app.latestHeight());
+  const store = config.app?.store;
+  return composeQueryRouter(
+    sources,
+    latestHeight,
+    resolved.limits,
+    app === undefined ? undefined : (): number => app.latestHeight(),
+    store?.watchLatest === undefined ? undefined : (listener) => store.watchLatest!(listener),
+  );
 }

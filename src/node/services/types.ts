@@ -112,6 +112,8 @@ export interface QueryRouter {
    * Undefined without an app.
    */
   stateHeight?(): number;
+  /** Calls `listener` with the new state height each time it moves; returns the function that stops it. */
+  watchStateHeight?(listener: (height: number) => void): () => void;
 }
 
 /** "/<service>/<Method>" of a method descriptor. */

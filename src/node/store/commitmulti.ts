@@ -145,6 +145,7 @@ class RootMultiStoreImpl implements RootMultiStore {
   private writeLock: Promise<unknown> = Promise.resolve();
   private pruner: Promise<void> | undefined;
   private prunerError: unknown;
+  private readonly latestWatchers = new Set<(version: number) => void>();
 
   constructor(
     private readonly db: Database,
@@ -299,6 +300,16 @@ class RootMultiStoreImpl implements RootMultiStore {
 
   latestVersion(): number {
     return this.latest;
+  }
+
+  watchLatest(listener: (version: number) => void): () => void {
+    this.latestWatchers.add(listener);
+    return () => this.latestWatchers.delete(listener);
+  }
+
+  /** Tells the watchers the latest version moved (after commit, rollback, snapshot import). */
+  private latestMoved(): void {
+    for (const listener of this.latestWatchers) listener(this.latest);
   }
 
   earliestVersion(): number {
@@ -678,6 +689,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     this.lastHash = prepared.appHash;
     this.prepared = undefined;
     this.generation++;
+    this.latestMoved();
     if (this.prunedBelow < this.earliest) this.startPruner();
     return { version: this.latest, hash: this.lastHash };
   }
@@ -778,6 +790,7 @@ class RootMultiStoreImpl implements RootMultiStore {
     this.prepared = undefined;
     this.generation++;
     this.bucketEpoch++;
+    this.latestMoved();
     this.startWarmUp();
     return this.lastCommitId();
   }
@@ -970,6 +983,7 @@ class RootMultiStoreImpl implements RootMultiStore {
       this.prepared = undefined;
       this.generation++;
       this.bucketEpoch++;
+      this.latestMoved();
       return this.lastCommitId();
     } catch (err) {
       for (const state of this.stores.values()) state.tree.reset(undefined, this.nextVersion());

@@ -108,6 +108,11 @@ export type SnapshotItem =
 export interface CommitMultiStore extends MultiStore {
   lastCommitId(): CommitId;
   latestVersion(): number;
+  /**
+   * Calls `listener` with the new latest version each time it moves (a commit, a rollback, a
+   * snapshot import), right after the move; returns the function that stops it.
+   */
+  watchLatest?(listener: (version: number) => void): () => void;
   /** Lowest version still readable (`readAt`, `storeAt`, `prove`); 0 before the first commit. */
   earliestVersion(): number;
   /** App hash of the working state (what `commit()` would return), without persisting. */

@@ -1,8 +1,11 @@
 /**
  * The REST gateway over the app (InitChain → FinalizeBlock → Commit driven here) on 127.0.0.1:
  * response shapes, pagination through query parameters, the height header, errors and their
- * HTTP statuses, POST bodies, route precedence, the OpenAPI document.
+ * HTTP statuses, POST bodies, route precedence, the OpenAPI document — with the HTTP side on the
+ * main thread and on a thread of its own ([api] http-thread).
  */
+import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { ApiServer } from '../../../src/node/api/index.js';
 import { addGenesisAccounts, collectGentxs, defaultAppState, openApp } from '../../../src/node/app/index.js';
 import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
@@ -35,7 +38,7 @@ async function request(url: string, init: RequestInit = {}): Promise<Answer> {
   return { status: res.status, headers: res.headers, text, body };
 }
 
-describe('REST gateway over the app', () => {
+describe.each([false, true])('REST gateway over the app (HTTP on its own thread: %s)', (thread) => {
   let chain: Chain;
   let api: ApiServer;
   let url: string;
@@ -62,7 +65,7 @@ describe('REST gateway over the app', () => {
     const tx = signTx({ signer: alice, msgs: [msgSend(alice.bech32, bob.bech32, 5n * TOKEN)], sequence: 0n, accountNumber: 0n, fee: 2000n, gas: 200_000n });
     const result = await chain.block([tx]);
     expect(result.txResults[0]!.code).toBe(0);
-    api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', maxBodyBytes: 64 * 1024 } });
+    api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', maxBodyBytes: 64 * 1024, thread } });
     ({ url } = await api.start());
   });
 
@@ -306,7 +309,7 @@ describe('REST gateway before the first block', () => {
   });
 });
 
-describe('REST answers of the latest state, cached until the next block', () => {
+describe.each([false, true])('REST answers of the latest state, cached until the next block (HTTP on its own thread: %s)', (thread) => {
   test('the same URL is answered once per height; a block, an explicit height, an error or a full cache are not served from it', async () => {
     const payer = testKey('cache-payer');
     const payee = testKey('cache-payee');
@@ -323,8 +326,8 @@ describe('REST answers of the latest state, cached until the next block', () => 
       },
       entries: () => router.entries(),
     };
-    const api = new ApiServer({ router: counted as typeof router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: 2 } });
-    const off = new ApiServer({ router: counted as typeof router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: 0 } });
+    const api = new ApiServer({ router: counted as typeof router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: 2, thread } });
+    const off = new ApiServer({ router: counted as typeof router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: 0, thread } });
     const { url } = await api.start();
     const offUrl = (await off.start()).url;
     const ALL = '/cosmos.bank.v1beta1.Query/AllBalances';
@@ -375,6 +378,83 @@ describe('REST answers of the latest state, cached until the next block', () => 
     } finally {
       await api.stop();
       await off.stop();
+      await chain.close();
+    }
+  });
+});
+
+describe('REST gateway with its HTTP side on a thread of its own', () => {
+  test('a kept answer is given while the main thread is blocked; connection figures come from the thread; stop frees the port', async () => {
+    const payer = testKey('thread-payer');
+    const chain = await startChain(addGenesisAccounts(defaultAppStateWithValidator(), [{ address: payer.address, coins: [{ denom: DENOM, amount: 9n * TOKEN }] }]));
+    await chain.block([]);
+    const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', thread: true } });
+    const { url, port } = await api.start();
+    let stopped = false;
+    try {
+      const target = `${url}/cosmos/bank/v1beta1/balances/${payer.bech32}`;
+      const first = await request(target);
+      expect(first.status).toBe(200);
+      expect(api.cachedAnswers).toBe(1);
+      expect(api.connectionStats()).toMatchObject({ max: 1000, evicted: 0, refused: 0, waiting: 0 });
+      // spawnSync blocks this (the main) thread until the child exits: only the gateway's own
+      // thread can answer the child meanwhile.
+      const script = 'fetch(process.argv[1], { signal: AbortSignal.timeout(10000) }).then(async (r) => console.log(r.status, r.headers.get("x-cosmos-block-height"), await r.text()), (e) => console.log("failed", e.message))';
+      const child = spawnSync(process.execPath, ['-e', script, target], { encoding: 'utf8' });
+      expect(child.stdout.trim()).toBe(`200 ${first.headers.get('x-cosmos-block-height')} ${first.text}`);
+
+      await api.stop();
+      stopped = true;
+      // The port is free again.
+      const again = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: `tcp://127.0.0.1:${port}`, thread: true } });
+      await again.start();
+      await again.stop();
+    } finally {
+      if (!stopped) await api.stop();
+      await chain.close();
+    }
+  });
+
+  test('a port in use fails the start with the listen error, on either side', async () => {
+    const chain = await startChain(defaultAppStateWithValidator());
+    await chain.block([]);
+    const router = createQueryRouter({ app: chain.app });
+    const holder = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0' } });
+    const { port } = await holder.start();
+    try {
+      for (const thread of [false, true]) {
+        const second = new ApiServer({ router, options: { address: `tcp://127.0.0.1:${port}`, thread } });
+        await expect(second.start()).rejects.toMatchObject({ code: 'EADDRINUSE', message: expect.stringContaining('EADDRINUSE') });
+        expect(second.connectionStats()).toBeUndefined();
+      }
+    } finally {
+      await holder.stop();
+      await chain.close();
+    }
+  });
+
+  test.each([false, true])('a chunked body past rpc-max-body-bytes is refused with 413 and the connection closed (own thread: %s)', async (thread) => {
+    const chain = await startChain(defaultAppStateWithValidator());
+    await chain.block([]);
+    const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', maxBodyBytes: 1024, thread } });
+    const { port } = await api.start();
+    try {
+      const answer = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/cosmos/tx/v1beta1/simulate', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body }));
+        });
+        req.on('error', reject);
+        req.write('{"tx_bytes":"');
+        req.write('A'.repeat(4096));
+        req.end('"}');
+      });
+      expect(answer.status).toBe(413);
+      expect(answer.connection).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({ code: 8, message: 'request body too large: the limit is 1024 bytes' });
+    } finally {
+      await api.stop();
       await chain.close();
     }
   });

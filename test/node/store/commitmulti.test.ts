@@ -392,6 +392,9 @@ for (const [kind, makeFixture] of DB_KINDS) {
     test('rollback deletes the latest version; state, hash and history are those of the previous one', async () => {
       const cms = await open(fixture.db);
       const bank = cms.getStore('bank');
+      // Watchers hear every move of the latest version, after it has moved.
+      const seen: string[] = [];
+      const unwatch = cms.watchLatest!((version) => seen.push(`${version}/${cms.latestVersion()}`));
       bank.set(s('a'), s('1'));
       bank.set(s('b'), s('1'));
       const v1 = await cms.commit();
@@ -411,6 +414,8 @@ for (const [kind, makeFixture] of DB_KINDS) {
 
       const back = await cms.rollback();
       expect(back).toEqual(v2);
+      expect(seen).toEqual(['1/1', '2/2', '3/3', '2/2']);
+      unwatch();
       expect(hex(cms.workingHash())).toBe(hex(v2.hash));
       expect(hex(bank.get(s('a')))).toBe(hex(s('2')));
       expect(bank.get(s('b'))).toBeUndefined();
@@ -422,6 +427,10 @@ for (const [kind, makeFixture] of DB_KINDS) {
       ]);
       expect(catchStoreError(() => cms.readAt(3, 'bank', s('a'))).reason).toBe('VERSION_NOT_FOUND');
       expect(hex(cms.readAt(1, 'bank', s('b')))).toBe(hex(s('1')));
+      bank.set(s('q'), s('after'));
+      await cms.commit();
+      expect(seen).toHaveLength(4);
+      await cms.rollback();
       await cms.close();
 
       const reopened = await open(await fixture.reopen());

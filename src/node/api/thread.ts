@@ -1,0 +1,166 @@
+/**
+ * The REST gateway's HTTP side on a thread of its own ([api] http-thread): the worker (worker.ts)
+ * runs a RestFront — connections, HTTP parsing, timeouts, the answers kept per URL — and sends
+ * each request it cannot answer itself here, where ApiServer.handle runs the query against the
+ * app. A balance poll answered from the kept answers then costs the main thread nothing and never
+ * waits behind a block being executed or a burst of CheckTx.
+ *
+ * The app's state height is shared memory: the store's commit writes it (router.watchStateHeight)
+ * before anything else can observe the new block, and the worker reads it for every request, so a
+ * kept answer is never served once the state it describes has been replaced — the same guarantee
+ * as the front on the main thread, which calls router.stateHeight() itself.
+ *
+ * Messages, worker → here: {t:'ask', id, request}, {t:'log', level, msg, ctx},
+ * {t:'listening', address}, {t:'failed', message, code}, {t:'stopped'};
+ * here → worker: {t:'answer', id, answer}, {t:'stop'}.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ConnectionStats } from '../limits/connections.js';
+import type { Logger, LogContext } from '../logger.js';
+import type { FrontAddress, RestAnswer, RestBackend, RestFrontOptions, RestRequest } from './front.js';
+
+/** Slots of the shared stats array (the worker writes, `connectionStats()` reads). */
+export const STATS = { open: 0, max: 1, evicted: 2, refused: 3, waiting: 4, kept: 5 } as const;
+const STATS_SLOTS = 6;
+
+export type FrontMessage =
+  | { t: 'ask'; id: number; request: RestRequest }
+  | { t: 'log'; level: keyof Logger; msg: string; ctx?: LogContext }
+  | { t: 'listening'; address: FrontAddress }
+  | { t: 'failed'; message: string; code?: string }
+  | { t: 'stopped' };
+
+export type BackMessage = { t: 'answer'; id: number; answer: RestAnswer } | { t: 'stop' };
+
+/** What the worker gets as workerData. */
+export interface FrontWorkerData {
+  options: RestFrontOptions;
+  /** 8 bytes of state height (BigInt64), then the stats slots (Int32). */
+  shared: SharedArrayBuffer;
+}
+
+export class ApiThread {
+  private worker: Worker | undefined;
+  private stats: Int32Array | undefined;
+  private unwatch: (() => void) | undefined;
+  private stopped: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(
+    readonly options: RestFrontOptions,
+    private readonly backend: RestBackend,
+    private readonly stateHeight: () => number,
+    private readonly watchStateHeight: (listener: (height: number) => void) => () => void,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<FrontAddress> {
+    if (this.worker !== undefined) throw new Error('API server already started');
+    const shared = new SharedArrayBuffer(8 + 4 * STATS_SLOTS);
+    const height = new BigInt64Array(shared, 0, 1);
+    this.stats = new Int32Array(shared, 8, STATS_SLOTS);
+    Atomics.store(height, 0, BigInt(this.stateHeight()));
+    this.unwatch = this.watchStateHeight((h) => Atomics.store(height, 0, BigInt(h)));
+    const data: FrontWorkerData = { options: this.options, shared };
+    const worker = spawnFrontWorker(data);
+    this.worker = worker;
+    const started = new Promise<FrontAddress>((resolve, reject) => {
+      worker.on('message', (message: FrontMessage) => {
+        switch (message.t) {
+          case 'ask':
+            this.answer(worker, message.id, message.request);
+            break;
+          case 'log':
+            this.logger[message.level](message.msg, message.ctx);
+            break;
+          case 'listening':
+            resolve(message.address);
+            break;
+          case 'failed':
+            reject(Object.assign(new Error(message.message), message.code === undefined ? {} : { code: message.code }));
+            break;
+          case 'stopped':
+            break;
+        }
+      });
+      worker.once('error', (err) => {
+        reject(err);
+        if (!this.stopping) this.logger.error('REST gateway thread failed', { err: err.message });
+      });
+      this.stopped = new Promise<void>((done) => worker.once('exit', () => done()));
+      worker.once('exit', (code) => reject(new Error(`the REST gateway thread exited (code ${code}) before listening`)));
+    });
+    try {
+      return await started;
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  private answer(worker: Worker, id: number, request: RestRequest): void {
+    this.backend(request).then(
+      (answer) => worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage),
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        const answer: RestAnswer = { status: 500, body: JSON.stringify({ code: 13, message, details: [], error: message }) };
+        worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage);
+      },
+    );
+  }
+
+  /** Open connections against the cap, and how many were evicted or refused (as the thread last wrote them). */
+  connectionStats(): ConnectionStats | undefined {
+    const s = this.stats;
+    if (s === undefined || this.worker === undefined) return undefined;
+    return { open: s[STATS.open]!, max: s[STATS.max]!, evicted: s[STATS.evicted]!, refused: s[STATS.refused]!, waiting: s[STATS.waiting]! };
+  }
+
+  get keptAnswers(): number {
+    return this.stats?.[STATS.kept] ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (worker === undefined) return;
+    this.stopping = true;
+    this.unwatch?.();
+    this.unwatch = undefined;
+    // The thread closes its server (requests in flight get their second, as on the main thread),
+    // says so, and is ended.
+    const said = new Promise<void>((resolve) => {
+      const onMessage = (message: FrontMessage): void => {
+        if (message.t === 'stopped') resolve();
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', () => resolve());
+    });
+    worker.postMessage({ t: 'stop' } satisfies BackMessage);
+    const timer = setTimeout(() => void worker.terminate(), 5_000);
+    await said;
+    clearTimeout(timer);
+    await worker.terminate();
+    await this.stopped;
+    this.worker = undefined;
+  }
+}
+
+/**
+ * The worker running worker.ts. From the built tree (dist/bundle or dist/node, one copy of the file
+ * under dist/node/api either way); from the TypeScript sources (the tests) through tsx.
+ */
+function spawnFrontWorker(workerData: FrontWorkerData): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const file = new URL('./worker.ts', here).href;
+    // tsx's ES module API (require.resolve names its CommonJS twin beside it).
+    const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const boot = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`;
+    return new Worker(boot, { eval: true, workerData });
+  }
+  const at = here.lastIndexOf('/dist/');
+  const file = at >= 0 ? new URL(`${here.slice(0, at)}/dist/node/api/worker.js`) : new URL('./worker.js', here);
+  return new Worker(file, { workerData });
+}
