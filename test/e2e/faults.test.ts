@@ -8,7 +8,7 @@
  * The tmpfs cases need root (mount); elsewhere they are skipped, saying so.
  */
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as h2connect } from 'node:http2';
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { ensureDevnet } from '../../src/node/genesis/devnet.js';
 import { BIN } from '../helpers/cli.js';
 import { rpcCall, TxLoad } from '../helpers/load.js';
-import { fastBlocks, freePort, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, spawnOnFreePorts, startOnFreePorts, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(300_000);
 
@@ -30,43 +30,25 @@ afterAll(async () => {
   for (const fn of cleanups.reverse()) fn();
 });
 
-/** `tokend start` through `sh -c 'ulimit -n N; exec …'` (N = undefined: the inherited limit). */
-async function startNode(home: string, nofile?: number): Promise<BackgroundNode & { rpc: string; eth: string }> {
-  const [rpcPort, apiPort, grpcPort, ethPort, ethWsPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-  const args = [BIN, 'start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, '--p2p.laddr', 'tcp://127.0.0.1:0', '--json-rpc.address', `127.0.0.1:${ethPort}`, '--json-rpc.ws-address', `127.0.0.1:${ethWsPort}`];
-  const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('sh', ['-c', `${nofile ? `ulimit -n ${nofile} && ` : ''}exec ${quoted}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let logs = '';
-  child.stdout!.on('data', (c: Buffer) => (logs += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (logs += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const bg = { child, node: `tcp://127.0.0.1:${rpcPort}`, rpc: `http://127.0.0.1:${rpcPort}`, api: `http://127.0.0.1:${apiPort}`, grpc: `127.0.0.1:${grpcPort}`, eth: `http://127.0.0.1:${ethPort}`, logs: () => logs, exited };
-  running.push(bg);
-  return bg;
-}
+type FaultNode = BackgroundNode & { rpc: string; eth: string };
 
 /**
- * Start the node and wait until its RPC answers; returns it with its height. Started again on
- * fresh ports if another process took one of them first (EADDRINUSE); otherwise a node that
- * exits or never answers fails with the end of its log.
+ * `tokend start` on ports the kernel picks (helpers/node.ts `startOnFreePorts`), once it has
+ * committed a block; under `ulimit -n nofile` when given. A node that exits or never gets there
+ * fails with the end of its log.
  */
-async function startAnswering(home: string, what: string): Promise<{ bg: BackgroundNode & { rpc: string; eth: string }; at: number }> {
-  for (let attempt = 1; ; attempt++) {
-    const bg = await startNode(home);
-    let exitCode: number | null | undefined;
-    void bg.exited.then((code) => (exitCode = code));
-    try {
-      const at = await waitFor(async () => {
-        if (exitCode !== undefined) throw new Error(`${what}: the node exited with code ${exitCode}`);
-        return height(bg.rpc);
-      }, what);
-      return { bg, at };
-    } catch (err) {
-      if (exitCode !== undefined && attempt < 3 && /EADDRINUSE/.test(bg.logs())) continue;
-      if (exitCode === undefined) bg.child.kill('SIGKILL');
-      throw new Error(`${(err as Error).message}\n--- the node's log (end) ---\n${bg.logs().slice(-4000)}`);
-    }
-  }
+async function startNode(home: string, nofile?: number): Promise<FaultNode> {
+  const bg = await startOnFreePorts(home, 1, [], 60_000, BIN, nofile);
+  const node = { ...bg, rpc: bg.node.replace(/^tcp:\/\//, 'http://'), eth: bg.jsonRpc ?? '' };
+  running.push(node);
+  return node;
+}
+
+/** A start expected to be refused: spawned, not waited on. */
+function startRefused(home: string): Pick<BackgroundNode, 'child' | 'logs' | 'exited'> {
+  const spawned = spawnOnFreePorts(home);
+  running.push({ ...spawned, node: '', api: '', grpc: '' });
+  return spawned;
 }
 
 async function height(rpc: string): Promise<number | undefined> {
@@ -314,15 +296,14 @@ function watchReady(bg: BackgroundNode & { rpc: string }, armed: () => boolean):
     if (firstBad >= 0) expect(statuses.slice(firstBad).every((s) => s === 503)).toBe(true);
 
     // While the disk is full the node refuses to start, with the cause.
-    const refused = await startNode(home);
+    const refused = startRefused(home);
     expect(await refused.exited).toBe(1);
     expect(refused.logs()).toMatch(/cannot write to .*ENOSPC \(no space left on device\)/);
 
     rmSync(filler);
-    const restarted = await startAnswering(home, 'the restarted node');
-    bg = restarted.bg;
+    bg = await startNode(home);
     rpc = bg.rpc;
-    const resumedFrom = restarted.at;
+    const resumedFrom = (await height(bg.rpc))!;
     await waitForHeight(bg.rpc, resumedFrom + 3);
     await load.sync(bg.rpc);
     await waitFor(async () => load.accepted.length >= 60 || undefined, '30 more accepted txs');
@@ -363,7 +344,7 @@ function watchReady(bg: BackgroundNode & { rpc: string }, armed: () => boolean):
     });
     expect(await bg.exited).toBe(1);
     expect(bg.logs()).toMatch(/FATAL: the node cannot commit; stopping .*EROFS/);
-    const refused = await startNode(home);
+    const refused = startRefused(home);
     expect(await refused.exited).toBe(1);
     expect(refused.logs()).toMatch(/cannot write to .*EROFS \(read-only file system\)/);
     execFileSync('umount', [home]);
@@ -393,7 +374,7 @@ describe('durable mempool', () => {
       await waitFor(async () => load.accepted.length >= target || undefined, `5 more accepted txs (kill ${kill})`);
       bg.child.kill('SIGKILL');
       await bg.exited;
-      ({ bg } = await startAnswering(home, `the node after kill ${kill + 1}`));
+      bg = await startNode(home);
       rpc = bg.rpc;
     }
     const target = load.accepted.length + 5;

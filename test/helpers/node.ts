@@ -135,8 +135,13 @@ export async function stopNode(bg: BackgroundNode, signal: NodeJS.Signals = 'SIG
 }
 
 /** `tokend start` with these arguments in the background, its output collected. */
-function spawnNode(args: string[]): Pick<BackgroundNode, 'child' | 'logs' | 'exited'> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `node <args>`; with `nofile`, through `sh -c 'ulimit -n <nofile> && exec node …'`. */
+function spawnNode(args: string[], nofile?: number): Pick<BackgroundNode, 'child' | 'logs' | 'exited'> {
+  const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child =
+    nofile === undefined
+      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('sh', ['-c', `ulimit -n ${nofile} && exec ${quoted}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
   child.stdout!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
@@ -169,14 +174,11 @@ function logLine(logs: string, msg: string): Record<string, string> | undefined 
 }
 
 /**
- * Start `tokend start` with every server it opens (RPC, REST, gRPC, p2p, Ethereum JSON-RPC and its
- * websocket) on a port the kernel picks when the server binds — unless `extra` sets that address —
- * and read the addresses from the node's own log once it says "node started". No port is chosen
- * ahead of the bind, so another process (a parallel test file, a CLI's outgoing connection) can
- * never take it in between. Then `waitForStart` to `height`; a node that exits or never starts
- * fails with the end of its log.
+ * `tokend start` with every server on a port the kernel picks (unless `extra` sets its address),
+ * without waiting for anything: for a start that is expected to fail, or to be waited on by the
+ * caller. `nofile` runs it under `ulimit -n`.
  */
-export async function startOnFreePorts(home: string, height = 1, extra: string[] = [], timeoutMs = 30000, bin: string = BIN): Promise<BackgroundNode> {
+export function spawnOnFreePorts(home: string, extra: string[] = [], bin: string = BIN, nofile?: number): Pick<BackgroundNode, 'child' | 'logs' | 'exited'> {
   const unlessGiven = (flag: string, value: string): string[] => (extra.includes(flag) ? [] : [flag, value]);
   const args = [
     bin,
@@ -191,7 +193,19 @@ export async function startOnFreePorts(home: string, height = 1, extra: string[]
     ...unlessGiven('--json-rpc.ws-address', '127.0.0.1:0'),
     ...extra,
   ];
-  const spawned = spawnNode(args);
+  return spawnNode(args, nofile);
+}
+
+/**
+ * Start `tokend start` with every server it opens (RPC, REST, gRPC, p2p, Ethereum JSON-RPC and its
+ * websocket) on a port the kernel picks when the server binds — unless `extra` sets that address —
+ * and read the addresses from the node's own log once it says "node started". No port is chosen
+ * ahead of the bind, so another process (a parallel test file, a CLI's outgoing connection) can
+ * never take it in between. Then `waitForStart` to `height`; a node that exits or never starts
+ * fails with the end of its log. `nofile` runs it under `ulimit -n`.
+ */
+export async function startOnFreePorts(home: string, height = 1, extra: string[] = [], timeoutMs = 30000, bin: string = BIN, nofile?: number): Promise<BackgroundNode> {
+  const spawned = spawnOnFreePorts(home, extra, bin, nofile);
   let exitCode: number | null | undefined;
   void spawned.exited.then((code) => (exitCode = code));
   const deadline = Date.now() + timeoutMs;

@@ -70,17 +70,16 @@ export class ApiServer {
    */
   async start(): Promise<ApiAddress> {
     if (this.front !== undefined) throw new Error('API server already started');
-    const { address: _address, thread, ...rest } = this.options;
-    const frontOptions = { ...rest, thread, ...parseApiAddress(this.options.address) };
+    const frontOptions = { ...this.options, ...parseApiAddress(this.options.address) };
     const router = this.router;
     // Without a state height to check answers against, none is kept.
     if (router.stateHeight === undefined) frontOptions.answerCacheEntries = 0;
     const stateHeight = (): number => router.stateHeight?.() ?? -1;
     let front: RestFront | ApiThread;
-    if (thread && router.watchStateHeight !== undefined) {
+    // The thread needs to hear of each new state height; a router that cannot tell keeps the front here.
+    if (frontOptions.thread && router.watchStateHeight !== undefined) {
       front = new ApiThread(frontOptions, this.handle, stateHeight, (listener) => router.watchStateHeight!(listener), this.logger);
     } else {
-      if (thread) frontOptions.answerCacheEntries = 0;
       front = new RestFront(frontOptions, this.handle, stateHeight, this.logger);
     }
     const address = await front.start();

@@ -23,7 +23,7 @@ import type { FrontAddress, RestAnswer, RestBackend, RestFrontOptions, RestReque
 
 /** Slots of the shared stats array (the worker writes, `connectionStats()` reads). */
 export const STATS = { open: 0, max: 1, evicted: 2, refused: 3, waiting: 4, kept: 5 } as const;
-const STATS_SLOTS = 6;
+export const STATS_SLOTS = 6;
 
 export type FrontMessage =
   | { t: 'ask'; id: number; request: RestRequest }
@@ -90,7 +90,10 @@ export class ApiThread {
         if (!this.stopping) this.logger.error('REST gateway thread failed', { err: err.message });
       });
       this.stopped = new Promise<void>((done) => worker.once('exit', () => done()));
-      worker.once('exit', (code) => reject(new Error(`the REST gateway thread exited (code ${code}) before listening`)));
+      worker.once('exit', (code) => {
+        reject(new Error(`the REST gateway thread exited (code ${code}) before listening`));
+        if (!this.stopping) this.logger.error('REST gateway thread stopped; the REST gateway is not serving', { code });
+      });
     });
     try {
       return await started;

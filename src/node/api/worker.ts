@@ -7,12 +7,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LogContext, Logger } from '../logger.js';
 import { RestFront, type RestAnswer, type RestRequest } from './front.js';
-import { STATS, type BackMessage, type FrontMessage, type FrontWorkerData } from './thread.js';
+import { STATS, STATS_SLOTS, type BackMessage, type FrontMessage, type FrontWorkerData } from './thread.js';
 
 const port = parentPort!;
 const { options, shared } = workerData as FrontWorkerData;
 const height = new BigInt64Array(shared, 0, 1);
-const stats = new Int32Array(shared, 8, Object.keys(STATS).length);
+const stats = new Int32Array(shared, 8, STATS_SLOTS);
 const post = (message: FrontMessage): void => port.postMessage(message);
 
 const log =
