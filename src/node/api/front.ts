@@ -15,6 +15,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { ApiOptions } from './options.js';
@@ -240,34 +241,15 @@ export class RestFront {
 
   /** Reads the body within maxBodyBytes, then asks the backend (which refuses one too large). */
   private readBody(req: IncomingMessage, request: RestRequest, res: ServerResponse): void {
-    const limit = this.options.maxBodyBytes;
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) {
-      request.bodyTooLarge = declared;
-      req.resume();
-      this.ask(request, res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > limit) {
-        refused = true;
-        chunks.length = 0;
-        request.bodyTooLarge = -1;
+    readBoundedBody(req, this.options.maxBodyBytes, {
+      done: (body) => {
+        request.body = body;
         this.ask(request, res);
-        return;
-      }
-      chunks.push(chunk);
+      },
+      tooLarge: (size, declared) => {
+        request.bodyTooLarge = declared ? size : -1;
+        this.ask(request, res);
+      },
     });
-    req.on('end', () => {
-      if (refused) return;
-      request.body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-      this.ask(request, res);
-    });
-    req.on('error', () => undefined);
   }
 }

@@ -14,6 +14,7 @@ import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
 import { GrpcStatus, QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';
 import { nullLogger, type Logger } from '../logger.js';
+import { readBoundedBody } from '../limits/body.js';
 
 export const GRPC_HEIGHT_HEADER = 'x-cosmos-block-height';
 const FRAME_HEADER_BYTES = 5;
@@ -65,23 +66,11 @@ export class UnaryFastPath {
     if (encoding !== undefined && encoding !== 'identity') return false;
     const entry = this.byPath.get(req.url);
     if (entry === undefined) return false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > this.maxRecvMsgBytes + FRAME_HEADER_BYTES) {
-        refused = true;
-        this.sendStatus(res, GrpcStatus.ResourceExhausted, `grpc: received message larger than max (${size} vs. ${this.maxRecvMsgBytes})`, 0);
-      } else {
-        chunks.push(chunk);
-      }
+    readBoundedBody(req, this.maxRecvMsgBytes + FRAME_HEADER_BYTES, {
+      checkDeclared: false,
+      done: (body) => void this.run(entry, req, res, body),
+      tooLarge: (size) => this.sendStatus(res, GrpcStatus.ResourceExhausted, `grpc: received message larger than max (${size} vs. ${this.maxRecvMsgBytes})`, 0),
     });
-    req.on('end', () => {
-      if (!refused) void this.run(entry, req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
-    req.on('error', () => undefined);
     return true;
   }
 

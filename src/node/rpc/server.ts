@@ -17,6 +17,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -442,37 +443,13 @@ export class RpcServer implements WsHost {
   }
 
   private readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void): void {
-    const limit = this.options.maxBodyBytes;
-    const tooLarge = (): void => {
-      res.setHeader('Connection', 'close');
-      this.write(res, 413, errorText('null', { code: INVALID_REQUEST, message: 'Invalid Request', data: 'error reading request body: http: request body too large' }));
-      req.resume();
-    };
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      tooLarge();
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let aborted = false;
-    req.on('data', (chunk: Buffer) => {
-      if (aborted) return;
-      size += chunk.length;
-      if (size > limit) {
-        aborted = true;
-        chunks.length = 0;
-        tooLarge();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!aborted) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    });
-    req.on('error', (err) => {
-      aborted = true;
-      this.logger.debug('error reading RPC request body', { err: err.message });
+    readBoundedBody(req, this.options.maxBodyBytes, {
+      done,
+      tooLarge: () => {
+        res.setHeader('Connection', 'close');
+        this.write(res, 413, errorText('null', { code: INVALID_REQUEST, message: 'Invalid Request', data: 'error reading request body: http: request body too large' }));
+      },
+      error: (err) => this.logger.debug('error reading RPC request body', { err: err.message }),
     });
   }
 

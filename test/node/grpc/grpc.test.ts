@@ -178,6 +178,24 @@ describe('gRPC server', () => {
     expect(missing.details).toMatch(/^rpc error: code = InvalidArgument desc = invalid address: /);
   });
 
+  test('a request over max-recv-msg-size is RESOURCE_EXHAUSTED, and the server keeps serving', async () => {
+    const small = new GrpcServer({ router: node.router, options: { address: '127.0.0.1:0', maxRecvMsgBytes: 64 } });
+    const { target: smallTarget } = await small.start();
+    try {
+      const smallBank = client((c) => new pkg.cosmos.bank.v1beta1.Query(smallTarget, c));
+      const err = await unary(smallBank, 'AllBalances', { address: 'token1'.padEnd(200, 'q') }).then(
+        () => undefined,
+        (e: grpc.ServiceError) => e,
+      );
+      expect(err?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(err?.details).toMatch(/^grpc: received message larger than max \(\d+ vs\. 64\)$/);
+      const ok = await unary(smallBank, 'AllBalances', { address: alice.bech32 });
+      expect(ok.res.balances).toHaveLength(1);
+    } finally {
+      await small.stop();
+    }
+  });
+
   test('reflection v1alpha: list_services, file_containing_symbol with dependencies, file_by_filename, errors', async () => {
     const reflection = client((c) => new pkg.grpc.reflection.v1alpha.ServerReflection(target, c));
     const [list, bySymbol, byMethod, byName, unknown] = await reflect(reflection, [
