@@ -6,6 +6,10 @@
  *   …
  *   await api.stop();
  *
+ * The HTTP side (connections, bodies, timeouts, answers kept until the next block) is front.ts,
+ * on this thread or — `options.thread`, app.toml `[api] http-thread` — on its own (thread.ts);
+ * this class is what the front asks (`handle`: a RestRequest in, a RestAnswer out).
+ *
  * Per request: match the compiled route table (routes.ts), build the request message from path
  * variables + query parameters (GET) or the JSON body (POST, `fromGatewayJson`), pick the height
  * from the `x-cosmos-block-height` header (also read as `grpc-metadata-x-cosmos-block-height`),
