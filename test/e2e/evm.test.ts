@@ -219,6 +219,13 @@ describe('EVM over the Ethereum JSON-RPC', () => {
     expect((await rpc('eth_nosuch', [])).error).toEqual({ code: -32601, message: 'the method eth_nosuch does not exist/is not available' });
     const malformed = await fetch(url, { method: 'POST', body: '{"jsonrpc":' });
     expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    // A body over the 5 MiB request limit, and a verb other than POST.
+    const huge = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":["${'0'.repeat(5 * 1024 * 1024)}"]}` });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'content length too large (>5242880)' } });
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    expect(((await get.json()) as { error: { code: number } }).error.code).toBe(-32600);
     const range = await rpc('eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x5000' }]);
     expect(range.error?.message).toMatch(/height \d+ must be less than or equal|maximum \[from, to\] blocks distance/);
     expect(await provider.getTransactionCount(JUNK_ETH)).toBe(nonce);

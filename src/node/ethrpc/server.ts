@@ -19,6 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { bytesToHex } from '@ethereumjs/util';
 import { toChecksumHex } from '../../keyring/address.js';
@@ -722,18 +723,10 @@ function bigintAsHex(_key: string, value: unknown): unknown {
 }
 
 /** The request body as text; undefined when it exceeds MAX_BODY (the rest is drained). */
+/** The body as text; undefined when it is over MAX_BODY (refused without reading the rest). */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? undefined : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    readBoundedBody(req, MAX_BODY, { done: (body) => resolve(body.toString('utf8')), tooLarge: () => resolve(undefined), error: reject });
   });
 }
 
