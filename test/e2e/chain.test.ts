@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempHome, snapshotTree, cliOk as ok } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, status, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, startOnFreePorts, status, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(300_000);
 
@@ -39,8 +39,7 @@ describe('a single-validator chain from genesis to export', () => {
     await ok(['collect-gentxs', ...h]);
     expect(await ok(['validate-genesis', ...h])).toContain('is a valid genesis file');
 
-    const port = await freePort();
-    let bg = await startBackground(home, port);
+    let bg = await startOnFreePorts(home, 1, [], 60_000);
     running.push(bg);
     await waitForHeight(bg.node, 2);
     // `tokend start` owns its process: it gives memory back after a load, after app.toml's 10 s.
@@ -72,7 +71,7 @@ describe('a single-validator chain from genesis to export', () => {
     expect(cliStatus.sync_info).toMatchObject({ latest_block_hash: expect.stringMatching(/^[0-9A-F]{64}$/), latest_app_hash: expect.stringMatching(/^[0-9A-F]{64}$/), catching_up: false });
     bg.child.kill('SIGKILL');
     await bg.exited;
-    bg = await startBackground(home, port);
+    bg = await startOnFreePorts(home, 1, [], 60_000);
     running.push(bg);
     const resumed = await waitForHeight(bg.node, before.height);
     expect(resumed).toBeGreaterThanOrEqual(before.height);
@@ -85,7 +84,7 @@ describe('a single-validator chain from genesis to export', () => {
     expect(await balance(bg.node, bob)).toBe(bobBefore + amount);
 
     // A second node on the same home is refused with one clear line.
-    const second = await runCli(['start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${await freePort()}`], { timeoutMs: 30000 });
+    const second = await runCli(['start', '--home', home, '--rpc.laddr', 'tcp://127.0.0.1:0', '--api.address', 'tcp://127.0.0.1:0', '--grpc.address', '127.0.0.1:0'], { timeoutMs: 30000 });
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(/a node is already running with home/);
 
@@ -102,7 +101,7 @@ describe('a single-validator chain from genesis to export', () => {
     expect(rolledBack.app_state).toEqual(previous.app_state);
     // Started again, the node executes the rolled-back block anew: its header commits the
     // rolled-back app hash, and the chain goes on.
-    bg = await startBackground(home, port);
+    bg = await startOnFreePorts(home, 1, [], 60_000);
     running.push(bg);
     await waitForHeight(bg.node, stopHeight + 1);
     const replayed = JSON.parse(await ok(['q', 'block', String(stopHeight), '--node', bg.node, '-o', 'json']));
@@ -119,8 +118,7 @@ describe('a single-validator chain from genesis to export', () => {
     // The same validator key signs the new chain.
     writeFileSync(join(fresh, 'config', 'priv_validator_key.json'), (await import('node:fs')).readFileSync(join(home, 'config', 'priv_validator_key.json')));
     writeFileSync(join(fresh, 'config', 'genesis.json'), (await import('node:fs')).readFileSync(exportedFile));
-    const port2 = await freePort();
-    const bg2 = await startBackground(fresh, port2);
+    const bg2 = await startOnFreePorts(fresh, 1, [], 60_000);
     running.push(bg2);
     // Block initial_height + 1 saved: the app has committed the new chain's first block.
     await waitForHeight(bg2.node, Number(JSON.parse((await import('node:fs')).readFileSync(exportedFile, 'utf8')).initial_height) + 1);

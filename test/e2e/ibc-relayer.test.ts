@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { cliOk as ok, tempHome } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, startOnFreePorts, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 import { connectRelayerClient, Link, prepareChannelHandshake, relayerAddress } from '../helpers/relayer.js';
 import { fromBinary } from '@bufbuild/protobuf';
 import { TxMsgDataSchema } from '../../src/gen/cosmos/base/abci/v1beta1/abci_pb.js';
@@ -67,25 +67,6 @@ async function balance(chain: Chain, address: string, denom: string): Promise<st
   return body.balance.amount;
 }
 
-/**
- * Waits until the node's RPC /status reports `height` (fetch, not a CLI process: the machine may
- * be loaded); with `bg`, a node that exits meanwhile ends the wait at once, with its log.
- */
-async function waitForRpcHeight(rpc: string, height: number, timeoutMs = 180_000, bg?: BackgroundNode): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (bg !== undefined && bg.child.exitCode !== null) throw new NodeExited(bg.logs());
-    try {
-      const body = (await (await fetch(`${rpc}/status`, { signal: AbortSignal.timeout(10_000) })).json()) as any;
-      if (Number(body.result.sync_info.latest_block_height) >= height) return;
-    } catch {
-      // not listening yet, or busy
-    }
-    if (Date.now() > deadline) throw new Error(`${rpc} did not reach height ${height}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /** A one-validator chain with the relayer's address funded; `started` gets the node as soon as it runs. */
 async function initChain(chainId: string, relayer: string, started: Chain[]): Promise<void> {
   const home = tempHome(`tokend-relayer-${chainId}-`);
@@ -102,25 +83,9 @@ async function initChain(chainId: string, relayer: string, started: Chain[]): Pr
   await ok(['collect-gentxs', ...h]);
   const chain: Chain = { chainId, home, rpc: '', val };
   started.push(chain);
-  // A port chosen free can be taken by another process before the node binds it: then the node
-  // exits with EADDRINUSE, and it is started again on other ports.
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
-    chain.rpc = `http://127.0.0.1:${port}`;
-    chain.bg = await startBackground(home, port);
-    try {
-      await waitForRpcHeight(chain.rpc, 2, 180_000, chain.bg);
-      return;
-    } catch (err) {
-      if (!(err instanceof NodeExited) || attempt >= 3 || !/EADDRINUSE/.test(err.logs)) throw err;
-    }
-  }
-}
-
-class NodeExited extends Error {
-  constructor(readonly logs: string) {
-    super(`the node exited before reaching the height; its log ends:\n${logs.slice(-3000)}`);
-  }
+  // Every server on a port the kernel picks; the addresses come from the node's log.
+  chain.bg = await startOnFreePorts(home, 2, [], 180_000);
+  chain.rpc = chain.bg.node.replace(/^tcp:\/\//, 'http://');
 }
 
 describe('two tokend chains connected by @confio/relayer', () => {
@@ -261,7 +226,7 @@ describe('two tokend chains connected by @confio/relayer', () => {
       throw new Error(`transfer: ${(err as Error).stack}\nrelayer log:\n${logs.slice(-40).join('\n')}`);
     }
     expect(BigInt(await balance(a, escrow, DENOM))).toBe(escrowed + 50n);
-    await waitForRpcHeight(b.rpc, Number(timeoutHeight.revisionHeight) + 1);
+    await waitForHeight(b.bg!.node, Number(timeoutHeight.revisionHeight) + 1, 180_000);
     let info;
     try {
       info = await link.relayAll();

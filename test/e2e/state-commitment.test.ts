@@ -17,7 +17,7 @@ import { openDatabase } from '../../src/node/store/db/database.js';
 import { runCli, cliOk as ok } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
 import { proofSaysExists, verifyStoreProof } from '../helpers/ics23.js';
-import { fastBlocks, freePort, startBackground, stopNode, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, startOnFreePorts, stopNode, type BackgroundNode } from '../helpers/node.js';
 
 jest.setTimeout(240_000);
 
@@ -135,8 +135,7 @@ describe('state commitment end to end', () => {
     fastBlocks(home);
     const bob = JSON.parse(await ok(['keys', 'add', 'bob', ...KB, ...h, '-o', 'json'])).address as string;
 
-    const port = await freePort();
-    let bg = await startBackground(home, port);
+    let bg = await startOnFreePorts(home, 1, [], 60_000);
     running.push(bg);
     await waitForHeight(bg.node, 2);
 
@@ -177,7 +176,7 @@ describe('state commitment end to end', () => {
       bg.child.kill('SIGKILL');
       await bg.exited;
       await load;
-      bg = await startBackground(home, port);
+      bg = await startOnFreePorts(home, 1, [], 60_000);
       running.push(bg);
       const resumed = await waitForHeight(bg.node, start + 1);
       await waitForHeight(bg.node, resumed + 2);
@@ -205,7 +204,7 @@ describe('state commitment end to end', () => {
     expect(chunks.length).toBeGreaterThan(0);
     for (const key of chunks) await db.del(key);
     await db.close();
-    const refused = await runCli(['start', '--home', home, '--rpc.laddr', `tcp://127.0.0.1:${await freePort()}`], { timeoutMs: 60000 });
+    const refused = await runCli(['start', '--home', home, '--rpc.laddr', 'tcp://127.0.0.1:0', '--api.address', 'tcp://127.0.0.1:0', '--grpc.address', '127.0.0.1:0'], { timeoutMs: 60000 });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(new RegExp(`store \\w+: tree nodes of version ${newestVersion} are missing`));
   });

@@ -12,7 +12,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliOk as ok, runCli } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { fastBlocks, freePort, nextBlock, startBackground, stopNode, waitForBlockTime, waitForHeight, waitForStatus, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, nextBlock, startOnFreePorts, stopNode, waitForBlockTime, waitForHeight, waitForStatus, type BackgroundNode } from '../helpers/node.js';
 import { upgradeBuild, type UpgradeBuild } from '../helpers/upgradeBuild.js';
 
 jest.setTimeout(300_000);
@@ -46,7 +46,7 @@ describe('a software upgrade by governance', () => {
   });
 
   async function start(bin?: string): Promise<BackgroundNode> {
-    const bg = await startBackground(home, await freePort(), [], bin);
+    const bg = await startOnFreePorts(home, 1, [], 60_000, bin);
     running.push(bg);
     return bg;
   }

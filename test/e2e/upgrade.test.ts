@@ -22,7 +22,7 @@ import { ensureDevnet } from '../../src/node/genesis/devnet.js';
 import { pack } from '../node/app/helpers.js';
 import { startFast } from '../node/faults/helpers.js';
 import { runCli, tempHome } from '../helpers/cli.js';
-import { fastBlocks, freePort, startBackground, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
+import { fastBlocks, spawnOnFreePorts, startOnFreePorts, stopNode, waitForHeight, type BackgroundNode } from '../helpers/node.js';
 import { UpgradeDriver } from '../helpers/upgradeDriver.js';
 import { upgradeBuild, type UpgradeBuild } from '../helpers/upgradeBuild.js';
 
@@ -36,10 +36,18 @@ afterAll(async () => {
   for (const fn of cleanups.reverse()) fn();
 });
 
+/** A node on kernel-picked ports, once it has a block. */
 async function start(home: string, bin?: string, extra: string[] = []): Promise<BackgroundNode> {
-  const bg = await startBackground(home, await freePort(), extra, bin);
+  const bg = await startOnFreePorts(home, 1, extra, 60_000, bin);
   running.push(bg);
   return bg;
+}
+
+/** A start expected to stop by itself: spawned, not waited on. */
+function startExpectingExit(home: string, bin?: string): Pick<BackgroundNode, 'child' | 'logs' | 'exited'> {
+  const spawned = spawnOnFreePorts(home, [], bin);
+  running.push({ ...spawned, node: '', api: '', grpc: '' });
+  return spawned;
 }
 
 describe('a build with the handler (test/helpers/upgradeBuild.ts)', () => {
@@ -84,7 +92,7 @@ describe('a build with the handler (test/helpers/upgradeBuild.ts)', () => {
     rmSync(join(home, 'data', 'upgrade-info.json'));
 
     // This checkout's binary has no handler: it stops at the same place, non-zero, saying why.
-    const old = await start(home);
+    const old = startExpectingExit(home);
     expect(await old.exited).not.toBe(0);
     expect(old.logs()).toMatch(new RegExp(`ERR UPGRADE "v2" NEEDED at height: ${PLAN_HEIGHT}: v2 release`));
     expect(JSON.parse(readFileSync(join(home, 'data', 'upgrade-info.json'), 'utf8'))).toEqual({ name: 'v2', time: '0001-01-01T00:00:00Z', height: PLAN_HEIGHT, info: 'v2 release' });
@@ -104,7 +112,7 @@ describe('a build with the handler (test/helpers/upgradeBuild.ts)', () => {
     expect(await stopNode(upgraded)).toBe(0);
 
     // The old binary refuses the upgraded state.
-    const downgraded = await start(home);
+    const downgraded = startExpectingExit(home);
     expect(await downgraded.exited).not.toBe(0);
     expect(downgraded.logs()).toContain('Wrong app version 0, upgrade handler is missing for v2 upgrade plan');
   });

@@ -100,7 +100,7 @@ export async function waitForHeight(node: string, height: number, timeoutMs = 30
 }
 
 /**
- * Wait until a node started by `startBackground` reaches `height`; if its process exits first,
+ * Wait until a node started by `startBackground` or `startOnFreePorts` reaches `height`; if its process exits first,
  * fail at once with its exit code and the end of its log (a node that cannot start — a port taken,
  * a bad config — then says why instead of "unreachable" after the whole timeout).
  */

@@ -8,7 +8,7 @@
  * src/node/app/upgrades.ts would be. `npm run build` must have run first.
  *
  *   const next = upgradeBuild('v2');
- *   runCli(['version'], { bin: next.bin });  startBackground(home, port, [], next.bin);
+ *   runCli(['version'], { bin: next.bin });  startOnFreePorts(home, 1, [], 60_000, next.bin);
  *   next.cleanup();
  */
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
