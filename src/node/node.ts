@@ -440,6 +440,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           maxSendMsgBytes: g.maxSendMsgSize,
           maxOpenConnections: fdPlan.caps['grpc'] ?? g.maxOpenConnections,
           idleTimeoutMs: g.idleTimeoutS * 1000,
+          answerCacheEntries: appConfig.cache.grpcResponses,
         },
         logger: childLogger(logger, { module: 'grpc' }),
       });

@@ -60,6 +60,11 @@ export interface GrpcOptions {
   maxOpenConnections: number;
   /** A session without streams for this long is closed (grpc idle-timeout). */
   idleTimeoutMs: number;
+  /**
+   * Answers of unary app queries of the latest state kept by method and request bytes, dropped as
+   * soon as a block is committed (app.toml [cache] grpc-responses; 0 = none).
+   */
+  answerCacheEntries: number;
 }
 
 export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
@@ -69,6 +74,7 @@ export const defaultGrpcOptions: Readonly<GrpcOptions> = Object.freeze({
   reflection: true,
   maxOpenConnections: 1000,
   idleTimeoutMs: 120_000,
+  answerCacheEntries: 10_000,
 });
 
 export interface GrpcServerConfig {
@@ -129,6 +135,7 @@ export class GrpcServer {
   private server: Http2Server | undefined;
   private readonly sessions = new Set<Http2Session>();
   private readonly shutdown = new AbortController();
+  private fast: UnaryFastPath | undefined;
   /** Full names of the services served, in registration order (reflection list_services). */
   readonly serviceNames: string[];
 
@@ -158,7 +165,8 @@ export class GrpcServer {
       writeMaxBytes: this.options.maxSendMsgBytes,
       shutdownSignal: this.shutdown.signal,
     });
-    const fast = new UnaryFastPath(this.router, this.options.maxRecvMsgBytes, this.options.maxSendMsgBytes, this.logger);
+    const fast = new UnaryFastPath(this.router, this.options.maxRecvMsgBytes, this.options.maxSendMsgBytes, this.logger, this.options.answerCacheEntries);
+    this.fast = fast;
     return (req, res) => {
       if (fast.serve(req, res)) return;
       reencodeGrpcMessage(res);
@@ -258,6 +266,11 @@ export class GrpcServer {
   }
 
   /** Open connections against the cap, and how many were evicted or refused. */
+  /** How many unary answers are kept now (at most answerCacheEntries). */
+  get cachedAnswers(): number {
+    return this.fast?.keptAnswers ?? 0;
+  }
+
   connectionStats(): ConnectionStats | undefined {
     return this.guard?.stats();
   }

@@ -45,16 +45,30 @@ export function parseHeightMetadata(raw: string | string[] | undefined): number 
   return height;
 }
 
+/** Longer answers (long listings) are not kept. */
+const MAX_KEPT_ANSWER = 64 * 1024;
+
 export class UnaryFastPath {
   private readonly byPath = new Map<string, QueryEntry>();
+  /**
+   * Answer frames of app queries at the latest state (no height metadata), by method and request
+   * bytes, valid while the app's state height is `keptHeight` (insertion order: the oldest goes first).
+   */
+  private readonly kept = new Map<string, Buffer>();
+  private keptHeight = -1;
 
   constructor(
     private readonly router: QueryRouter,
     private readonly maxRecvMsgBytes: number,
     private readonly maxSendMsgBytes: number,
     private readonly logger: Logger = nullLogger,
+    private readonly keptEntries = 0,
   ) {
     for (const entry of router.entries()) if (entry.method.methodKind === 'unary') this.byPath.set(entry.path, entry);
+  }
+
+  get keptAnswers(): number {
+    return this.kept.size;
   }
 
   /** Serves the call and returns true, or returns false to leave it to connect-node. */
@@ -76,6 +90,22 @@ export class UnaryFastPath {
 
   private async run(entry: QueryEntry, req: Http2ServerRequest, res: Http2ServerResponse, body: Buffer): Promise<void> {
     let height = 0;
+    // A call of an app method at the latest state gets the same answer until a block is
+    // committed: the answer is kept under the method and the request bytes.
+    let key: string | undefined;
+    if (this.keptEntries > 0 && entry.source === 'app' && req.headers[GRPC_HEIGHT_HEADER] === undefined && this.router.stateHeight !== undefined) {
+      const stateHeight = this.router.stateHeight();
+      if (stateHeight !== this.keptHeight) {
+        this.kept.clear();
+        this.keptHeight = stateHeight;
+      }
+      key = `${entry.path}\n${body.toString('latin1')}`;
+      const frame = this.kept.get(key);
+      if (frame !== undefined) {
+        this.sendFrame(res, frame, stateHeight);
+        return;
+      }
+    }
     try {
       height = parseHeightMetadata(req.headers[GRPC_HEIGHT_HEADER]);
       const request = this.decodeRequest(entry, body);
@@ -88,10 +118,11 @@ export class UnaryFastPath {
       frame[0] = 0;
       frame.writeUInt32BE(bytes.length, 1);
       frame.set(bytes, FRAME_HEADER_BYTES);
-      if (res.closed || res.destroyed) return;
-      res.writeHead(200, { 'content-type': 'application/grpc', [GRPC_HEIGHT_HEADER]: String(result.height) });
-      res.addTrailers({ 'grpc-status': '0' });
-      res.end(frame);
+      if (key !== undefined && frame.length <= MAX_KEPT_ANSWER && result.height === this.keptHeight && result.height === this.router.stateHeight?.()) {
+        if (this.kept.size >= this.keptEntries) this.kept.delete(this.kept.keys().next().value!);
+        this.kept.set(key, frame);
+      }
+      this.sendFrame(res, frame, result.height);
     } catch (err) {
       const queryErr = isQueryError(err) ? err : new QueryError('Internal', err instanceof Error ? err.message : String(err), { cause: err });
       if (queryErr.grpcCode === GrpcStatus.Internal || queryErr.grpcCode === GrpcStatus.Unknown) {
@@ -119,6 +150,14 @@ export class UnaryFastPath {
       // A client mistake: InvalidArgument, logged at debug (any client could otherwise fill the log).
       throw new QueryError('InvalidArgument', `grpc: error unmarshalling request: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** An answer with its message frame, OK in the trailers. */
+  private sendFrame(res: Http2ServerResponse, frame: Buffer, height: number): void {
+    if (res.closed || res.destroyed) return;
+    res.writeHead(200, { 'content-type': 'application/grpc', [GRPC_HEIGHT_HEADER]: String(height) });
+    res.addTrailers({ 'grpc-status': '0' });
+    res.end(frame);
   }
 
   /** An answer without a message: headers, then the status in the trailers. */

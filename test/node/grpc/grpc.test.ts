@@ -10,6 +10,9 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { GrpcServer } from '../../../src/node/grpc/index.js';
 import { CHAIN_ID, TOKEN, alice, aliceSends, bob, startFullNode, testKey, waitFor, type FullNode } from '../services/helpers.js';
+import { addGenesisAccounts, collectGentxs, defaultAppState } from '../../../src/node/app/index.js';
+import { createQueryRouter } from '../../../src/node/services/index.js';
+import { CHAIN_ID as APP_CHAIN_ID, DENOM, consensusKey, makeGentx, msgSend, signTx, startChain } from '../app/helpers.js';
 
 const PROTO_FILES = [
   'cosmos/bank/v1beta1/query.proto',
@@ -238,5 +241,71 @@ describe('gRPC server', () => {
     const files = message.file_descriptor_response.file_descriptor_proto.map((b: Buffer) => fromBinary(FileDescriptorProtoSchema, b).name);
     expect(files[0]).toBe('cosmos/base/tendermint/v1beta1/query.proto');
     expect(files).toEqual(expect.arrayContaining(['tendermint/types/block.proto', 'google/protobuf/timestamp.proto', 'google/protobuf/any.proto']));
+  });
+});
+
+describe('gRPC answers of the latest state, kept until the next block', () => {
+  test('the same call is answered once per height; a block, height metadata, an error or a full cache are not served from it', async () => {
+    const payer = testKey('grpc-keep-payer');
+    const payee = testKey('grpc-keep-payee');
+    const validator = testKey('validator');
+    let appState = defaultAppState({ denom: DENOM });
+    appState = addGenesisAccounts(appState, [
+      { address: validator.address, coins: [{ denom: DENOM, amount: 200n * TOKEN }] },
+      { address: payer.address, coins: [{ denom: DENOM, amount: 50n * TOKEN }] },
+    ]);
+    appState = collectGentxs(appState, [makeGentx(validator, consensusKey(validator.bech32), 100n * TOKEN)], APP_CHAIN_ID);
+    const chain = await startChain(appState);
+    await chain.block([]);
+    const router = createQueryRouter({ app: chain.app });
+    const calls = new Map<string, number>();
+    const counted = {
+      ...router,
+      lookup: (path: string) => router.lookup(path),
+      entries: () =>
+        [...router.entries()].map((entry) => ({ ...entry, handle: (request: never, ctx: never) => (calls.set(entry.path, (calls.get(entry.path) ?? 0) + 1), entry.handle(request, ctx)) })),
+    };
+    const server = new GrpcServer({ router: counted as typeof router, options: { address: '127.0.0.1:0', answerCacheEntries: 2 } });
+    const { target } = await server.start();
+    const bank = new pkg.cosmos.bank.v1beta1.Query(target, grpc.credentials.createInsecure());
+    const ALL = '/cosmos.bank.v1beta1.Query/AllBalances';
+    try {
+      const first = await unary(bank, 'AllBalances', { address: payer.bech32 });
+      const again = await unary(bank, 'AllBalances', { address: payer.bech32 });
+      expect(again.res).toEqual(first.res);
+      expect(again.headers.get('x-cosmos-block-height')).toEqual(first.headers.get('x-cosmos-block-height'));
+      expect(calls.get(ALL)).toBe(1);
+      expect(server.cachedAnswers).toBe(1);
+
+      // Height metadata: the query runs every time.
+      const at = new grpc.Metadata();
+      at.set('x-cosmos-block-height', String(first.headers.get('x-cosmos-block-height')[0]));
+      await unary(bank, 'AllBalances', { address: payer.bech32 }, at);
+      await unary(bank, 'AllBalances', { address: payer.bech32 }, at);
+      expect(calls.get(ALL)).toBe(3);
+
+      // Errors are not kept.
+      for (let i = 0; i < 2; i++) expect((await failure(unary(bank, 'AllBalances', { address: 'token1bad' }))).code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(calls.get(ALL)).toBe(5);
+
+      // At most answerCacheEntries answers, the oldest dropped first.
+      await unary(bank, 'AllBalances', { address: payee.bech32 });
+      await unary(bank, 'AllBalances', { address: testKey('grpc-keep-third').bech32 });
+      expect(server.cachedAnswers).toBe(2);
+      expect(calls.get(ALL)).toBe(7);
+
+      // A committed block: the next answer shows the new state.
+      const height = Number(first.headers.get('x-cosmos-block-height')[0]);
+      const sent = await chain.block([signTx({ signer: payer, msgs: [msgSend(payer.bech32, payee.bech32, 3n * TOKEN)], sequence: 0n, accountNumber: 1n, fee: 2000n, gas: 200_000n })]);
+      expect(sent.txResults[0]!.code).toBe(0);
+      const after = await unary(bank, 'AllBalances', { address: payee.bech32 });
+      expect(after.res.balances).toEqual([{ denom: DENOM, amount: String(3n * TOKEN) }]);
+      expect(Number(after.headers.get('x-cosmos-block-height')[0])).toBe(height + 1);
+      expect(server.cachedAnswers).toBe(1);
+    } finally {
+      bank.close();
+      await server.stop();
+      await chain.close();
+    }
   });
 });
