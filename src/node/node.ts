@@ -462,6 +462,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         maxOpenConnections: fdPlan.caps['json-rpc'] ?? appConfig.jsonRpc.maxOpenConnections,
         httpTimeoutMs: appConfig.jsonRpc.httpTimeoutMs,
         httpIdleTimeoutMs: appConfig.jsonRpc.httpIdleTimeoutMs,
+        answerCacheEntries: appConfig.cache.jsonRpcResponses,
       });
       servers['json-rpc'] = ethRpc;
       jsonRpcAddress = await ethRpc.start();

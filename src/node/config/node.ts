@@ -96,9 +96,9 @@ export interface AppConfig {
    * [cache] (tokend's own section): the bounds of the node's in-memory caches, in entries.
    * storeBuckets: decoded state buckets per module store; indexCounters: the tx and block
    * indexers' attribute counters (each); recentBlockResults: decoded FinalizeBlock responses of the
-   * latest heights; restResponses / grpcResponses: REST / gRPC answers of the latest state. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
+   * latest heights; restResponses / grpcResponses / jsonRpcResponses: REST / gRPC / Ethereum JSON-RPC answers of the latest state. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
    */
-  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number; restResponses: number; grpcResponses: number };
+  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number; restResponses: number; grpcResponses: number; jsonRpcResponses: number };
   /**
    * [memory] (tokend's own section): heapGrowingPercent, V8's old-generation growing factor as
    * 1 + percent/100 after each full GC (0 = V8's own, up to 4× the live heap under load);
@@ -181,7 +181,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
-    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries, grpcResponses: 10_000 },
+    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries, grpcResponses: 10_000, jsonRpcResponses: 10_000 },
     memory: { heapGrowingPercent: 0, releaseIdleSeconds: 10 },
   };
 }
@@ -448,6 +448,7 @@ export function loadAppConfig(home: string): AppConfig {
       recentBlockResults: cache.int('recent-block-results', d.cache.recentBlockResults),
       restResponses: cache.int('rest-responses', d.cache.restResponses),
       grpcResponses: cache.int('grpc-responses', d.cache.grpcResponses),
+      jsonRpcResponses: cache.int('json-rpc-responses', d.cache.jsonRpcResponses),
     },
     memory: {
       heapGrowingPercent: memory.int('heap-growing-percent', d.memory.heapGrowingPercent),
@@ -688,6 +689,9 @@ rest-responses = ${config.cache.restResponses}
 # Answers of gRPC unary queries of the latest state (no x-cosmos-block-height), by method and
 # request, each up to 64 KiB; dropped the same way
 grpc-responses = ${config.cache.grpcResponses}
+# Results of Ethereum JSON-RPC state reads at the latest block (eth_getBalance, eth_call,
+# eth_blockNumber, …; never "pending"), by method and params; dropped at the next block
+json-rpc-responses = ${config.cache.jsonRpcResponses}
 
 [memory]
 # How far the JS heap may grow past what a full collection left live before the next one, in

@@ -58,7 +58,18 @@ export interface EthRpcServerOptions {
   api?: readonly string[];
   /** The keyring behind the personal namespace (served only with `personal` in `api`). */
   personal?: PersonalOptions;
+  /**
+   * Results of state reads at the latest block kept by method and params until the next block
+   * (app.toml [cache] json-rpc-responses; default 10,000; 0 = none).
+   */
+  answerCacheEntries?: number;
 }
+
+/**
+ * Methods whose result depends only on their params and the latest committed block: kept until
+ * the next one (never with the "pending" tag, which counts the mempool).
+ */
+const KEPT_METHODS = new Set(['eth_blockNumber', 'eth_chainId', 'net_version', 'eth_gasPrice', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_call']);
 
 /** Namespaces this server has: Ethermint's defaults, and txpool, debug (tracing) and personal (the node's keyring) on request. */
 export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug', 'personal'] as const;
@@ -143,6 +154,9 @@ export class EthRpcServer {
   private readonly logger: Logger;
   private readonly methods: Map<string, Handler>;
   private readonly filters = new Map<string, Filter>();
+  /** Kept results (KEPT_METHODS) at `keptHeight`, by method and params (insertion order: the oldest goes first). */
+  private readonly kept = new Map<string, unknown>();
+  private keptHeight = -1;
 
   constructor(private readonly options: EthRpcServerOptions) {
     this.backend = new EthBackend(options.env);
@@ -482,9 +496,26 @@ export class EthRpcServer {
     const handler = this.methods.get(method);
     if (handler === undefined) return reply({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
     if (params !== undefined && !Array.isArray(params)) return reply({ error: { code: -32602, message: 'non-array args' } });
+    const args = (params as unknown[] | undefined) ?? [];
+    const keep = this.options.answerCacheEntries ?? 10_000;
+    let key: string | undefined;
+    if (keep > 0 && KEPT_METHODS.has(method) && !args.includes('pending')) {
+      const latest = this.backend.latestHeight();
+      if (latest !== this.keptHeight) {
+        this.kept.clear();
+        this.keptHeight = latest;
+      }
+      key = `${method}\n${JSON.stringify(args, bigintAsHex)}`;
+      if (this.kept.has(key)) return reply({ result: this.kept.get(key) });
+    }
     try {
-      const result = await handler((params as unknown[] | undefined) ?? []);
-      return reply({ result: result ?? null });
+      const result = (await handler(args)) ?? null;
+      // Kept only if no block came in while it was computed.
+      if (key !== undefined && this.backend.latestHeight() === this.keptHeight) {
+        if (this.kept.size >= keep) this.kept.delete(this.kept.keys().next().value!);
+        this.kept.set(key, result);
+      }
+      return reply({ result });
     } catch (err) {
       if (err instanceof EthRpcError) return reply({ error: { code: err.code, message: err.message, ...(err.data === undefined ? {} : { data: err.data }) } });
       this.logger.error('json-rpc handler failed', { method, err: (err as Error).message });
@@ -696,6 +727,11 @@ export class EthRpcServer {
   }
 
   /** Open HTTP connections against the cap (undefined before start). */
+  /** How many results are kept now (at most answerCacheEntries). */
+  get cachedAnswers(): number {
+    return this.kept.size;
+  }
+
   connectionStats(): ConnectionStats | undefined {
     return this.guard?.stats();
   }

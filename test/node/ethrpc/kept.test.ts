@@ -1,0 +1,82 @@
+/**
+ * Ethereum JSON-RPC results of the latest block kept until the next one ([cache]
+ * json-rpc-responses): a repeated read is answered without querying the app; a new block, the
+ * "pending" tag, an explicit past block of another key, an error or a full cache are not served
+ * from it. Over a stand-in environment whose app counts its queries.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { EthRpcServer } from '../../../src/node/ethrpc/server.js';
+import { QueryBalanceResponseSchema } from '../../../src/gen/ethermint/evm/v1/query_pb.js';
+import type { RpcEnvironment } from '../../../src/node/rpc/environment.js';
+
+const ADDRESS = '0x1111111111111111111111111111111111111111';
+const OTHER = '0x2222222222222222222222222222222222222222';
+
+let server: EthRpcServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+async function setUp(answerCacheEntries?: number) {
+  const chain = { height: 5, balance: 100n, queries: 0 };
+  const env = {
+    genesis: { chainId: 'tokend_9000-1' },
+    blockStore: { height: () => chain.height, base: () => 1 },
+    stateStore: { lastBlockHeight: () => chain.height },
+    app: {
+      query: async (request: { path: string; height: number }) => {
+        chain.queries++;
+        if (request.path !== '/ethermint.evm.v1.Query/Balance') return { code: 1, log: `unexpected ${request.path}`, value: new Uint8Array(0) };
+        return { code: 0, log: '', value: toBinary(QueryBalanceResponseSchema, create(QueryBalanceResponseSchema, { balance: String(chain.balance + BigInt(request.height)) })) };
+      },
+    },
+  } as unknown as RpcEnvironment;
+  server = new EthRpcServer({ env, address: '127.0.0.1:0', ...(answerCacheEntries === undefined ? {} : { answerCacheEntries }) });
+  const { url } = await server.start();
+  let id = 0;
+  const call = async (method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string }; id: number }> =>
+    (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })).json()) as never;
+  return { chain, call, server };
+}
+
+describe('Ethereum JSON-RPC results kept until the next block', () => {
+  it('answers a repeated read from what it kept, with the request id; a new block reads again', async () => {
+    const { chain, call, server } = await setUp(2);
+    const first = await call('eth_getBalance', [ADDRESS, 'latest']);
+    expect(first.result).toBe('0x69'); // 100 + height 5
+    const again = await call('eth_getBalance', [ADDRESS, 'latest']);
+    expect(again).toEqual({ jsonrpc: '2.0', id: first.id + 1, result: '0x69' });
+    expect(chain.queries).toBe(1);
+    expect(server.cachedAnswers).toBe(1);
+
+    // "pending" reads every time; another key is its own entry; errors are not kept.
+    await call('eth_getBalance', [ADDRESS, 'pending']);
+    await call('eth_getBalance', [ADDRESS, 'pending']);
+    expect(chain.queries).toBe(3);
+    for (let i = 0; i < 2; i++) expect((await call('eth_getBalance', ['0x12', 'latest'])).error?.code).toBe(-32602);
+    await call('eth_getBalance', [OTHER, 'latest']);
+    await call('eth_getBalance', [ADDRESS, '0x4']);
+    expect(chain.queries).toBe(5);
+    // At most answerCacheEntries: the oldest went first.
+    expect(server.cachedAnswers).toBe(2);
+    await call('eth_getBalance', [ADDRESS, 'latest']);
+    expect(chain.queries).toBe(6);
+
+    // The next block: what was kept is dropped.
+    chain.height = 6;
+    expect((await call('eth_getBalance', [ADDRESS, 'latest'])).result).toBe('0x6a');
+    expect((await call('eth_blockNumber', [])).result).toBe('0x6');
+    expect(chain.queries).toBe(7);
+    expect(server.cachedAnswers).toBe(2);
+  });
+
+  it('keeps nothing with json-rpc-responses = 0', async () => {
+    const { chain, call, server } = await setUp(0);
+    await call('eth_getBalance', [ADDRESS, 'latest']);
+    await call('eth_getBalance', [ADDRESS, 'latest']);
+    expect(chain.queries).toBe(2);
+    expect(server.cachedAnswers).toBe(0);
+  });
+});
