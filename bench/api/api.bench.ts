@@ -4,7 +4,9 @@
  * (bench/api/loadgen.ts: undici with 50 connections; @grpc/grpc-js with 50 calls in flight),
  * bounded in time, requests/s and p50/p99 latency.
  *
- * Three servers in the same run (machines here are shared and noisy: compare ratios):
+ * Three servers in the same run (machines here are shared and noisy: compare ratios); against the
+ * real state, polling again is measured with the answers kept until the next block (the node's
+ * default), with nothing kept, and with the REST gateway's HTTP side on its own thread:
  *   - real:  the app over LevelDB (temp dir) with API_BENCH_ACCOUNTS funded accounts (default
  *            50,000), queried for 10,000 different accounts round-robin;
  *   - fixed: a router whose AllBalances answers one fixed small response (the gateway's floor);
@@ -131,9 +133,14 @@ function rows(label: string, result: LoadResult): Row[] {
   ];
 }
 
-async function measure(router: QueryRouter, label: string, files: { paths: string; requests: string }): Promise<Row[]> {
-  const api = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0' } });
-  const grpcServer = new GrpcServer({ router, options: { address: '127.0.0.1:0' } });
+/**
+ * REST then gRPC against `router`. `keep` false: no answers kept until the next block ([cache]
+ * rest-responses / grpc-responses 0); `thread`: the gateway's HTTP side on its own thread.
+ */
+async function measure(router: QueryRouter, label: string, files: { paths: string; requests: string }, { keep = true, thread = false } = {}): Promise<Row[]> {
+  const entries = keep ? 10_000 : 0;
+  const api = new ApiServer({ router, options: { address: 'tcp://127.0.0.1:0', answerCacheEntries: entries, thread } });
+  const grpcServer = new GrpcServer({ router, options: { address: '127.0.0.1:0', answerCacheEntries: entries } });
   const { url } = await api.start();
   const { target } = await grpcServer.start();
   try {
@@ -189,6 +196,9 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       out.push(...(await measure(router, `${ACCOUNTS} accounts, first poll`, files)));
       // A service provider polls the same deposit addresses over and over: the steady state.
       out.push(...(await measure(router, `${ACCOUNTS} accounts, polling again`, files)));
+      // The same without the answers kept until the next block, and with REST on its own thread.
+      out.push(...(await measure(router, `${ACCOUNTS} accounts, polling again, nothing kept`, files, { keep: false })));
+      out.push(...(await measure(router, `${ACCOUNTS} accounts, polling again, REST on its own thread`, files, { thread: true })));
     } finally {
       await chain.close();
     }
@@ -200,8 +210,12 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const bare = rps('REST bare', true);
     out.push({ name: 'REST balances (fixed response) / bare node:http', value: +(rps('REST balances (', true) / bare).toFixed(2), unit: 'ratio' });
     out.push({ name: 'REST balances (real state, first poll) / bare node:http', value: +(rps('REST balances (', false) / bare).toFixed(2), unit: 'ratio' });
-    const again = out.find((row) => row.name.includes('polling again') && row.name.startsWith('REST') && row.unit === 'req/s')!.value;
-    out.push({ name: 'REST balances (real state, polling again) / bare node:http', value: +(again / bare).toFixed(2), unit: 'ratio' });
+    const polled = (server: string, suffix: string): number =>
+      out.find((row) => row.name === `${server} (${ACCOUNTS} accounts, polling again${suffix}) requests/s`)!.value;
+    out.push({ name: 'REST balances (real state, polling again) / bare node:http', value: +(polled('REST balances', '') / bare).toFixed(2), unit: 'ratio' });
+    out.push({ name: 'REST balances (real state, polling again, own thread) / bare node:http', value: +(polled('REST balances', ', REST on its own thread') / bare).toFixed(2), unit: 'ratio' });
+    out.push({ name: 'REST polling again: kept / nothing kept', value: +(polled('REST balances', '') / polled('REST balances', ', nothing kept')).toFixed(2), unit: 'ratio' });
+    out.push({ name: 'gRPC polling again: kept / nothing kept', value: +(polled('gRPC AllBalances', '') / polled('gRPC AllBalances', ', nothing kept')).toFixed(2), unit: 'ratio' });
     return out;
   } finally {
     await rm(dir, { recursive: true, force: true });
