@@ -65,6 +65,8 @@ export interface EthRpcServerOptions {
   answerCacheEntries?: number;
 }
 
+/** Longer params (a big eth_call's data) or results are not kept. */
+const MAX_KEPT_TEXT = 64 * 1024;
 /**
  * Methods whose result depends only on their params and the latest committed block: kept until
  * the next one (never with the "pending" tag, which counts the mempool).
@@ -507,11 +509,12 @@ export class EthRpcServer {
       }
       key = `${method}\n${JSON.stringify(args, bigintAsHex)}`;
       if (this.kept.has(key)) return reply({ result: this.kept.get(key) });
+      if (key.length > MAX_KEPT_TEXT) key = undefined;
     }
     try {
       const result = (await handler(args)) ?? null;
-      // Kept only if no block came in while it was computed.
-      if (key !== undefined && this.backend.latestHeight() === this.keptHeight) {
+      // Kept only if no block came in while it was computed, and not a long one.
+      if (key !== undefined && this.backend.latestHeight() === this.keptHeight && (typeof result !== 'string' || result.length <= MAX_KEPT_TEXT)) {
         if (this.kept.size >= keep) this.kept.delete(this.kept.keys().next().value!);
         this.kept.set(key, result);
       }
@@ -726,12 +729,12 @@ export class EthRpcServer {
     }
   }
 
-  /** Open HTTP connections against the cap (undefined before start). */
   /** How many results are kept now (at most answerCacheEntries). */
   get cachedAnswers(): number {
     return this.kept.size;
   }
 
+  /** Open HTTP connections against the cap (undefined before start). */
   connectionStats(): ConnectionStats | undefined {
     return this.guard?.stats();
   }
@@ -758,7 +761,6 @@ function bigintAsHex(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? hex(value) : value;
 }
 
-/** The request body as text; undefined when it exceeds MAX_BODY (the rest is drained). */
 /** The body as text; undefined when it is over MAX_BODY (refused without reading the rest). */
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {

@@ -1,13 +1,14 @@
 /**
  * Ethereum JSON-RPC results of the latest block kept until the next one ([cache]
  * json-rpc-responses): a repeated read is answered without querying the app; a new block, the
- * "pending" tag, an explicit past block of another key, an error or a full cache are not served
- * from it. Over a stand-in environment whose app counts its queries.
+ * "pending" tag, an explicit past block of another key, an error, params over 64 KiB or a full
+ * cache are not served from it. Over a stand-in environment whose app counts its queries.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { EthRpcServer } from '../../../src/node/ethrpc/server.js';
-import { QueryBalanceResponseSchema } from '../../../src/gen/ethermint/evm/v1/query_pb.js';
+import { QueryBalanceResponseSchema, QueryParamsResponseSchema } from '../../../src/gen/ethermint/evm/v1/query_pb.js';
+import { MsgEthereumTxResponseSchema } from '../../../src/gen/ethermint/evm/v1/tx_pb.js';
 import type { RpcEnvironment } from '../../../src/node/rpc/environment.js';
 
 const ADDRESS = '0x1111111111111111111111111111111111111111';
@@ -27,7 +28,11 @@ async function setUp(answerCacheEntries?: number) {
     stateStore: { lastBlockHeight: () => chain.height },
     app: {
       query: async (request: { path: string; height: number }) => {
-        chain.queries++;
+        if (!request.path.endsWith('/Params')) chain.queries++;
+        if (request.path === '/ethermint.evm.v1.Query/Params') return { code: 0, log: '', value: toBinary(QueryParamsResponseSchema, create(QueryParamsResponseSchema, {})) };
+        if (request.path === '/ethermint.evm.v1.Query/EthCall') {
+          return { code: 0, log: '', value: toBinary(MsgEthereumTxResponseSchema, create(MsgEthereumTxResponseSchema, { ret: Uint8Array.of(1, 2), vmError: '' })) };
+        }
         if (request.path !== '/ethermint.evm.v1.Query/Balance') return { code: 1, log: `unexpected ${request.path}`, value: new Uint8Array(0) };
         return { code: 0, log: '', value: toBinary(QueryBalanceResponseSchema, create(QueryBalanceResponseSchema, { balance: String(chain.balance + BigInt(request.height)) })) };
       },
@@ -70,6 +75,18 @@ describe('Ethereum JSON-RPC results kept until the next block', () => {
     expect((await call('eth_blockNumber', [])).result).toBe('0x6');
     expect(chain.queries).toBe(7);
     expect(server.cachedAnswers).toBe(2);
+  });
+
+  it('an eth_call is kept, unless its params are longer than 64 KiB', async () => {
+    const { chain, call } = await setUp();
+    const small = { to: OTHER, data: '0x1234' };
+    expect((await call('eth_call', [small, 'latest'])).result).toBe('0x0102');
+    expect((await call('eth_call', [small, 'latest'])).result).toBe('0x0102');
+    expect(chain.queries).toBe(1);
+    const big = { to: OTHER, data: `0x${'ab'.repeat(40 * 1024)}` };
+    expect((await call('eth_call', [big, 'latest'])).result).toBe('0x0102');
+    expect((await call('eth_call', [big, 'latest'])).result).toBe('0x0102');
+    expect(chain.queries).toBe(3);
   });
 
   it('keeps nothing with json-rpc-responses = 0', async () => {
