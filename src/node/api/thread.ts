@@ -47,6 +47,9 @@ export class ApiThread {
   private unwatch: (() => void) | undefined;
   private stopped: Promise<void> | undefined;
   private stopping = false;
+  private shared: SharedArrayBuffer | undefined;
+  /** The options a thread that ended by itself is started again with (the port it listened on). */
+  private restartOptions: RestFrontOptions | undefined;
 
   constructor(
     readonly options: RestFrontOptions,
@@ -63,10 +66,27 @@ export class ApiThread {
     this.stats = new Int32Array(shared, 8, STATS_SLOTS);
     Atomics.store(height, 0, BigInt(this.stateHeight()));
     this.unwatch = this.watchStateHeight((h) => Atomics.store(height, 0, BigInt(h)));
-    const data: FrontWorkerData = { options: this.options, shared };
+    this.shared = shared;
+    try {
+      const address = await this.launch(this.options);
+      // A thread that ends by itself later is started again on the port it had.
+      this.restartOptions = { ...this.options, port: address.port };
+      return address;
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  /** Starts a worker with `options`; resolves once it listens. */
+  private launch(options: RestFrontOptions): Promise<FrontAddress> {
+    const data: FrontWorkerData = { options, shared: this.shared! };
     const worker = spawnFrontWorker(data);
     this.worker = worker;
-    const started = new Promise<FrontAddress>((resolve, reject) => {
+    const launchedAt = Date.now();
+    this.stopped = new Promise<void>((done) => worker.once('exit', () => done()));
+    return new Promise<FrontAddress>((resolve, reject) => {
+      let listening = false;
       worker.on('message', (message: FrontMessage) => {
         switch (message.t) {
           case 'ask':
@@ -76,6 +96,7 @@ export class ApiThread {
             this.logger[message.level](message.msg, message.ctx);
             break;
           case 'listening':
+            listening = true;
             resolve(message.address);
             break;
           case 'failed':
@@ -89,18 +110,22 @@ export class ApiThread {
         reject(err);
         if (!this.stopping) this.logger.error('REST gateway thread failed', { err: err.message });
       });
-      this.stopped = new Promise<void>((done) => worker.once('exit', () => done()));
       worker.once('exit', (code) => {
         reject(new Error(`the REST gateway thread exited (code ${code}) before listening`));
-        if (!this.stopping) this.logger.error('REST gateway thread stopped; the REST gateway is not serving', { code });
+        if (this.stopping || !listening || this.worker !== worker) return;
+        // Not asked to stop: a bug in the thread. REST is down until it is back; a thread that
+        // keeps dying at once is started again at most once a second.
+        const delay = Math.max(0, 1_000 - (Date.now() - launchedAt));
+        this.logger.error('REST gateway thread stopped; starting it again', { code, in_ms: delay });
+        setTimeout(() => {
+          if (this.stopping || this.restartOptions === undefined) return;
+          this.launch(this.restartOptions).then(
+            (address) => this.logger.info('REST gateway listening again', { address: address.url.slice('http://'.length) }),
+            (err: Error) => this.logger.error('REST gateway thread could not be started again; the REST gateway is not serving', { err: err.message }),
+          );
+        }, delay).unref();
       });
     });
-    try {
-      return await started;
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
   }
 
   private answer(worker: Worker, id: number, request: RestRequest): void {
@@ -142,7 +167,8 @@ export class ApiThread {
     });
     worker.postMessage({ t: 'stop' } satisfies BackMessage);
     const timer = setTimeout(() => void worker.terminate(), 5_000);
-    await said;
+    // A thread that already ended (waiting to be started again) says nothing.
+    await Promise.race([said, this.stopped]);
     clearTimeout(timer);
     await worker.terminate();
     await this.stopped;

@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import type { Worker } from 'node:worker_threads';
 import { ApiServer } from '../../../src/node/api/index.js';
 import { addGenesisAccounts, collectGentxs, defaultAppState, openApp } from '../../../src/node/app/index.js';
 import { defaultConsensusParams } from '../../../src/node/consensus/types/params.js';
@@ -411,6 +412,40 @@ describe('REST gateway with its HTTP side on a thread of its own', () => {
       await again.stop();
     } finally {
       if (!stopped) await api.stop();
+      await chain.close();
+    }
+  });
+
+  test('a thread that ends by itself is started again on its port, still bound to the state height; stop works while it is down', async () => {
+    const payer = testKey('thread-restart-payer');
+    const payee = testKey('thread-restart-payee');
+    const chain = await startChain(addGenesisAccounts(defaultAppStateWithValidator(), [{ address: payer.address, coins: [{ denom: DENOM, amount: 9n * TOKEN }] }]));
+    await chain.block([]);
+    const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', thread: true } });
+    const { url } = await api.start();
+    const threadOf = (): Worker => (api as unknown as { front: { worker: Worker } }).front.worker;
+    try {
+      const target = `${url}/cosmos/bank/v1beta1/balances/${payee.bech32}`;
+      const before = await request(target);
+      expect(before.body.balances).toEqual([]);
+      await threadOf().terminate();
+      // Back on the same port: wait until it answers again.
+      const deadline = Date.now() + 15_000;
+      let again: Answer | undefined;
+      while (again?.status !== 200) {
+        if (Date.now() > deadline) throw new Error('the REST gateway thread did not come back');
+        again = await request(target).catch(() => undefined);
+        if (again?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(again.text).toBe(before.text);
+      // The new thread reads the same state height: a block's answer is not the kept one.
+      const sent = await chain.block([signTx({ signer: payer, msgs: [msgSend(payer.bech32, payee.bech32, 2n * TOKEN)], sequence: 0n, accountNumber: 1n, fee: 2000n, gas: 200_000n })]);
+      expect(sent.txResults[0]!.code).toBe(0);
+      expect((await request(target)).body.balances).toEqual([{ denom: DENOM, amount: String(2n * TOKEN) }]);
+      // Ended again and stopped before it is back: the stop does not wait for it.
+      await threadOf().terminate();
+    } finally {
+      await api.stop();
       await chain.close();
     }
   });
