@@ -53,6 +53,16 @@ export interface RestAnswer {
 
 export type RestBackend = (request: RestRequest) => Promise<RestAnswer>;
 
+/**
+ * The answer to a request whose backend failed (a bug: ApiServer.handle turns every error into an
+ * answer): the gateway's error body with gRPC's Internal code, written here so the thread need not
+ * load the error module.
+ */
+export function internalErrorAnswer(err: unknown): RestAnswer {
+  const message = err instanceof Error ? err.message : String(err);
+  return { status: 500, body: JSON.stringify({ code: 13, message, details: [], error: message }) };
+}
+
 /** ApiOptions with the address already parsed. */
 export type RestFrontOptions = Omit<ApiOptions, 'address'> & { host: string; port: number };
 
@@ -205,9 +215,8 @@ export class RestFront {
         this.write(res, answer);
       },
       (err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        this.logger.error('REST request failed', { url: request.url, err: message });
-        this.write(res, { status: 500, body: JSON.stringify({ code: 13, message, details: [], error: message }) });
+        this.logger.error('REST request failed', { url: request.url, err: err instanceof Error ? err.message : String(err) });
+        this.write(res, internalErrorAnswer(err));
       },
     );
   }

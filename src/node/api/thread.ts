@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConnectionStats } from '../limits/connections.js';
 import type { Logger, LogContext } from '../logger.js';
-import type { FrontAddress, RestAnswer, RestBackend, RestFrontOptions, RestRequest } from './front.js';
+import { internalErrorAnswer, type FrontAddress, type RestAnswer, type RestBackend, type RestFrontOptions, type RestRequest } from './front.js';
 
 /** Slots of the shared stats array (the worker writes, `connectionStats()` reads). */
 export const STATS = { open: 0, max: 1, evicted: 2, refused: 3, waiting: 4, kept: 5 } as const;
@@ -131,11 +131,7 @@ export class ApiThread {
   private answer(worker: Worker, id: number, request: RestRequest): void {
     this.backend(request).then(
       (answer) => worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage),
-      (err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        const answer: RestAnswer = { status: 500, body: JSON.stringify({ code: 13, message, details: [], error: message }) };
-        worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage);
-      },
+      (err: unknown) => worker.postMessage({ t: 'answer', id, answer: internalErrorAnswer(err) } satisfies BackMessage),
     );
   }
 

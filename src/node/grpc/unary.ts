@@ -45,7 +45,7 @@ export function parseHeightMetadata(raw: string | string[] | undefined): number 
   return height;
 }
 
-/** Longer answers (long listings) are not kept. */
+/** Longer answers (long listings) and longer requests are not kept. */
 const MAX_KEPT_ANSWER = 64 * 1024;
 
 export class UnaryFastPath {
@@ -93,7 +93,8 @@ export class UnaryFastPath {
     // A call of an app method at the latest state gets the same answer until a block is
     // committed: the answer is kept under the method and the request bytes.
     let key: string | undefined;
-    if (this.keptEntries > 0 && entry.source === 'app' && req.headers[GRPC_HEIGHT_HEADER] === undefined && this.router.stateHeight !== undefined) {
+    // (A request longer than an answer may be is not kept either: its bytes are the key.)
+    if (this.keptEntries > 0 && entry.source === 'app' && req.headers[GRPC_HEIGHT_HEADER] === undefined && body.length <= MAX_KEPT_ANSWER && this.router.stateHeight !== undefined) {
       const stateHeight = this.router.stateHeight();
       if (stateHeight !== this.keptHeight) {
         this.kept.clear();

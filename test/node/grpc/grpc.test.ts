@@ -245,7 +245,7 @@ describe('gRPC server', () => {
 });
 
 describe('gRPC answers of the latest state, kept until the next block', () => {
-  test('the same call is answered once per height; a block, height metadata, an error or a full cache are not served from it', async () => {
+  test('the same call is answered once per height; a block, height metadata, an error, a request over 64 KiB or a full cache are not served from it', async () => {
     const payer = testKey('grpc-keep-payer');
     const payee = testKey('grpc-keep-payee');
     const validator = testKey('validator');
@@ -288,11 +288,17 @@ describe('gRPC answers of the latest state, kept until the next block', () => {
       for (let i = 0; i < 2; i++) expect((await failure(unary(bank, 'AllBalances', { address: 'token1bad' }))).code).toBe(grpc.status.INVALID_ARGUMENT);
       expect(calls.get(ALL)).toBe(5);
 
+      // A request longer than 64 KiB (its bytes would be the key) runs every time.
+      const longKey = { address: payer.bech32, pagination: { key: Buffer.alloc(70 * 1024, 7) } };
+      await unary(bank, 'AllBalances', longKey);
+      await unary(bank, 'AllBalances', longKey);
+      expect(calls.get(ALL)).toBe(7);
+
       // At most answerCacheEntries answers, the oldest dropped first.
       await unary(bank, 'AllBalances', { address: payee.bech32 });
       await unary(bank, 'AllBalances', { address: testKey('grpc-keep-third').bech32 });
       expect(server.cachedAnswers).toBe(2);
-      expect(calls.get(ALL)).toBe(7);
+      expect(calls.get(ALL)).toBe(9);
 
       // A committed block: the next answer shows the new state.
       const height = Number(first.headers.get('x-cosmos-block-height')[0]);
