@@ -15,6 +15,12 @@
  * E2E_LOAD_SECONDS while REST is polled at 200 req/s (p99 under load), then REST saturated while
  * the 500 tx/s go on; node RSS sampled every second throughout (start, peak, after the load).
  *
+ * E2E_PROBES=1: while REST is polled under the 500 tx/s phase, the same balance is also read
+ * through the CometBFT RPC (`abci_query` of bank's Balance, GET) and the Ethereum JSON-RPC
+ * (`eth_getBalance`, POST), each at 100 req/s from its own process: their p99 against the same
+ * reads on the idle node (phase 1). Off by default: the two more processes compete for the same
+ * two cores and raise REST's own p99 under load (the issue's target is measured without them).
+ *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
  * E2E_HEAP_GROWING_PERCENT: app.toml [memory] heap-growing-percent for the node (default: as init writes it).
  * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
@@ -88,6 +94,13 @@ function loadgen(args: string[]): { done: Promise<Record<string, unknown>>; chil
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`loadgen ${args[0]} exited ${code}`))));
   });
   return { done, child };
+}
+
+/** cosmos.bank.v1beta1.QueryBalanceRequest {address = 1, denom = 2}, encoded by hand (two short strings). */
+function balanceRequest(address: string, denom: string): Uint8Array {
+  const a = Buffer.from(address);
+  const d = Buffer.from(denom);
+  return Buffer.concat([Buffer.from([0x0a, a.length]), a, Buffer.from([0x12, d.length]), d]);
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -219,6 +232,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
 
     const rpcPort = await freePort();
     const apiPort = await freePort();
+    const ethPort = await freePort();
     const url = `http://127.0.0.1:${rpcPort}`;
     // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
     const nodeLog = join(home, 'node.log');
@@ -234,7 +248,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
     // The node's log: <home>/node.log, or <dir>/node.log with E2E_MEMLOG (why it stopped, if it did).
     const logFile = memlog ? join(memlog, 'node.log') : nodeLog;
-    node = spawn(process.execPath, [...profile, ...memlogArgs, ...nodeArgs, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${await freePort()}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
+    node = spawn(process.execPath, [...profile, ...memlogArgs, ...nodeArgs, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${ethPort}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
       stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
       env: { ...process.env, ...memlogEnv },
     });
@@ -263,6 +277,17 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     // answering the same bytes (balances of 100 accounts, round-robin).
     const idle = await loadgen(['rest', balanceUrl, '200', '5']).done;
     log(`REST idle: ${JSON.stringify(idle)}`);
+    // The same balance through the CometBFT RPC and the Ethereum JSON-RPC (100 req/s each).
+    const rpcBalanceUrl = `${url}/abci_query?path=%22/cosmos.bank.v1beta1.Query/Balance%22&data=0x${Buffer.from(balanceRequest(keys[0]!.bech32, DENOM)).toString('hex')}`;
+    const ethUrl = `http://127.0.0.1:${ethPort}`;
+    const ethBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [`0x${Buffer.from(keys[0]!.address).toString('hex')}`, 'latest'] });
+    const probes = async (seconds: number): Promise<{ rpc: Record<string, unknown>; eth: Record<string, unknown> }> => {
+      const [rpcProbe, ethProbe] = await Promise.all([loadgen(['rest', rpcBalanceUrl, '100', String(seconds)]).done, loadgen(['rest', ethUrl, '100', String(seconds), ethBody]).done]);
+      return { rpc: rpcProbe, eth: ethProbe };
+    };
+    const withProbes = process.env['E2E_PROBES'] === '1';
+    const idleProbes = withProbes ? await probes(5) : undefined;
+    if (idleProbes) log(`RPC abci_query idle: ${JSON.stringify(idleProbes.rpc)}; eth_getBalance idle: ${JSON.stringify(idleProbes.eth)}`);
     const balancePaths = writePaths(
       join(home, 'balance-paths.txt'),
       keys.slice(0, 100).map((key) => `/cosmos/bank/v1beta1/balances/${key.bech32}`),
@@ -307,7 +332,8 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const before = watcher.committedOk;
     const steadyRun = loadgen(['txs', url, steadyFile, String(connections), '500', join(home, 'steady-submitted.json')]);
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const loaded = await loadgen(['rest', balanceUrl, '200', String(Math.max(3, loadSeconds - 4))]).done;
+    const [loaded, loadedProbes] = await Promise.all([loadgen(['rest', balanceUrl, '200', String(Math.max(3, loadSeconds - 4))]).done, withProbes ? probes(Math.max(3, loadSeconds - 4)) : undefined]);
+    if (loadedProbes) log(`RPC abci_query under load: ${JSON.stringify(loadedProbes.rpc)}; eth_getBalance under load: ${JSON.stringify(loadedProbes.eth)}`);
     const restLoaded = await saturate(restOrigin, balancePaths, restSeconds);
     log(`REST saturated under the 500 tx/s load: ${JSON.stringify(restLoaded)}`);
     const steadyResult = await steadyRun.done;
@@ -358,6 +384,15 @@ export async function run(log: (line: string) => void = () => undefined): Promis
       { name: 'e2e: steady phase: submit rate reached (offered 500 tx/s)', value: Math.round(Number(steadyResult.accepted) / Number(steadyResult.seconds)), unit: 'tx/s' },
       { name: 'e2e: REST balance p99 at 200 req/s, under the steady phase', value: Number(loaded.p99Ms), unit: 'ms' },
       { name: 'e2e: REST p99 under load / idle', value: round(Number(loaded.p99Ms) / Number(idle.p99Ms)), unit: '×' },
+      ...(idleProbes && loadedProbes
+        ? [
+            { name: 'e2e: CometBFT RPC abci_query balance p99 at 100 req/s, idle', value: Number(idleProbes.rpc.p99Ms), unit: 'ms' },
+            { name: 'e2e: CometBFT RPC abci_query balance p99 at 100 req/s, under the steady phase', value: Number(loadedProbes.rpc.p99Ms), unit: 'ms' },
+            { name: 'e2e: eth_getBalance p99 at 100 req/s, idle', value: Number(idleProbes.eth.p99Ms), unit: 'ms' },
+            { name: 'e2e: eth_getBalance p99 at 100 req/s, under the steady phase', value: Number(loadedProbes.eth.p99Ms), unit: 'ms' },
+            { name: 'e2e: probe errors (RPC, eth; idle and under load)', value: Number(idleProbes.rpc.errors) + Number(idleProbes.eth.errors) + Number(loadedProbes.rpc.errors) + Number(loadedProbes.eth.errors), unit: 'count' },
+          ]
+        : []),
       { name: 'e2e: REST balance saturated, idle (50 connections)', value: restIdle.rps, unit: 'req/s' },
       { name: 'e2e: bare node:http saturated, same answer and client', value: bare.rps, unit: 'req/s' },
       { name: 'e2e: REST idle / bare node:http (target ≥ 0.8)', value: round(restIdle.rps / bare.rps), unit: '×' },

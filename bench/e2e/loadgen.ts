@@ -3,14 +3,15 @@
  * the node's, and its event loop does not pace the node's):
  *
  *   node --import tsx bench/e2e/loadgen.ts txs <rpcUrl> <txsFile> <connections> <rate> <outFile>
- *   node --import tsx bench/e2e/loadgen.ts rest <url> <rate> <seconds>
+ *   node --import tsx bench/e2e/loadgen.ts rest <url> <rate> <seconds> [<json body>]
  *
  * txs: submits every tx of <txsFile> (base64, one a line) with `broadcast_tx_sync` over
  * <connections> keep-alive connections, at most <rate> tx/s (0: as fast as the node answers);
  * writes the wall-clock time (ms since the epoch) each tx was answered to <outFile> (JSON array by
  * line number, null when rejected) and prints {sent, accepted, rejected, errors, codes, seconds}.
- * rest: GETs <url> at <rate> requests/s (open loop: a slow answer does not delay the next request)
- * for <seconds> and prints {requests, errors, rps, p50Ms, p99Ms, maxMs}.
+ * rest: GETs <url> (POSTs <json body> to it when given: a JSON-RPC read) at <rate> requests/s
+ * (open loop: a slow answer does not delay the next request) for <seconds> and prints {requests,
+ * errors, rps, p50Ms, p99Ms, maxMs}. A JSON-RPC answer with an `error` member counts as an error.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -88,7 +89,7 @@ async function txs(): Promise<void> {
 }
 
 async function restPoll(): Promise<void> {
-  const [target = '', rateText = '200', secondsText = '5'] = rest;
+  const [target = '', rateText = '200', secondsText = '5', body] = rest;
   const url = new URL(target);
   const rate = Number(rateText);
   const total = Math.round(rate * Number(secondsText));
@@ -102,8 +103,12 @@ async function restPoll(): Promise<void> {
     const now = performance.now();
     if (due > now) await sleep(due - now);
     const t0 = performance.now();
+    const answered =
+      body === undefined
+        ? get(agent, url)
+        : post(agent, url, body).then((text) => ('error' in (JSON.parse(text) as object) ? 500 : 200));
     inflight.push(
-      get(agent, url).then(
+      answered.then(
         (status) => {
           if (status !== 200) errors++;
           latencies.push(performance.now() - t0);
