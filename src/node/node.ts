@@ -463,6 +463,10 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         httpTimeoutMs: appConfig.jsonRpc.httpTimeoutMs,
         httpIdleTimeoutMs: appConfig.jsonRpc.httpIdleTimeoutMs,
         answerCacheEntries: appConfig.cache.jsonRpcResponses,
+        thread: appConfig.jsonRpc.httpThread,
+        ...(servedRouter.stateHeight !== undefined && servedRouter.watchStateHeight !== undefined
+          ? { stateHeight: () => servedRouter.stateHeight!(), watchStateHeight: (listener: (height: number) => void) => servedRouter.watchStateHeight!(listener) }
+          : {}),
       });
       servers['json-rpc'] = ethRpc;
       jsonRpcAddress = await ethRpc.start();

@@ -73,6 +73,9 @@ describe('EVM over the Ethereum JSON-RPC', () => {
   test('chain id, client version, block number, and one balance with two views', async () => {
     expect((await provider.getNetwork()).chainId).toBe(BigInt(CHAIN_ID));
     expect((await rpc('net_version', [])).result).toBe(String(CHAIN_ID));
+    // init's app.toml serves the HTTP side on its own thread ([json-rpc] http-thread = true): every
+    // call of this file goes through it.
+    expect(bg!.logs()).toMatch(/Ethereum JSON-RPC listening.*thread=true/);
     expect((await rpc('web3_clientVersion', [])).result).toMatch(/^tokend\//);
     expect(await provider.getBlockNumber()).toBeGreaterThanOrEqual(2);
     expect(await provider.getBalance(JUNK_ETH)).toBe(await bankBalance(JUNK_ADDR));

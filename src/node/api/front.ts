@@ -3,7 +3,7 @@
  * the read/write timeouts, CORS preflights, request bodies within `maxBodyBytes`, and the answers
  * kept per URL until the app's state height moves. What a request means is the backend's
  * (ApiServer.handle): it gets a `RestRequest` and gives back a `RestAnswer`, plain data, so the
- * front can run on the main thread beside it or on a thread of its own (thread.ts, worker.ts).
+ * front can run on the main thread beside it or on a thread of its own (threads/frontThread.ts, worker.ts).
  *
  *   const front = new RestFront(options, (request) => api.handle(request), () => stateHeight, logger);
  *   const { url } = await front.start();
@@ -18,6 +18,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
+import type { FrontAddress } from '../threads/frontThread.js';
 import type { ApiOptions } from './options.js';
 
 export const HEIGHT_HEADER = 'x-cosmos-block-height';
@@ -66,13 +67,7 @@ export function internalErrorAnswer(err: unknown): RestAnswer {
 /** ApiOptions with the address already parsed. */
 export type RestFrontOptions = Omit<ApiOptions, 'address'> & { host: string; port: number };
 
-/** Where the front listens. */
-export interface FrontAddress {
-  host: string;
-  port: number;
-  /** http://host:port */
-  url: string;
-}
+export type { FrontAddress };
 
 export class RestFront {
   private server: Server | undefined;

@@ -34,7 +34,7 @@ export interface ApiOptions {
   answerCacheEntries: number;
   /**
    * Serve the HTTP side (connections, parsing, the kept answers) on a thread of its own
-   * (thread.ts): an answer kept for the latest state then never waits for the main thread.
+   * (threads/frontThread.ts): an answer kept for the latest state then never waits for the main thread.
    */
   thread: boolean;
 }

@@ -7,7 +7,7 @@
  *   await api.stop();
  *
  * The HTTP side (connections, bodies, timeouts, answers kept until the next block) is front.ts,
- * on this thread or — `options.thread`, app.toml `[api] http-thread` — on its own (thread.ts);
+ * on this thread or — `options.thread`, app.toml `[api] http-thread` — on its own (threads/frontThread.ts);
  * this class is what the front asks (`handle`: a RestRequest in, a RestAnswer out).
  *
  * Per request: match the compiled route table (routes.ts), build the request message from path
@@ -32,12 +32,12 @@ import { nullLogger } from '../logger.js';
 import { GrpcStatus, QueryError, type QueryRouter } from '../services/types.js';
 import { appVersion } from '../version/version.js';
 import { gatewayErrorBody, gatewayErrorOf } from './errors.js';
-import { HEIGHT_HEADER, RestFront, type FrontAddress, type RestAnswer, type RestRequest } from './front.js';
+import { HEIGHT_HEADER, internalErrorAnswer, RestFront, type FrontAddress, type RestAnswer, type RestFrontOptions, type RestRequest } from './front.js';
 import { buildOpenApi, openApiHtml } from './openapi.js';
 import { defaultApiOptions, parseApiAddress, type ApiOptions } from './options.js';
 import { applyQueryString, buildRequest, setParam } from './params.js';
 import { RouteTable, type CompiledRoute } from './routes.js';
-import { ApiThread } from './thread.js';
+import { FrontThread } from '../threads/frontThread.js';
 
 export interface ApiServerConfig {
   router: QueryRouter;
@@ -57,7 +57,7 @@ export class ApiServer {
   readonly options: ApiOptions;
   private readonly router: QueryRouter;
   private readonly logger: Logger;
-  private front: RestFront | ApiThread | undefined;
+  private front: RestFront | FrontThread<RestFrontOptions, RestRequest, RestAnswer> | undefined;
   private openApiJson: string | undefined;
   private openApiPage: string | undefined;
 
@@ -69,7 +69,7 @@ export class ApiServer {
   }
 
   /**
-   * Starts the HTTP side: on a thread of its own with `options.thread` (thread.ts), else on this
+   * Starts the HTTP side: on a thread of its own with `options.thread` (threads/frontThread.ts), else on this
    * thread. Either way the queries run here, through `handle`.
    */
   async start(): Promise<ApiAddress> {
@@ -79,16 +79,17 @@ export class ApiServer {
     // Without a state height to check answers against, none is kept.
     if (router.stateHeight === undefined) frontOptions.answerCacheEntries = 0;
     const stateHeight = (): number => router.stateHeight?.() ?? -1;
-    let front: RestFront | ApiThread;
+    let front: RestFront | FrontThread<RestFrontOptions, RestRequest, RestAnswer>;
     // The thread needs to hear of each new state height; a router that cannot tell keeps the front here.
     if (frontOptions.thread && router.watchStateHeight !== undefined) {
-      front = new ApiThread(frontOptions, this.handle, stateHeight, (listener) => router.watchStateHeight!(listener), this.logger);
+      const spec = { label: 'REST gateway', worker: 'api/worker', backend: this.handle, internalError: internalErrorAnswer, stateHeight, watchStateHeight: (listener: (height: number) => void) => router.watchStateHeight!(listener) };
+      front = new FrontThread(frontOptions, spec, this.logger);
     } else {
       front = new RestFront(frontOptions, this.handle, stateHeight, this.logger);
     }
     const address = await front.start();
     this.front = front;
-    this.logger.info('REST gateway listening', { address: `${address.url.slice('http://'.length)}`, routes: this.table.routes.length, thread: front instanceof ApiThread });
+    this.logger.info('REST gateway listening', { address: `${address.url.slice('http://'.length)}`, routes: this.table.routes.length, thread: front instanceof FrontThread });
     return address;
   }
 

@@ -1,67 +1,8 @@
 /**
- * The REST gateway's thread (thread.ts starts it): a RestFront whose backend is the main thread.
- * Requests it cannot answer from its kept answers go to the main thread as {t:'ask'} messages;
- * log lines go there too. It reads the app's state height from the shared memory the main
- * thread's commit writes, and writes its connection figures there.
+ * The REST gateway's thread ([api] http-thread; threads/frontThread.ts starts it): a RestFront
+ * whose backend is the main thread's ApiServer.handle.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import type { LogContext, Logger } from '../logger.js';
-import { RestFront, type RestAnswer, type RestRequest } from './front.js';
-import { STATS, STATS_SLOTS, type BackMessage, type FrontMessage, type FrontWorkerData } from './thread.js';
+import { serveFront } from '../threads/frontWorker.js';
+import { RestFront, type RestAnswer, type RestFrontOptions, type RestRequest } from './front.js';
 
-const port = parentPort!;
-const { options, shared } = workerData as FrontWorkerData;
-const height = new BigInt64Array(shared, 0, 1);
-const stats = new Int32Array(shared, 8, STATS_SLOTS);
-const post = (message: FrontMessage): void => port.postMessage(message);
-
-const log =
-  (level: keyof Logger) =>
-  (msg: string, ctx?: LogContext): void =>
-    post(ctx === undefined ? { t: 'log', level, msg } : { t: 'log', level, msg, ctx });
-const logger: Logger = { trace: log('trace'), debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
-
-const waiting = new Map<number, (answer: RestAnswer) => void>();
-let nextId = 0;
-const ask = (request: RestRequest): Promise<RestAnswer> =>
-  new Promise((resolve) => {
-    const id = nextId++;
-    waiting.set(id, resolve);
-    post({ t: 'ask', id, request });
-  });
-
-const publish = (): void => {
-  const s = front.connectionStats();
-  if (s !== undefined) {
-    Atomics.store(stats, STATS.open, s.open);
-    Atomics.store(stats, STATS.max, s.max);
-    Atomics.store(stats, STATS.evicted, s.evicted);
-    Atomics.store(stats, STATS.refused, s.refused);
-    Atomics.store(stats, STATS.waiting, s.waiting);
-  }
-  Atomics.store(stats, STATS.kept, front.keptAnswers);
-};
-
-const front = new RestFront(options, ask, () => Number(Atomics.load(height, 0)), logger, publish);
-// Refusals and waits change the figures without a connection closing: a second's staleness at most.
-const publisher = setInterval(publish, 1000);
-publisher.unref();
-
-port.on('message', (message: BackMessage) => {
-  if (message.t === 'answer') {
-    const resolve = waiting.get(message.id);
-    waiting.delete(message.id);
-    resolve?.(message.answer);
-    return;
-  }
-  clearInterval(publisher);
-  void front.stop().then(() => post({ t: 'stopped' }));
-});
-
-front.start().then(
-  (address) => {
-    publish();
-    post({ t: 'listening', address });
-  },
-  (err: NodeJS.ErrnoException) => post(err.code === undefined ? { t: 'failed', message: err.message } : { t: 'failed', message: err.message, code: err.code }),
-);
+serveFront<RestFrontOptions, RestRequest, RestAnswer>((options, ask, stateHeight, logger, changed) => new RestFront(options, ask, stateHeight, logger, changed));

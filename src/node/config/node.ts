@@ -89,7 +89,17 @@ export interface AppConfig {
   };
   grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number };
   /** [json-rpc] (Ethermint names): max-open-connections (0 = what the descriptor limit allows), http-timeout, http-idle-timeout. */
-  jsonRpc: { enable: boolean; address: string; wsAddress: string; api: string[]; maxOpenConnections: number; httpTimeoutMs: number; httpIdleTimeoutMs: number };
+  jsonRpc: {
+    enable: boolean;
+    address: string;
+    wsAddress: string;
+    api: string[];
+    maxOpenConnections: number;
+    httpTimeoutMs: number;
+    httpIdleTimeoutMs: number;
+    /** http-thread (tokend): HTTP connections, parsing and kept results on a thread of their own. */
+    httpThread: boolean;
+  };
   /** [state-sync]: take a snapshot every snapshot-interval blocks (0 = never), keep snapshot-keep-recent. */
   stateSync: { snapshotInterval: number; snapshotKeepRecent: number };
   /**
@@ -179,7 +189,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
       httpThread: true,
     },
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
-    jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000 },
+    jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000, httpThread: true },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
     cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries, grpcResponses: 10_000, jsonRpcResponses: 10_000 },
     memory: { heapGrowingPercent: 0, releaseIdleSeconds: 10 },
@@ -437,6 +447,7 @@ export function loadAppConfig(home: string): AppConfig {
       maxOpenConnections: jsonRpc.int('max-open-connections', d.jsonRpc.maxOpenConnections),
       httpTimeoutMs: jsonRpc.duration('http-timeout', d.jsonRpc.httpTimeoutMs),
       httpIdleTimeoutMs: jsonRpc.duration('http-idle-timeout', d.jsonRpc.httpIdleTimeoutMs),
+      httpThread: jsonRpc.bool('http-thread', d.jsonRpc.httpThread),
     },
     stateSync: {
       snapshotInterval: stateSync.int('snapshot-interval', d.stateSync.snapshotInterval),
@@ -665,6 +676,9 @@ max-open-connections = ${config.jsonRpc.maxOpenConnections}
 http-timeout = ${q(formatDurationMs(config.jsonRpc.httpTimeoutMs))}
 # An HTTP connection with no request in progress is closed after this
 http-idle-timeout = ${q(formatDurationMs(config.jsonRpc.httpIdleTimeoutMs))}
+# Serve the HTTP connections on a thread of their own: a result kept for the latest state ([cache]
+# json-rpc-responses) is then given without waiting for the block being executed
+http-thread = ${config.jsonRpc.httpThread}
 
 [state-sync]
 # Take a state-sync snapshot every snapshot-interval blocks (0 disables snapshots)

@@ -17,10 +17,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readBoundedBody } from '../limits/body.js';
-import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
+import type { AddressInfo } from 'node:net';
+import type { ConnectionStats } from '../limits/connections.js';
+import { FrontThread, type Front } from '../threads/frontThread.js';
+import { EthFront, internalEthAnswer, KEPT_METHODS, keptKey, MAX_BODY, MAX_KEPT_TEXT, type EthAnswer, type EthFrontOptions, type EthRequest } from './front.js';
 import { bytesToHex } from '@ethereumjs/util';
 import { toChecksumHex } from '../../keyring/address.js';
 import { nullLogger, type Logger } from '../logger.js';
@@ -38,7 +38,6 @@ export const GAS_CAP = 25_000_000n;
 export const LOGS_CAP = 10_000;
 export const BLOCK_RANGE_CAP = 10_000;
 export const FEE_HISTORY_CAP = 100;
-const MAX_BODY = 5 * 1024 * 1024;
 const MAX_BATCH = 1000;
 
 export interface EthRpcServerOptions {
@@ -60,18 +59,19 @@ export interface EthRpcServerOptions {
   personal?: PersonalOptions;
   /**
    * Results of state reads at the latest block kept by method and params until the next block
-   * (app.toml [cache] json-rpc-responses; default 10,000; 0 = none).
+   * (app.toml [cache] json-rpc-responses; default 10,000; 0 = none). HTTP requests only.
    */
   answerCacheEntries?: number;
+  /**
+   * [json-rpc] http-thread: the HTTP side (connections, parsing, kept results) on a thread of its
+   * own (threads/frontThread.ts). Needs `stateHeight` and `watchStateHeight`; default false.
+   */
+  thread?: boolean;
+  /** The app's committed state height (the router's): what the thread's kept results are checked against. */
+  stateHeight?: () => number;
+  /** Calls `listener` with each new state height, inside the store's commit; returns the unsubscribe. */
+  watchStateHeight?: (listener: (height: number) => void) => () => void;
 }
-
-/** Longer params (a big eth_call's data) or results are not kept. */
-const MAX_KEPT_TEXT = 64 * 1024;
-/**
- * Methods whose result depends only on their params and the latest committed block: kept until
- * the next one (never with the "pending" tag, which counts the mempool).
- */
-const KEPT_METHODS = new Set(['eth_blockNumber', 'eth_chainId', 'net_version', 'eth_gasPrice', 'eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_call']);
 
 /** Namespaces this server has: Ethermint's defaults, and txpool, debug (tracing) and personal (the node's keyring) on request. */
 export const SERVED_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug', 'personal'] as const;
@@ -145,9 +145,7 @@ function address(value: unknown, what = '0'): string {
 }
 
 export class EthRpcServer {
-  private server: Server | undefined;
-  private guard: ConnectionGuard | undefined;
-  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
+  private front: Front | undefined;
   private wsServer: WebSocketServer | undefined;
   private offNewBlock: (() => void) | undefined;
   private readonly sockets = new Set<WebSocket>();
@@ -156,9 +154,6 @@ export class EthRpcServer {
   private readonly logger: Logger;
   private readonly methods: Map<string, Handler>;
   private readonly filters = new Map<string, Filter>();
-  /** Kept results (KEPT_METHODS) at `keptHeight`, by method and params (insertion order: the oldest goes first). */
-  private readonly kept = new Map<string, unknown>();
-  private keptHeight = -1;
 
   constructor(private readonly options: EthRpcServerOptions) {
     this.backend = new EthBackend(options.env);
@@ -488,7 +483,11 @@ export class EthRpcServer {
     }
   }
 
-  private async handleOne(request: unknown): Promise<Record<string, unknown> | undefined> {
+  /**
+   * One request's reply. With `keep`, a state read at the latest block (KEPT_METHODS, not
+   * "pending") that no block came in during reports its key and result there, for the front to keep.
+   */
+  private async handleOne(request: unknown, keep?: (kept: NonNullable<EthAnswer['keep']>) => void): Promise<Record<string, unknown> | undefined> {
     if (request === null || typeof request !== 'object' || Array.isArray(request)) {
       return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request' } };
     }
@@ -499,24 +498,19 @@ export class EthRpcServer {
     if (handler === undefined) return reply({ error: { code: -32601, message: `the method ${method} does not exist/is not available` } });
     if (params !== undefined && !Array.isArray(params)) return reply({ error: { code: -32602, message: 'non-array args' } });
     const args = (params as unknown[] | undefined) ?? [];
-    const keep = this.options.answerCacheEntries ?? 10_000;
     let key: string | undefined;
-    if (keep > 0 && KEPT_METHODS.has(method) && !args.includes('pending')) {
-      const latest = this.backend.latestHeight();
-      if (latest !== this.keptHeight) {
-        this.kept.clear();
-        this.keptHeight = latest;
-      }
-      key = `${method}\n${JSON.stringify(args, bigintAsHex)}`;
-      if (this.kept.has(key)) return reply({ result: this.kept.get(key) });
+    let at = -1;
+    if (keep !== undefined && KEPT_METHODS.has(method) && !args.includes('pending')) {
+      key = keptKey(method, args);
       if (key.length > MAX_KEPT_TEXT) key = undefined;
+      at = this.backend.latestHeight();
     }
     try {
       const result = (await handler(args)) ?? null;
       // Kept only if no block came in while it was computed, and not a long one.
-      if (key !== undefined && this.backend.latestHeight() === this.keptHeight && (typeof result !== 'string' || result.length <= MAX_KEPT_TEXT)) {
-        if (this.kept.size >= keep) this.kept.delete(this.kept.keys().next().value!);
-        this.kept.set(key, result);
+      if (key !== undefined && this.backend.latestHeight() === at) {
+        const text = JSON.stringify(result, bigintAsHex);
+        if (text.length <= MAX_KEPT_TEXT) keep!({ key, result: text, at });
       }
       return reply({ result });
     } catch (err) {
@@ -526,89 +520,65 @@ export class EthRpcServer {
     }
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const send = (status: number, body: unknown) => {
-      const text = JSON.stringify(body, bigintAsHex);
-      res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
-      res.end(text);
-    };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-allow-headers': 'content-type' });
-      res.end();
-      return;
+  /**
+   * The HTTP front's backend: one POST body (one request or a batch) → its answer. Never rejects.
+   * A single request's keepable result comes back in `keep`, at the height it was read at.
+   */
+  readonly answerHttp = async (request: EthRequest): Promise<EthAnswer> => {
+    const answer = (body: unknown, keep?: EthAnswer['keep']): EthAnswer => ({ status: 200, body: JSON.stringify(body, bigintAsHex), ...(keep === undefined ? {} : { keep }) });
+    if (!('body' in request)) {
+      return { status: 413, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (>${MAX_BODY})` } }) };
     }
-    if (req.method !== 'POST') {
-      send(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'method not allowed' } });
-      return;
-    }
-    const raw = await readBody(req);
-    if (raw === undefined) {
-      send(413, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (>${MAX_BODY})` } });
-      return;
-    }
-    let body: unknown;
     try {
-      body = JSON.parse(raw);
-    } catch {
-      send(200, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
-      return;
+      let body: unknown;
+      try {
+        body = JSON.parse(request.body);
+      } catch {
+        return answer({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+      }
+      if (Array.isArray(body)) {
+        if (body.length === 0) return answer({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
+        if (body.length > MAX_BATCH) return answer({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } });
+        const out = [];
+        for (const item of body) out.push(await this.handleOne(item));
+        return answer(out);
+      }
+      let kept: EthAnswer['keep'];
+      const reply = await this.handleOne(body, (k) => (kept = k));
+      return answer(reply, kept);
+    } catch (err) {
+      this.logger.error('json-rpc request failed', { err: (err as Error).message });
+      return internalEthAnswer();
     }
-    if (Array.isArray(body)) {
-      if (body.length === 0) return send(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } });
-      if (body.length > MAX_BATCH) return send(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } });
-      const out = [];
-      for (const item of body) out.push(await this.handleOne(item));
-      send(200, out);
-      return;
-    }
-    send(200, await this.handleOne(body));
-  }
+  };
 
   async start(): Promise<EthRpcAddress> {
     const [host, portText] = splitAddress(this.options.address);
-    const timeoutMs = this.options.httpTimeoutMs ?? 30_000;
-    const idleMs = this.options.httpIdleTimeoutMs ?? 120_000;
-    const server = createServer(
-      {
-        requestTimeout: timeoutMs,
-        headersTimeout: timeoutMs > 0 ? Math.min(timeoutMs, 60_000) : 60_000,
-        keepAliveTimeout: idleMs,
-        connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor((timeoutMs || 20_000) / 4))),
-      },
-      (req, res) => {
-        const tracked = this.tracked.get(req.socket);
-        if (tracked) {
-          tracked.busy();
-          res.once('close', () => tracked.idle());
-        }
-        if (timeoutMs > 0) res.setTimeout(timeoutMs, () => res.destroy());
-        this.handle(req, res).catch((err: unknown) => {
-          this.logger.error('json-rpc request failed', { err: (err as Error).message });
-          if (!res.headersSent) res.writeHead(500);
-          res.end();
-        });
-      },
-    );
-    // Connection cap with idle eviction, as the other servers (limits/connections.ts): a flood of
-    // idle sockets never locks out a new client.
-    const guard = new ConnectionGuard('json-rpc', { maxConnections: this.options.maxOpenConnections ?? 0, idleTimeoutMs: idleMs }, this.logger);
-    this.guard = guard;
-    guard.attach(server, (socket, tracked) => this.tracked.set(socket, tracked));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(Number(portText), host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    server.on('error', (err: Error) => this.logger.warn('json-rpc server error', { err: err.message }));
-    this.server = server;
-    const bound = server.address() as AddressInfo;
-    const url = `http://${host}:${bound.port}`;
-    this.logger.info('Ethereum JSON-RPC listening', { address: url });
+    const frontOptions: EthFrontOptions = {
+      host,
+      port: Number(portText),
+      maxOpenConnections: this.options.maxOpenConnections ?? 0,
+      httpTimeoutMs: this.options.httpTimeoutMs ?? 30_000,
+      httpIdleTimeoutMs: this.options.httpIdleTimeoutMs ?? 120_000,
+      answerCacheEntries: this.options.answerCacheEntries ?? 10_000,
+    };
+    const { stateHeight, watchStateHeight } = this.options;
+    let front: Front;
+    if (this.options.thread === true && stateHeight !== undefined && watchStateHeight !== undefined) {
+      // Kept results belong to the app's state height, which the thread sees in shared memory; the
+      // backend reports a result's height as latestHeight(), which moves only after it.
+      const spec = { label: 'Ethereum JSON-RPC', worker: 'ethrpc/worker', backend: this.answerHttp, internalError: internalEthAnswer, stateHeight, watchStateHeight };
+      front = new FrontThread<EthFrontOptions, EthRequest, EthAnswer>(frontOptions, spec, this.logger);
+    } else {
+      front = new EthFront(frontOptions, this.answerHttp, () => this.backend.latestHeight(), this.logger);
+    }
+    const address = await front.start();
+    this.front = front;
+    const url = `http://${host}:${address.port}`;
+    this.logger.info('Ethereum JSON-RPC listening', { address: url, thread: front instanceof FrontThread });
     let wsUrl: string | undefined;
     if (this.options.wsAddress !== undefined && this.options.wsAddress !== '') wsUrl = await this.startWs(this.options.wsAddress);
-    return { host, port: bound.port, url, wsUrl };
+    return { host, port: address.port, url, wsUrl };
   }
 
   // ------------------------------------------------------------------ websocket (eth_subscribe)
@@ -729,18 +699,17 @@ export class EthRpcServer {
     }
   }
 
-  /** How many results are kept now (at most answerCacheEntries). */
+  /** How many results the HTTP front keeps now (at most answerCacheEntries). */
   get cachedAnswers(): number {
-    return this.kept.size;
+    return this.front?.keptAnswers ?? 0;
   }
 
   /** Open HTTP connections against the cap (undefined before start). */
   connectionStats(): ConnectionStats | undefined {
-    return this.guard?.stats();
+    return this.front?.connectionStats();
   }
 
   async stop(): Promise<void> {
-    this.guard?.close();
     this.offNewBlock?.();
     this.offNewBlock = undefined;
     const wss = this.wsServer;
@@ -749,23 +718,14 @@ export class EthRpcServer {
       for (const socket of this.sockets) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     }
-    const server = this.server;
-    if (server === undefined) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const front = this.front;
+    this.front = undefined;
+    await front?.stop();
   }
 }
 
 function bigintAsHex(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? hex(value) : value;
-}
-
-/** The body as text; undefined when it is over MAX_BODY (refused without reading the rest). */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    readBoundedBody(req, MAX_BODY, { done: (body) => resolve(body.toString('utf8')), tooLarge: () => resolve(undefined), error: reject });
-  });
 }
 
 function splitAddress(text: string): [string, string] {

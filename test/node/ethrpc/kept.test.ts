@@ -2,9 +2,12 @@
  * Ethereum JSON-RPC results of the latest block kept until the next one ([cache]
  * json-rpc-responses): a repeated read is answered without querying the app; a new block, the
  * "pending" tag, an explicit past block of another key, an error, params over 64 KiB or a full
- * cache are not served from it. Over a stand-in environment whose app counts its queries.
+ * cache are not served from it. Over a stand-in environment whose app counts its queries, with the
+ * HTTP side on the main thread and on its own thread ([json-rpc] http-thread), where the kept
+ * results are checked against the state height the store's commit shares.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { EthRpcServer } from '../../../src/node/ethrpc/server.js';
 import { QueryBalanceResponseSchema, QueryParamsResponseSchema } from '../../../src/gen/ethermint/evm/v1/query_pb.js';
@@ -20,8 +23,16 @@ afterEach(async () => {
   server = undefined;
 });
 
+let thread = false;
+
 async function setUp(answerCacheEntries?: number) {
   const chain = { height: 5, balance: 100n, queries: 0 };
+  const listeners = new Set<(height: number) => void>();
+  // A new block: the store's commit tells the state height's watchers, then the stores move.
+  const setHeight = (height: number): void => {
+    for (const listener of listeners) listener(height);
+    chain.height = height;
+  };
   const env = {
     genesis: { chainId: 'tokend_9000-1' },
     blockStore: { height: () => chain.height, base: () => 1 },
@@ -38,17 +49,34 @@ async function setUp(answerCacheEntries?: number) {
       },
     },
   } as unknown as RpcEnvironment;
-  server = new EthRpcServer({ env, address: '127.0.0.1:0', ...(answerCacheEntries === undefined ? {} : { answerCacheEntries }) });
+  server = new EthRpcServer({
+    env,
+    address: '127.0.0.1:0',
+    ...(answerCacheEntries === undefined ? {} : { answerCacheEntries }),
+    thread,
+    stateHeight: () => chain.height,
+    watchStateHeight: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
   const { url } = await server.start();
   let id = 0;
   const call = async (method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string }; id: number }> =>
     (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) })).json()) as never;
-  return { chain, call, server };
+  return { chain, call, server, setHeight, url };
 }
 
-describe('Ethereum JSON-RPC results kept until the next block', () => {
+describe.each([
+  ['on the main thread', false],
+  ['on its own thread', true],
+])('Ethereum JSON-RPC results kept until the next block, HTTP %s', (_name, onThread) => {
+  beforeAll(() => {
+    thread = onThread;
+  });
+
   it('answers a repeated read from what it kept, with the request id; a new block reads again', async () => {
-    const { chain, call, server } = await setUp(2);
+    const { chain, call, server, setHeight } = await setUp(2);
     const first = await call('eth_getBalance', [ADDRESS, 'latest']);
     expect(first.result).toBe('0x69'); // 100 + height 5
     const again = await call('eth_getBalance', [ADDRESS, 'latest']);
@@ -70,7 +98,7 @@ describe('Ethereum JSON-RPC results kept until the next block', () => {
     expect(chain.queries).toBe(6);
 
     // The next block: what was kept is dropped.
-    chain.height = 6;
+    setHeight(6);
     expect((await call('eth_getBalance', [ADDRESS, 'latest'])).result).toBe('0x6a');
     expect((await call('eth_blockNumber', [])).result).toBe('0x6');
     expect(chain.queries).toBe(7);
@@ -95,5 +123,48 @@ describe('Ethereum JSON-RPC results kept until the next block', () => {
     await call('eth_getBalance', [ADDRESS, 'latest']);
     expect(chain.queries).toBe(2);
     expect(server.cachedAnswers).toBe(0);
+  });
+});
+
+describe('Ethereum JSON-RPC HTTP on its own thread', () => {
+  beforeAll(() => {
+    thread = true;
+  });
+
+  it('answers a kept read while the main thread is blocked', async () => {
+    const { chain, call, url } = await setUp();
+    const first = await call('eth_getBalance', [ADDRESS, 'latest']);
+    expect(first.result).toBe('0x69');
+    // spawnSync blocks this (the main) thread until the child exits: only the JSON-RPC's own
+    // thread can answer the child meanwhile.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 'child', method: 'eth_getBalance', params: [ADDRESS, 'latest'] });
+    const script =
+      'fetch(process.argv[1], { method: "POST", headers: { "content-type": "application/json" }, body: process.argv[2], signal: AbortSignal.timeout(10000) }).then(async (r) => console.log(r.status, await r.text()), (e) => console.log("failed", e.message))';
+    const child = spawnSync(process.execPath, ['-e', script, url, body], { encoding: 'utf8' });
+    expect(child.stdout.trim()).toBe('200 {"jsonrpc":"2.0","id":"child","result":"0x69"}');
+    expect(chain.queries).toBe(1);
+  });
+
+  it('refuses what the main thread refused: other methods, bodies over 5 MB, bad JSON, empty batches', async () => {
+    const { url, call } = await setUp();
+    const post = async (body: string | Uint8Array, method = 'POST') => {
+      const res = await fetch(url, { method, headers: { 'content-type': 'application/json' }, ...(method === 'GET' ? {} : { body }) });
+      return { status: res.status, body: (await res.json()) as { error?: { code: number; message: string } } };
+    };
+    expect(await post('', 'GET')).toEqual({ status: 405, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'method not allowed' } } });
+    const huge = await post(new Uint8Array(5 * 1024 * 1024 + 1).fill(0x20));
+    expect(huge).toEqual({ status: 413, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: `content length too large (>${5 * 1024 * 1024})` } } });
+    expect(await post('{"jsonrpc":')).toEqual({ status: 200, body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } } });
+    expect(await post('[]')).toEqual({ status: 200, body: { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'empty batch' } } });
+    const preflight = await fetch(url, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    // A batch is answered whole by the main thread; the server still serves afterwards.
+    const batch = (await (await fetch(url, { method: 'POST', body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'nope' }]) })).json()) as { id: number; error?: { code: number } }[];
+    expect(batch.map((r) => [r.id, r.error?.code])).toEqual([
+      [1, undefined],
+      [2, -32601],
+    ]);
+    expect((await call('eth_blockNumber', [])).result).toBe('0x5');
   });
 });

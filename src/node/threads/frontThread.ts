@@ -1,14 +1,15 @@
 /**
- * The REST gateway's HTTP side on a thread of its own ([api] http-thread): the worker (worker.ts)
- * runs a RestFront — connections, HTTP parsing, timeouts, the answers kept per URL — and sends
- * each request it cannot answer itself here, where ApiServer.handle runs the query against the
- * app. A balance poll answered from the kept answers then costs the main thread nothing and never
- * waits behind a block being executed or a burst of CheckTx.
+ * A server's HTTP side on a thread of its own: the REST gateway's ([api] http-thread, api/worker.ts)
+ * and the Ethereum JSON-RPC's ([json-rpc] http-thread, ethrpc/worker.ts). The worker runs the
+ * server's front — connections, HTTP parsing, timeouts, the answers kept until the next block — and
+ * sends each request it cannot answer itself here, where the backend runs it against the app. A
+ * read answered from the kept answers then costs the main thread nothing and never waits behind a
+ * block being executed or a burst of CheckTx.
  *
  * The app's state height is shared memory: the store's commit writes it (router.watchStateHeight)
  * before anything else can observe the new block, and the worker reads it for every request, so a
  * kept answer is never served once the state it describes has been replaced — the same guarantee
- * as the front on the main thread, which calls router.stateHeight() itself.
+ * as a front on the main thread, which reads the height itself.
  *
  * Messages, worker → here: {t:'ask', id, request}, {t:'log', level, msg, ctx},
  * {t:'listening', address}, {t:'failed', message, code}, {t:'stopped'};
@@ -19,29 +20,57 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ConnectionStats } from '../limits/connections.js';
 import type { Logger, LogContext } from '../logger.js';
-import { internalErrorAnswer, type FrontAddress, type RestAnswer, type RestBackend, type RestFrontOptions, type RestRequest } from './front.js';
 
 /** Slots of the shared stats array (the worker writes, `connectionStats()` reads). */
 export const STATS = { open: 0, max: 1, evicted: 2, refused: 3, waiting: 4, kept: 5 } as const;
 export const STATS_SLOTS = 6;
 
-export type FrontMessage =
-  | { t: 'ask'; id: number; request: RestRequest }
+/** Where a front listens. */
+export interface FrontAddress {
+  host: string;
+  port: number;
+  /** http://host:port */
+  url: string;
+}
+
+/** What a front offers, on either thread. */
+export interface Front {
+  start(): Promise<FrontAddress>;
+  stop(): Promise<void>;
+  connectionStats(): ConnectionStats | undefined;
+  readonly keptAnswers: number;
+}
+
+export type FrontMessage<Req> =
+  | { t: 'ask'; id: number; request: Req }
   | { t: 'log'; level: keyof Logger; msg: string; ctx?: LogContext }
   | { t: 'listening'; address: FrontAddress }
   | { t: 'failed'; message: string; code?: string }
   | { t: 'stopped' };
 
-export type BackMessage = { t: 'answer'; id: number; answer: RestAnswer } | { t: 'stop' };
+export type BackMessage<Ans> = { t: 'answer'; id: number; answer: Ans } | { t: 'stop' };
 
 /** What the worker gets as workerData. */
-export interface FrontWorkerData {
-  options: RestFrontOptions;
+export interface FrontWorkerData<Options> {
+  options: Options;
   /** 8 bytes of state height (BigInt64), then the stats slots (Int32). */
   shared: SharedArrayBuffer;
 }
 
-export class ApiThread {
+/** The server a thread fronts: its name in logs, its worker module, and how it answers. */
+export interface FrontThreadSpec<Req, Ans> {
+  /** In log lines: "REST gateway", "Ethereum JSON-RPC". */
+  label: string;
+  /** The worker's module under src/node (dist/node when built), without extension: 'api/worker'. */
+  worker: string;
+  backend: (request: Req) => Promise<Ans>;
+  /** The answer to a request whose backend rejected (a bug: backends turn errors into answers). */
+  internalError: (err: unknown) => Ans;
+  stateHeight: () => number;
+  watchStateHeight: (listener: (height: number) => void) => () => void;
+}
+
+export class FrontThread<Options extends { port: number }, Req, Ans> implements Front {
   private worker: Worker | undefined;
   private stats: Int32Array | undefined;
   private unwatch: (() => void) | undefined;
@@ -49,23 +78,21 @@ export class ApiThread {
   private stopping = false;
   private shared: SharedArrayBuffer | undefined;
   /** The options a thread that ended by itself is started again with (the port it listened on). */
-  private restartOptions: RestFrontOptions | undefined;
+  private restartOptions: Options | undefined;
 
   constructor(
-    readonly options: RestFrontOptions,
-    private readonly backend: RestBackend,
-    private readonly stateHeight: () => number,
-    private readonly watchStateHeight: (listener: (height: number) => void) => () => void,
+    readonly options: Options,
+    private readonly spec: FrontThreadSpec<Req, Ans>,
     private readonly logger: Logger,
   ) {}
 
   async start(): Promise<FrontAddress> {
-    if (this.worker !== undefined) throw new Error('API server already started');
+    if (this.worker !== undefined) throw new Error(`${this.spec.label} already started`);
     const shared = new SharedArrayBuffer(8 + 4 * STATS_SLOTS);
     const height = new BigInt64Array(shared, 0, 1);
     this.stats = new Int32Array(shared, 8, STATS_SLOTS);
-    Atomics.store(height, 0, BigInt(this.stateHeight()));
-    this.unwatch = this.watchStateHeight((h) => Atomics.store(height, 0, BigInt(h)));
+    Atomics.store(height, 0, BigInt(this.spec.stateHeight()));
+    this.unwatch = this.spec.watchStateHeight((h) => Atomics.store(height, 0, BigInt(h)));
     this.shared = shared;
     try {
       const address = await this.launch(this.options);
@@ -79,15 +106,16 @@ export class ApiThread {
   }
 
   /** Starts a worker with `options`; resolves once it listens. */
-  private launch(options: RestFrontOptions): Promise<FrontAddress> {
-    const data: FrontWorkerData = { options, shared: this.shared! };
-    const worker = spawnFrontWorker(data);
+  private launch(options: Options): Promise<FrontAddress> {
+    const label = this.spec.label;
+    const data: FrontWorkerData<Options> = { options, shared: this.shared! };
+    const worker = spawnFrontWorker(this.spec.worker, data);
     this.worker = worker;
     const launchedAt = Date.now();
     this.stopped = new Promise<void>((done) => worker.once('exit', () => done()));
     return new Promise<FrontAddress>((resolve, reject) => {
       let listening = false;
-      worker.on('message', (message: FrontMessage) => {
+      worker.on('message', (message: FrontMessage<Req>) => {
         switch (message.t) {
           case 'ask':
             this.answer(worker, message.id, message.request);
@@ -108,30 +136,30 @@ export class ApiThread {
       });
       worker.once('error', (err) => {
         reject(err);
-        if (!this.stopping) this.logger.error('REST gateway thread failed', { err: err.message });
+        if (!this.stopping) this.logger.error(`${label} thread failed`, { err: err.message });
       });
       worker.once('exit', (code) => {
-        reject(new Error(`the REST gateway thread exited (code ${code}) before listening`));
+        reject(new Error(`the ${label} thread exited (code ${code}) before listening`));
         if (this.stopping || !listening || this.worker !== worker) return;
-        // Not asked to stop: a bug in the thread. REST is down until it is back; a thread that
-        // keeps dying at once is started again at most once a second.
+        // Not asked to stop: a bug in the thread. The server is down until it is back; a thread
+        // that keeps dying at once is started again at most once a second.
         const delay = Math.max(0, 1_000 - (Date.now() - launchedAt));
-        this.logger.error('REST gateway thread stopped; starting it again', { code, in_ms: delay });
+        this.logger.error(`${label} thread stopped; starting it again`, { code, in_ms: delay });
         setTimeout(() => {
           if (this.stopping || this.restartOptions === undefined) return;
           this.launch(this.restartOptions).then(
-            (address) => this.logger.info('REST gateway listening again', { address: address.url.slice('http://'.length) }),
-            (err: Error) => this.logger.error('REST gateway thread could not be started again; the REST gateway is not serving', { err: err.message }),
+            (address) => this.logger.info(`${label} listening again`, { address: address.url.slice('http://'.length) }),
+            (err: Error) => this.logger.error(`${label} thread could not be started again; it is not serving`, { err: err.message }),
           );
         }, delay).unref();
       });
     });
   }
 
-  private answer(worker: Worker, id: number, request: RestRequest): void {
-    this.backend(request).then(
-      (answer) => worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage),
-      (err: unknown) => worker.postMessage({ t: 'answer', id, answer: internalErrorAnswer(err) } satisfies BackMessage),
+  private answer(worker: Worker, id: number, request: Req): void {
+    this.spec.backend(request).then(
+      (answer) => worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage<Ans>),
+      (err: unknown) => worker.postMessage({ t: 'answer', id, answer: this.spec.internalError(err) } satisfies BackMessage<Ans>),
     );
   }
 
@@ -155,13 +183,13 @@ export class ApiThread {
     // The thread closes its server (requests in flight get their second, as on the main thread),
     // says so, and is ended.
     const said = new Promise<void>((resolve) => {
-      const onMessage = (message: FrontMessage): void => {
+      const onMessage = (message: FrontMessage<Req>): void => {
         if (message.t === 'stopped') resolve();
       };
       worker.on('message', onMessage);
       worker.once('exit', () => resolve());
     });
-    worker.postMessage({ t: 'stop' } satisfies BackMessage);
+    worker.postMessage({ t: 'stop' } satisfies BackMessage<Ans>);
     const timer = setTimeout(() => void worker.terminate(), 5_000);
     // A thread that already ended (waiting to be started again) says nothing.
     await Promise.race([said, this.stopped]);
@@ -173,19 +201,20 @@ export class ApiThread {
 }
 
 /**
- * The worker running worker.ts. From the built tree (dist/bundle or dist/node, one copy of the file
- * under dist/node/api either way); from the TypeScript sources (the tests) through tsx.
+ * The worker running `module` (e.g. 'api/worker'). From the built tree (dist/bundle or dist/node,
+ * one copy of the file under dist/node either way); from the TypeScript sources (the tests)
+ * through tsx.
  */
-function spawnFrontWorker(workerData: FrontWorkerData): Worker {
+function spawnFrontWorker(module: string, workerData: unknown): Worker {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
-    const file = new URL('./worker.ts', here).href;
+    const file = new URL(`../${module}.ts`, here).href;
     // tsx's ES module API (require.resolve names its CommonJS twin beside it).
     const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
     const boot = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.tsImport(${JSON.stringify(file)}, ${JSON.stringify(file)}))`;
     return new Worker(boot, { eval: true, workerData });
   }
   const at = here.lastIndexOf('/dist/');
-  const file = at >= 0 ? new URL(`${here.slice(0, at)}/dist/node/api/worker.js`) : new URL('./worker.js', here);
+  const file = at >= 0 ? new URL(`${here.slice(0, at)}/dist/node/${module}.js`) : new URL(`../${module}.js`, here);
   return new Worker(file, { workerData });
 }
