@@ -22,6 +22,7 @@
  * two cores and raise REST's own p99 under load (the issue's target is measured without them).
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
+ * E2E_JSON_RPC_THREAD=0|1: app.toml [json-rpc] http-thread for the node (default: as init writes it).
  * E2E_HEAP_GROWING_PERCENT: app.toml [memory] heap-growing-percent for the node (default: as init writes it).
  * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
  * E2E_SETTLE_SECONDS (default 60): how long after the load the settled RSS is read.
@@ -200,6 +201,12 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     writeFileSync(genesisPath, JSON.stringify(genesis));
     tokend(['collect-gentxs', ...h]);
     const configPath = join(home, 'config', 'config.toml');
+    if (process.env['E2E_JSON_RPC_THREAD'] !== undefined) {
+      const appToml = join(home, 'config', 'app.toml');
+      const text = readFileSync(appToml, 'utf8');
+      const at = text.indexOf('\n[json-rpc]\n');
+      writeFileSync(appToml, text.slice(0, at) + text.slice(at).replace(/^http-thread = .*$/m, `http-thread = ${process.env['E2E_JSON_RPC_THREAD'] === '1'}`));
+    }
     if (process.env['E2E_HEAP_GROWING_PERCENT'] !== undefined) {
       const appToml = join(home, 'config', 'app.toml');
       writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^heap-growing-percent = .*$/m, `heap-growing-percent = ${Number(process.env['E2E_HEAP_GROWING_PERCENT'])}`));
