@@ -1,9 +1,11 @@
 /**
  * Settings written into config.toml / app.toml are applied by a running node (issue 14):
  * [rpc] max_body_bytes, cors_allowed_origins, timeout_read; [api] enabled-unsafe-cors,
- * rpc-max-body-bytes, [cache] recent-block-results. The files are edited as an operator would, then the node is started.
+ * rpc-max-body-bytes, [cache] recent-block-results, [json-rpc] http-thread. The files are edited as an
+ * operator would, then the node is started.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { appTomlPath, configTomlPath } from '../../../src/node/config/node.js';
@@ -36,6 +38,8 @@ beforeAll(async () => {
     [/^enabled-unsafe-cors = .*$/m, 'enabled-unsafe-cors = true'],
     [/^rpc-max-body-bytes = .*$/m, 'rpc-max-body-bytes = 2000'],
     [/^recent-block-results = .*$/m, 'recent-block-results = 2'],
+    // The second http-thread line is [json-rpc]'s ([api]'s comes first).
+    [/(^\[json-rpc\]$[\s\S]*?^)http-thread = true$/m, '$1http-thread = false'],
   ]);
   node = await startFast(home);
   await waitFor(() => node.consensus.status().latestBlockHeight >= 1, 'height 1');
@@ -52,6 +56,19 @@ function jsonRpcBody(bytes: number): string {
 }
 
 describe('written settings are applied', () => {
+  it('[json-rpc] http-thread = false: the JSON-RPC answers on the main thread, so not while it is blocked', async () => {
+    const url = node.jsonRpcAddress!.url;
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
+    const first = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(((await first.json()) as { result: string }).result).toMatch(/^0x[0-9a-f]+$/);
+    // spawnSync blocks this (the main) thread until the child exits; the child gives up after 1 s.
+    // With the HTTP side on its own thread the kept result would be answered meanwhile.
+    const script =
+      'fetch(process.argv[1], { method: "POST", headers: { "content-type": "application/json" }, body: process.argv[2], signal: AbortSignal.timeout(1000) }).then((r) => console.log(r.status), (e) => console.log("failed", e.name))';
+    const child = spawnSync(process.execPath, ['-e', script, url, body], { encoding: 'utf8' });
+    expect(child.stdout.trim()).toBe('failed TimeoutError');
+  });
+
   it('[cache] recent-block-results: the state store keeps that many decoded FinalizeBlock responses', async () => {
     const from = node.consensus.status().latestBlockHeight;
     await waitFor(() => node.consensus.status().latestBlockHeight >= from + 3, `height ${from + 3}`);
