@@ -145,6 +145,17 @@ describe('Ethereum JSON-RPC HTTP on its own thread', () => {
     expect(chain.queries).toBe(1);
   });
 
+  it('a busy port fails the start with the listen error, on its own thread and on the main thread', async () => {
+    const { url } = await setUp();
+    const port = Number(new URL(url).port);
+    const env = { genesis: { chainId: 'tokend_9000-1' }, blockStore: { height: () => 1, base: () => 1 }, stateStore: { lastBlockHeight: () => 1 } } as unknown as RpcEnvironment;
+    for (const onThread of [true, false]) {
+      const second = new EthRpcServer({ env, address: `127.0.0.1:${port}`, thread: onThread, stateHeight: () => 1, watchStateHeight: () => () => undefined });
+      await expect(second.start()).rejects.toMatchObject({ code: 'EADDRINUSE', message: expect.stringContaining('EADDRINUSE') });
+      await second.stop();
+    }
+  });
+
   it('refuses what the main thread refused: other methods, bodies over 5 MB, bad JSON, empty batches', async () => {
     const { url, call } = await setUp();
     const post = async (body: string | Uint8Array, method = 'POST') => {
