@@ -45,6 +45,7 @@ import { addGenesisAccounts } from '../../src/node/app/index.js';
 import { sha256 } from '../../src/keyring/hash.js';
 import { CHAIN_ID, DENOM, makeKeys, sendTx, type Key } from '../app/send.bench.js';
 import { saturate, saturateBare, writePaths } from './rest.js';
+import { setAppTomlKey } from '../support/appToml.js';
 import { cpuMs, rssMiB } from '../support/proc.js';
 
 export interface Row {
@@ -201,12 +202,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     writeFileSync(genesisPath, JSON.stringify(genesis));
     tokend(['collect-gentxs', ...h]);
     const configPath = join(home, 'config', 'config.toml');
-    if (process.env['E2E_JSON_RPC_THREAD'] !== undefined) {
-      const appToml = join(home, 'config', 'app.toml');
-      const text = readFileSync(appToml, 'utf8');
-      const at = text.indexOf('\n[json-rpc]\n');
-      writeFileSync(appToml, text.slice(0, at) + text.slice(at).replace(/^http-thread = .*$/m, `http-thread = ${process.env['E2E_JSON_RPC_THREAD'] === '1'}`));
-    }
+    if (process.env['E2E_JSON_RPC_THREAD'] !== undefined) setAppTomlKey(home, 'json-rpc', 'http-thread', String(process.env['E2E_JSON_RPC_THREAD'] === '1'));
     if (process.env['E2E_HEAP_GROWING_PERCENT'] !== undefined) {
       const appToml = join(home, 'config', 'app.toml');
       writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^heap-growing-percent = .*$/m, `heap-growing-percent = ${Number(process.env['E2E_HEAP_GROWING_PERCENT'])}`));

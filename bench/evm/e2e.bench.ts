@@ -29,7 +29,8 @@
  *   npm run bench -- evm-e2e
  *
  * EVM_E2E_VALUE=0 / EVM_E2E_ERC20=0 skip a phase (and its in-process figure);
- * EVM_E2E_IN_PROCESS=0 skips the in-process figures. EVM_E2E_NODE_PROFILE=<dir> makes the node
+ * EVM_E2E_IN_PROCESS=0 skips the in-process figures. EVM_E2E_JSON_RPC_THREAD=0|1 sets app.toml
+ * [json-rpc] http-thread (default: as init writes it, true). EVM_E2E_NODE_PROFILE=<dir> makes the node
  * write a CPU profile (node --cpu-prof) into <dir> when it stops (as bench/e2e's
  * E2E_NODE_PROFILE), sampled every EVM_E2E_NODE_PROFILE_INTERVAL µs (node's default 1000).
  *
@@ -46,6 +47,7 @@ import { keyPairFromPrivateKey } from '../../src/keyring/keys.js';
 import { cliOk, tempHome } from '../../test/helpers/cli.js';
 import { fastBlocks, freePort, startBackground, stopNode, waitForHeight } from '../../test/helpers/node.js';
 import { contractCallRows, openEvmChain, valueTransferRows } from './chain.bench.js';
+import { setAppTomlKey } from '../support/appToml.js';
 import { cpuMs } from '../support/proc.js';
 
 interface Row {
@@ -91,6 +93,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     writeFileSync(genesisPath, JSON.stringify(genesis));
     await cliOk(['gentx', 'val', '1000000000000000000000attotoken', ...KB, ...h]);
     await cliOk(['collect-gentxs', ...h]);
+    if (process.env['EVM_E2E_JSON_RPC_THREAD'] !== undefined) setAppTomlKey(home, 'json-rpc', 'http-thread', String(process.env['EVM_E2E_JSON_RPC_THREAD'] === '1'));
 
     if (valuePhase) log(`signing ${total} transfers`);
     const signed: string[] = [];
