@@ -18,7 +18,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
-import type { FrontAddress } from '../threads/frontThread.js';
+import type { Front, FrontAddress } from '../threads/frontThread.js';
 import type { ApiOptions } from './options.js';
 
 export const HEIGHT_HEADER = 'x-cosmos-block-height';
@@ -69,7 +69,7 @@ export type RestFrontOptions = Omit<ApiOptions, 'address'> & { host: string; por
 
 export type { FrontAddress };
 
-export class RestFront {
+export class RestFront implements Front {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private guard: ConnectionGuard | undefined;
