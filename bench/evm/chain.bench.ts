@@ -6,7 +6,8 @@
  *   contract calls    calls of a contract that does one SSTORE and one LOG (the shape of an
  *                     ERC-20 transfer: storage write + Transfer event), same path
  *   eth_call          latency of the EthCall query (abci_query path of eth_call)
- *   JSON-RPC          eth_blockNumber req/s through the EthRpcServer vs. a bare node:http server
+ *   JSON-RPC          eth_blockNumber req/s through the EthRpcServer (HTTP on the main thread, and on
+ *                     its own thread) vs. a bare node:http server
  *                     answering the same JSON, same client, same run
  *
  * `run()` returns rows {name, value, unit} for bench/run.ts.
@@ -261,6 +262,10 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const env = { blockStore: { height: () => height - 1 }, stateStore: { load: () => ({ lastBlockHeight: height - 1 }) } } as unknown as RpcEnvironment;
     const server = new EthRpcServer({ env, address: '127.0.0.1:0' });
     const { url } = await server.start();
+    // The same, with the HTTP side on its own thread ([json-rpc] http-thread, the default): the
+    // repeated eth_blockNumber is answered there from the kept result.
+    const threaded = new EthRpcServer({ env, address: '127.0.0.1:0', thread: true, stateHeight: () => height - 1, watchStateHeight: () => () => undefined });
+    const { url: threadedUrl } = await threaded.start();
     const bare = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -275,11 +280,15 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     // Warm both (JIT, connection pools) before measuring; then measure each the same way.
     await loadgen(bareUrl, body, 1, 32);
     await loadgen(url, body, 1, 32);
+    await loadgen(threadedUrl, body, 1, 32);
     const baseline = await loadgen(bareUrl, body, seconds, 32);
     const ours = await loadgen(url, body, seconds, 32);
-    rows.push({ name: 'eth_blockNumber (JSON-RPC)', value: ours, unit: 'req/s' });
+    const oursThreaded = await loadgen(threadedUrl, body, seconds, 32);
+    rows.push({ name: 'eth_blockNumber (JSON-RPC, main thread)', value: ours, unit: 'req/s' });
+    rows.push({ name: 'eth_blockNumber (JSON-RPC, HTTP on its own thread)', value: oursThreaded, unit: 'req/s' });
     rows.push({ name: 'eth_blockNumber (bare node:http)', value: baseline, unit: 'req/s' });
     await server.stop();
+    await threaded.stop();
     await new Promise<void>((resolve) => bare.close(() => resolve()));
   } finally {
     await chain.close();
