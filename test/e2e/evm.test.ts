@@ -6,6 +6,7 @@
  * debug_traceTransaction with callTracer; and the errors an Ethereum client sees
  * for a wrong chain id, a bad signature, a nonce too low and insufficient funds.
  */
+import { rmSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { JsonRpcProvider, Transaction, Wallet, getBytes, hexlify, type TransactionReceipt } from 'ethers';
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseEther } from 'viem';
@@ -14,7 +15,7 @@ import { bech32 } from '@scure/base';
 import WebSocket from 'ws';
 import { cliOk as ok } from '../helpers/cli.js';
 import { validatorHome } from '../helpers/genesisTemplate.js';
-import { type BackgroundNode, fastBlocks, startOnFreePorts, stopNode } from '../helpers/node.js';
+import { type BackgroundNode, fastBlocks, spawnOnFreePorts, startOnFreePorts, stopNode } from '../helpers/node.js';
 
 jest.setTimeout(180_000);
 
@@ -68,6 +69,20 @@ describe('EVM over the Ethereum JSON-RPC', () => {
   afterAll(async () => {
     provider?.destroy();
     if (bg) await stopNode(bg);
+  });
+
+  test('a second node asked for the same JSON-RPC port exits with one line saying so', async () => {
+    const other = await validatorHome('tokend-evm-busy-');
+    try {
+      const address = url.replace(/^http:\/\//, '');
+      const second = spawnOnFreePorts(other, ['--json-rpc.address', address]);
+      expect(await second.exited).not.toBe(0);
+      expect(second.logs()).toContain(`cannot listen for the Ethereum JSON-RPC on ${address}: address already in use`);
+      // The first node still answers.
+      expect((await rpc('eth_chainId', [])).result).toBe(`0x${CHAIN_ID.toString(16)}`);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   test('chain id, client version, block number, and one balance with two views', async () => {

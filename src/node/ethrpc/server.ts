@@ -24,6 +24,7 @@ import { EthFront, internalEthAnswer, KEPT_METHODS, keptKey, MAX_BODY, MAX_KEPT_
 import { bytesToHex } from '@ethereumjs/util';
 import { toChecksumHex } from '../../keyring/address.js';
 import { nullLogger, type Logger } from '../logger.js';
+import { TokendError } from '../../util/errors.js';
 import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
@@ -544,7 +545,8 @@ export class EthRpcServer {
         return answer(out);
       }
       let kept: EthAnswer['keep'];
-      const reply = await this.handleOne(body, (k) => (kept = k));
+      // With nothing kept ([cache] json-rpc-responses = 0) no result is offered.
+      const reply = await this.handleOne(body, (this.options.answerCacheEntries ?? 10_000) > 0 ? (k) => (kept = k) : undefined);
       return answer(reply, kept);
     } catch (err) {
       this.logger.error('json-rpc request failed', { err: (err as Error).message });
@@ -572,12 +574,27 @@ export class EthRpcServer {
     } else {
       front = new EthFront(frontOptions, this.answerHttp, () => this.backend.latestHeight(), this.logger);
     }
-    const address = await front.start();
+    let address: { port: number };
+    try {
+      address = await front.start();
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      throw new TokendError('CONFIG_INVALID', `cannot listen for the Ethereum JSON-RPC on ${this.options.address}: ${e.code === 'EADDRINUSE' ? 'address already in use' : e.message}`, {
+        hint: 'stop the other process or set [json-rpc] address to a free port',
+        cause: err,
+      });
+    }
     this.front = front;
     const url = `http://${host}:${address.port}`;
     this.logger.info('Ethereum JSON-RPC listening', { address: url, thread: front instanceof FrontThread });
     let wsUrl: string | undefined;
-    if (this.options.wsAddress !== undefined && this.options.wsAddress !== '') wsUrl = await this.startWs(this.options.wsAddress);
+    try {
+      if (this.options.wsAddress !== undefined && this.options.wsAddress !== '') wsUrl = await this.startWs(this.options.wsAddress);
+    } catch (err) {
+      // A websocket port that cannot be had fails the start; the HTTP side (and its thread) goes too.
+      await this.stop();
+      throw err;
+    }
     return { host, port: address.port, url, wsUrl };
   }
 

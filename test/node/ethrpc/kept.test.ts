@@ -145,15 +145,29 @@ describe('Ethereum JSON-RPC HTTP on its own thread', () => {
     expect(chain.queries).toBe(1);
   });
 
-  it('a busy port fails the start with the listen error, on its own thread and on the main thread', async () => {
+  it('a busy port fails the start with one line saying so, on its own thread and on the main thread', async () => {
     const { url } = await setUp();
     const port = Number(new URL(url).port);
     const env = { genesis: { chainId: 'tokend_9000-1' }, blockStore: { height: () => 1, base: () => 1 }, stateStore: { lastBlockHeight: () => 1 } } as unknown as RpcEnvironment;
     for (const onThread of [true, false]) {
       const second = new EthRpcServer({ env, address: `127.0.0.1:${port}`, thread: onThread, stateHeight: () => 1, watchStateHeight: () => () => undefined });
-      await expect(second.start()).rejects.toMatchObject({ code: 'EADDRINUSE', message: expect.stringContaining('EADDRINUSE') });
+      await expect(second.start()).rejects.toMatchObject({
+        code: 'CONFIG_INVALID',
+        message: `cannot listen for the Ethereum JSON-RPC on 127.0.0.1:${port}: address already in use`,
+        cause: { code: 'EADDRINUSE' },
+      });
       await second.stop();
     }
+  });
+
+  it('a busy websocket port fails the start and takes the HTTP side and its thread down with it', async () => {
+    const { url } = await setUp();
+    const busy = `127.0.0.1:${new URL(url).port}`;
+    const env = { genesis: { chainId: 'tokend_9000-1' }, blockStore: { height: () => 1, base: () => 1 }, stateStore: { lastBlockHeight: () => 1 }, eventBus: { on: () => () => undefined } } as unknown as RpcEnvironment;
+    const second = new EthRpcServer({ env, address: '127.0.0.1:0', wsAddress: busy, thread: true, stateHeight: () => 1, watchStateHeight: () => () => undefined });
+    await expect(second.start()).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect(second.connectionStats()).toBeUndefined();
+    expect((second as unknown as { front: unknown }).front).toBeUndefined();
   });
 
   it('refuses what the main thread refused: other methods, bodies over 5 MB, bad JSON, empty batches', async () => {
