@@ -132,7 +132,7 @@ describe('Ethereum JSON-RPC HTTP on its own thread', () => {
   });
 
   it('answers a kept read while the main thread is blocked', async () => {
-    const { chain, call, url } = await setUp();
+    const { chain, call, url, server } = await setUp();
     const first = await call('eth_getBalance', [ADDRESS, 'latest']);
     expect(first.result).toBe('0x69');
     // spawnSync blocks this (the main) thread until the child exits: only the JSON-RPC's own
@@ -143,6 +143,9 @@ describe('Ethereum JSON-RPC HTTP on its own thread', () => {
     const child = spawnSync(process.execPath, ['-e', script, url, body], { encoding: 'utf8' });
     expect(child.stdout.trim()).toBe('200 {"jsonrpc":"2.0","id":"child","result":"0x69"}');
     expect(chain.queries).toBe(1);
+    // The thread's figures reach the main thread (metrics): the connection cap and the kept result.
+    expect(server.connectionStats()).toMatchObject({ max: 0, evicted: 0, refused: 0 });
+    expect(server.cachedAnswers).toBe(1);
   });
 
   it('a busy port fails the start with one line saying so, on its own thread and on the main thread', async () => {
