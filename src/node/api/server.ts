@@ -37,6 +37,7 @@ import { buildOpenApi, openApiHtml } from './openapi.js';
 import { defaultApiOptions, parseApiAddress, type ApiOptions } from './options.js';
 import { applyQueryString, buildRequest, setParam } from './params.js';
 import { RouteTable, type CompiledRoute } from './routes.js';
+import { listenError } from '../limits/listen.js';
 import { FrontThread } from '../threads/frontThread.js';
 
 export interface ApiServerConfig {
@@ -87,7 +88,12 @@ export class ApiServer {
     } else {
       front = new RestFront(frontOptions, this.handle, stateHeight, this.logger);
     }
-    const address = await front.start();
+    let address: FrontAddress;
+    try {
+      address = await front.start();
+    } catch (err) {
+      throw listenError('the REST gateway', this.options.address, '[api] address', err);
+    }
     this.front = front;
     this.logger.info('REST gateway listening', { address: `${address.url.slice('http://'.length)}`, routes: this.table.routes.length, thread: front instanceof FrontThread });
     return address;

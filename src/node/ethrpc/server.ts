@@ -24,7 +24,7 @@ import { EthFront, internalEthAnswer, KEPT_METHODS, keptKey, MAX_BODY, MAX_KEPT_
 import { bytesToHex } from '@ethereumjs/util';
 import { toChecksumHex } from '../../keyring/address.js';
 import { nullLogger, type Logger } from '../logger.js';
-import { TokendError } from '../../util/errors.js';
+import { listenError } from '../limits/listen.js';
 import { appVersion } from '../version/version.js';
 import type { RpcEnvironment } from '../rpc/environment.js';
 import { EthBackend, EthRpcError, hex, type LogJson } from './backend.js';
@@ -578,11 +578,7 @@ export class EthRpcServer {
     try {
       address = await front.start();
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      throw new TokendError('CONFIG_INVALID', `cannot listen for the Ethereum JSON-RPC on ${this.options.address}: ${e.code === 'EADDRINUSE' ? 'address already in use' : e.message}`, {
-        hint: 'stop the other process or set [json-rpc] address to a free port',
-        cause: err,
-      });
+      throw listenError('the Ethereum JSON-RPC', this.options.address, '[json-rpc] address', err);
     }
     this.front = front;
     const url = `http://${host}:${address.port}`;

@@ -20,6 +20,7 @@
  */
 import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream } from 'node:http2';
 import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
+import { listenError } from '../limits/listen.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -250,9 +251,10 @@ export class GrpcServer {
       session.once('close', () => this.sessions.delete(session));
     });
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      const onError = (err: Error): void => reject(listenError('gRPC', this.options.address, '[grpc] address', err));
+      server.once('error', onError);
       server.listen(port, host, () => {
-        server.off('error', reject);
+        server.off('error', onError);
         resolve();
       });
     });

@@ -19,6 +19,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
+import { listenError } from '../limits/listen.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AbciEvent } from '../abci/types.js';
@@ -206,14 +207,7 @@ export class RpcServer implements WsHost {
       this.onUpgrade(wss, req, socket, head);
     });
     await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException): void => {
-        reject(
-          new TokendError('CONFIG_INVALID', `cannot listen for RPC on ${this.options.laddr}: ${err.code === 'EADDRINUSE' ? 'address already in use' : err.message}`, {
-            hint: 'stop the other process or set rpc.laddr to a free port',
-            cause: err,
-          }),
-        );
-      };
+      const onError = (err: NodeJS.ErrnoException): void => reject(listenError('RPC', this.options.laddr, 'rpc.laddr', err));
       server.once('error', onError);
       server.listen(port, host, () => {
         server.off('error', onError);

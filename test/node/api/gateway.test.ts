@@ -459,7 +459,11 @@ describe('REST gateway with its HTTP side on a thread of its own', () => {
     try {
       for (const thread of [false, true]) {
         const second = new ApiServer({ router, options: { address: `tcp://127.0.0.1:${port}`, thread } });
-        await expect(second.start()).rejects.toMatchObject({ code: 'EADDRINUSE', message: expect.stringContaining('EADDRINUSE') });
+        await expect(second.start()).rejects.toMatchObject({
+          code: 'CONFIG_INVALID',
+          message: `cannot listen for the REST gateway on tcp://127.0.0.1:${port}: address already in use`,
+          cause: { code: 'EADDRINUSE' },
+        });
         expect(second.connectionStats()).toBeUndefined();
       }
     } finally {

@@ -199,6 +199,12 @@ describe('gRPC server', () => {
     }
   });
 
+  test('a busy port fails the start with one line saying so', async () => {
+    const second = new GrpcServer({ router: node.router, options: { address: target } });
+    await expect(second.start()).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: `cannot listen for gRPC on ${target}: address already in use`, cause: { code: 'EADDRINUSE' } });
+    await second.stop();
+  });
+
   test('reflection v1alpha: list_services, file_containing_symbol with dependencies, file_by_filename, errors', async () => {
     const reflection = client((c) => new pkg.grpc.reflection.v1alpha.ServerReflection(target, c));
     const [list, bySymbol, byMethod, byName, unknown] = await reflect(reflection, [
