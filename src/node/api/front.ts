@@ -67,8 +67,6 @@ export function internalErrorAnswer(err: unknown): RestAnswer {
 /** ApiOptions with the address already parsed. */
 export type RestFrontOptions = Omit<ApiOptions, 'address'> & { host: string; port: number };
 
-export type { FrontAddress };
-
 export class RestFront implements Front {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();

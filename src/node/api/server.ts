@@ -32,13 +32,13 @@ import { nullLogger } from '../logger.js';
 import { GrpcStatus, QueryError, type QueryRouter } from '../services/types.js';
 import { appVersion } from '../version/version.js';
 import { gatewayErrorBody, gatewayErrorOf } from './errors.js';
-import { HEIGHT_HEADER, internalErrorAnswer, RestFront, type FrontAddress, type RestAnswer, type RestFrontOptions, type RestRequest } from './front.js';
+import { HEIGHT_HEADER, internalErrorAnswer, RestFront, type RestAnswer, type RestFrontOptions, type RestRequest } from './front.js';
 import { buildOpenApi, openApiHtml } from './openapi.js';
 import { defaultApiOptions, parseApiAddress, type ApiOptions } from './options.js';
 import { applyQueryString, buildRequest, setParam } from './params.js';
 import { RouteTable, type CompiledRoute } from './routes.js';
 import { listenError } from '../limits/listen.js';
-import { FrontThread } from '../threads/frontThread.js';
+import { FrontThread, type FrontAddress } from '../threads/frontThread.js';
 
 export interface ApiServerConfig {
   router: QueryRouter;

@@ -39,6 +39,9 @@ export const KEPT_METHODS: ReadonlySet<string> = new Set([
   'eth_call',
 ]);
 
+/** Results kept by default ([cache] json-rpc-responses). */
+export const DEFAULT_KEPT_RESULTS = 10_000;
+
 /** The key a kept result is found by: method and params (as JSON). */
 export function keptKey(method: string, params: readonly unknown[]): string {
   return `${method}\n${JSON.stringify(params)}`;

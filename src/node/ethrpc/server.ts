@@ -20,7 +20,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import type { ConnectionStats } from '../limits/connections.js';
 import { FrontThread, type Front } from '../threads/frontThread.js';
-import { EthFront, internalEthAnswer, KEPT_METHODS, keptKey, MAX_BODY, MAX_KEPT_TEXT, type EthAnswer, type EthFrontOptions, type EthRequest } from './front.js';
+import { DEFAULT_KEPT_RESULTS, EthFront, internalEthAnswer, KEPT_METHODS, keptKey, MAX_BODY, MAX_KEPT_TEXT, type EthAnswer, type EthFrontOptions, type EthRequest } from './front.js';
 import { bytesToHex } from '@ethereumjs/util';
 import { toChecksumHex } from '../../keyring/address.js';
 import { nullLogger, type Logger } from '../logger.js';
@@ -546,13 +546,18 @@ export class EthRpcServer {
       }
       let kept: EthAnswer['keep'];
       // With nothing kept ([cache] json-rpc-responses = 0) no result is offered.
-      const reply = await this.handleOne(body, (this.options.answerCacheEntries ?? 10_000) > 0 ? (k) => (kept = k) : undefined);
+      const reply = await this.handleOne(body, this.keptResults > 0 ? (k) => (kept = k) : undefined);
       return answer(reply, kept);
     } catch (err) {
       this.logger.error('json-rpc request failed', { err: (err as Error).message });
       return internalEthAnswer();
     }
   };
+
+  /** [cache] json-rpc-responses: how many results the HTTP front keeps (0: none, and none is offered). */
+  private get keptResults(): number {
+    return this.options.answerCacheEntries ?? DEFAULT_KEPT_RESULTS;
+  }
 
   async start(): Promise<EthRpcAddress> {
     const [host, portText] = splitAddress(this.options.address);
@@ -562,7 +567,7 @@ export class EthRpcServer {
       maxOpenConnections: this.options.maxOpenConnections ?? 0,
       httpTimeoutMs: this.options.httpTimeoutMs ?? 30_000,
       httpIdleTimeoutMs: this.options.httpIdleTimeoutMs ?? 120_000,
-      answerCacheEntries: this.options.answerCacheEntries ?? 10_000,
+      answerCacheEntries: this.keptResults,
     };
     const { stateHeight, watchStateHeight } = this.options;
     let front: Front;

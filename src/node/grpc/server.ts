@@ -267,12 +267,12 @@ export class GrpcServer {
     return { host: address.address, port: address.port, target: `${shownHost}:${address.port}` };
   }
 
-  /** Open connections against the cap, and how many were evicted or refused. */
   /** How many unary answers are kept now (at most answerCacheEntries). */
   get cachedAnswers(): number {
     return this.fast?.keptAnswers ?? 0;
   }
 
+  /** Open connections against the cap, and how many were evicted or refused. */
   connectionStats(): ConnectionStats | undefined {
     return this.guard?.stats();
   }

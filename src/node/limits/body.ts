@@ -1,6 +1,6 @@
 /**
  * A request body read whole within a byte limit, for the node's HTTP servers (REST, CometBFT RPC,
- * gRPC's unary path).
+ * gRPC's unary path, the Ethereum JSON-RPC).
  *
  *   readBoundedBody(req, limit, { done: (body) => …, tooLarge: (size) => … });
  *
