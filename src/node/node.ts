@@ -366,8 +366,24 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         dialPeers: (addresses, opts) => p2p.dial(addresses, { persistent: opts.persistent, seeds: false }),
       },
     });
+    // One query table for REST and gRPC: the app's Query services plus the node-level services.
+    const router = createQueryRouter({
+      app,
+      node: env,
+      options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
+    });
+    routerRef.current = router;
+    // REST and gRPC query latency by route (the ABCI path is timed at the app seam).
+    const servedRouter = metricsRef.current ? metricsRef.current.instrumentRouter(router) : router;
+    // The app's committed state height, which the servers' kept answers are checked against.
+    const stateHeight = servedRouter.stateHeight !== undefined && servedRouter.watchStateHeight !== undefined
+      ? { stateHeight: () => servedRouter.stateHeight!(), watchStateHeight: (listener: (height: number) => void) => servedRouter.watchStateHeight!(listener) }
+      : {};
     const rpc = new RpcServer({
       env,
+      thread: nodeConfig.rpc.httpThread,
+      answerCacheEntries: appConfig.cache.rpcResponses,
+      ...stateHeight,
       options: {
         laddr: nodeConfig.rpc.laddr,
         corsAllowedOrigins: nodeConfig.rpc.corsAllowedOrigins,
@@ -392,15 +408,6 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     const servers: Record<string, { connectionStats(): ConnectionStats | undefined }> = { rpc };
     const rpcAddress = await rpc.start();
     cleanups.push(() => rpc.stop());
-    // One query table for REST and gRPC: the app's Query services plus the node-level services.
-    const router = createQueryRouter({
-      app,
-      node: env,
-      options: { rpcAddress: nodeConfig.rpc.laddr, broadcastTimeoutMs: nodeConfig.rpc.timeoutBroadcastTxCommitMs },
-    });
-    routerRef.current = router;
-    // REST and gRPC query latency by route (the ABCI path is timed at the app seam).
-    const servedRouter = metricsRef.current ? metricsRef.current.instrumentRouter(router) : router;
     let apiAddress: ApiAddress | undefined;
     if (appConfig.api.enable) {
       const a = appConfig.api;
@@ -464,9 +471,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         httpIdleTimeoutMs: appConfig.jsonRpc.httpIdleTimeoutMs,
         answerCacheEntries: appConfig.cache.jsonRpcResponses,
         thread: appConfig.jsonRpc.httpThread,
-        ...(servedRouter.stateHeight !== undefined && servedRouter.watchStateHeight !== undefined
-          ? { stateHeight: () => servedRouter.stateHeight!(), watchStateHeight: (listener: (height: number) => void) => servedRouter.watchStateHeight!(listener) }
-          : {}),
+        ...stateHeight,
       });
       servers['json-rpc'] = ethRpc;
       jsonRpcAddress = await ethRpc.start();

@@ -5,4 +5,4 @@
 import { serveFront } from '../threads/frontWorker.js';
 import { RestFront, type RestAnswer, type RestFrontOptions, type RestRequest } from './front.js';
 
-serveFront<RestFrontOptions, RestRequest, RestAnswer>((options, ask, stateHeight, logger, changed) => new RestFront(options, ask, stateHeight, logger, changed));
+serveFront<RestFrontOptions, RestRequest, RestAnswer>((c) => new RestFront(c.options, c.ask, c.stateHeight, c.logger, c.changed));

@@ -41,6 +41,8 @@ export interface NodeConfig {
     maxSubscriptionsPerClient: number;
     subscriptionBufferSize: number;
     closeOnSlowClient: boolean;
+    /** http_thread (tokend): connections, parsing, websocket frames and kept abci_query answers on a thread of their own. */
+    httpThread: boolean;
   };
   p2p: P2POptions;
   mempool: MempoolOptions & { broadcast: boolean; durable: boolean };
@@ -106,9 +108,9 @@ export interface AppConfig {
    * [cache] (tokend's own section): the bounds of the node's in-memory caches, in entries.
    * storeBuckets: decoded state buckets per module store; indexCounters: the tx and block
    * indexers' attribute counters (each); recentBlockResults: decoded FinalizeBlock responses of the
-   * latest heights; restResponses / grpcResponses / jsonRpcResponses: REST / gRPC / Ethereum JSON-RPC answers of the latest state. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
+   * latest heights; restResponses / grpcResponses / jsonRpcResponses / rpcResponses: REST / gRPC / Ethereum JSON-RPC / CometBFT RPC (abci_query) answers of the latest state. The decoded-tx and verified-signature caches follow config.toml [mempool] size.
    */
-  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number; restResponses: number; grpcResponses: number; jsonRpcResponses: number };
+  cache: { storeBuckets: number; indexCounters: number; recentBlockResults: number; restResponses: number; grpcResponses: number; jsonRpcResponses: number; rpcResponses: number };
   /**
    * [memory] (tokend's own section): heapGrowingPercent, V8's old-generation growing factor as
    * 1 + percent/100 after each full GC (0 = V8's own, up to 4× the live heap under load);
@@ -149,6 +151,7 @@ export function defaultNodeConfig(moniker = 'node'): NodeConfig {
       maxSubscriptionsPerClient: 5,
       subscriptionBufferSize: 200,
       closeOnSlowClient: false,
+      httpThread: true,
     },
     p2p: { ...defaultP2POptions },
     mempool: { ...defaultMempoolOptions, broadcast: true, durable: true },
@@ -191,7 +194,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
     grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000, httpThread: true },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
-    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries, grpcResponses: 10_000, jsonRpcResponses: 10_000 },
+    cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries, grpcResponses: 10_000, jsonRpcResponses: 10_000, rpcResponses: 10_000 },
     memory: { heapGrowingPercent: 0, releaseIdleSeconds: 10 },
   };
 }
@@ -322,6 +325,7 @@ export function loadNodeConfig(home: string): NodeConfig {
       maxSubscriptionsPerClient: rpc.int('max_subscriptions_per_client', d.rpc.maxSubscriptionsPerClient),
       subscriptionBufferSize: rpc.int('experimental_subscription_buffer_size', d.rpc.subscriptionBufferSize),
       closeOnSlowClient: rpc.bool('experimental_close_on_slow_client', d.rpc.closeOnSlowClient),
+      httpThread: rpc.bool('http_thread', d.rpc.httpThread),
     },
     p2p: {
       ...d.p2p,
@@ -460,6 +464,7 @@ export function loadAppConfig(home: string): AppConfig {
       restResponses: cache.int('rest-responses', d.cache.restResponses),
       grpcResponses: cache.int('grpc-responses', d.cache.grpcResponses),
       jsonRpcResponses: cache.int('json-rpc-responses', d.cache.jsonRpcResponses),
+      rpcResponses: cache.int('rpc-responses', d.cache.rpcResponses),
     },
     memory: {
       heapGrowingPercent: memory.int('heap-growing-percent', d.memory.heapGrowingPercent),
@@ -516,6 +521,10 @@ max_subscriptions_per_client = ${config.rpc.maxSubscriptionsPerClient}
 experimental_subscription_buffer_size = ${config.rpc.subscriptionBufferSize}
 # Cancel a slow client's subscriptions (false: drop its events)
 experimental_close_on_slow_client = ${config.rpc.closeOnSlowClient}
+# tokend: the server's HTTP side (connections, request parsing, websocket frames) on a thread of
+# its own; a repeated abci_query of the latest state (app.toml [cache] rpc-responses) is then
+# answered without waiting for the block being executed
+http_thread = ${config.rpc.httpThread}
 
 # Only with unsafe = true does the RPC serve dial_seeds, dial_peers and unsafe_flush_mempool
 unsafe = ${config.rpc.unsafe}
@@ -706,6 +715,9 @@ grpc-responses = ${config.cache.grpcResponses}
 # Results of Ethereum JSON-RPC state reads at the latest block (eth_getBalance, eth_call,
 # eth_blockNumber, …; never "pending"), by method and params; dropped at the next block
 json-rpc-responses = ${config.cache.jsonRpcResponses}
+# Answers of CometBFT RPC abci_query calls of the latest state (POST by method and params, GET by
+# URL), each up to 64 KiB; dropped at the next block
+rpc-responses = ${config.cache.rpcResponses}
 
 [memory]
 # How far the JS heap may grow past what a full collection left live before the next one, in

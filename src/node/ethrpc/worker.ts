@@ -5,4 +5,4 @@
 import { serveFront } from '../threads/frontWorker.js';
 import { EthFront, type EthAnswer, type EthFrontOptions, type EthRequest } from './front.js';
 
-serveFront<EthFrontOptions, EthRequest, EthAnswer>((options, ask, stateHeight, logger, changed) => new EthFront(options, ask, stateHeight, logger, changed));
+serveFront<EthFrontOptions, EthRequest, EthAnswer>((c) => new EthFront(c.options, c.ask, c.stateHeight, c.logger, c.changed));

@@ -14,14 +14,16 @@
  *   const { url } = await server.start();
  *   …
  *   await server.stop();
+ *
+ * The HTTP side (connections, timeouts, CORS, bodies, websocket frames, kept abci_query answers) is
+ * the front's (front.ts), on this thread or — with `thread` ([rpc] http_thread) — on a thread of its
+ * own (threads/frontThread.ts, worker.ts); this class answers what the front asks (`answerHttp`)
+ * and holds the websocket sessions and their subscriptions, which the front's notes drive.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readBoundedBody } from '../limits/body.js';
-import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
+import type { ConnectionStats } from '../limits/connections.js';
 import { listenError } from '../limits/listen.js';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { FrontThread, type Front } from '../threads/frontThread.js';
+import { DEFAULT_KEPT_RPC_ANSWERS, internalRpcAnswer, KEPT_RPC_METHODS, keptRpcKey, MAX_KEPT_RPC_TEXT, RpcFront, type RpcAnswer, type RpcFrontOptions, type RpcNote, type RpcPush, type RpcRequest } from './front.js';
 import type { AbciEvent } from '../abci/types.js';
 import type { ConsensusEvent } from '../consensus/events.js';
 import { nullLogger, type Logger } from '../logger.js';
@@ -43,6 +45,16 @@ export interface RpcServerConfig {
   logger?: Logger;
   /** Extra routes (override built-ins of the same name). */
   routes?: readonly Route[];
+  /**
+   * [rpc] http_thread: the HTTP side (connections, parsing, websocket frames, kept answers) on a
+   * thread of its own (threads/frontThread.ts). Needs `stateHeight` and `watchStateHeight`; default false.
+   */
+  thread?: boolean;
+  /** The app's committed state height (the query router's): what kept abci_query answers belong to. Without it nothing is kept. */
+  stateHeight?: () => number;
+  watchStateHeight?: (listener: (height: number) => void) => () => void;
+  /** [cache] rpc-responses: abci_query answers kept until the state height moves (0: none). */
+  answerCacheEntries?: number;
 }
 
 export interface RpcAddress {
@@ -55,13 +67,13 @@ export interface RpcAddress {
 const CACHE_CONTROL = 'public, max-age=86400';
 /**
  * JSON-RPC bodies handled in one event-loop turn, at most this long: the rest wait, in arrival
- * order, for the next turns, so a burst of broadcast_tx_sync bodies read in one poll does not hold
- * the loop for tens of milliseconds while REST and gRPC requests wait.
+ * order, for the next turns, so a burst of broadcast_tx_sync bodies does not hold the loop for tens
+ * of milliseconds while REST and gRPC requests wait.
  */
 const ADMISSION_TURN_MS = 4;
-/** Bodies from this size are encoded to bytes once (instead of measured, then encoded again on write). */
-const BUFFERED_BODY_CHARS = 16 * 1024;
 const URI_REQUEST_ID = -1;
+const JSON_HEADERS: Record<string, string> = { 'Content-Type': 'application/json' };
+const CACHED_JSON_HEADERS: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': CACHE_CONTROL };
 
 /** Subscriptions per remote address (CometBFT pubsub clients). */
 class SubscriptionRegistry implements SubscriptionCounter {
@@ -93,15 +105,16 @@ class SubscriptionRegistry implements SubscriptionCounter {
   }
 }
 
-/** A reply's text and whether it is a success (GET errors are HTTP 500; only successes are cacheable). */
+/** A reply's text and whether it is a success (GET errors are HTTP 500; only successes are cacheable), with a success's result text. */
 interface Reply {
   text: string;
   ok: boolean;
+  result?: string;
 }
 
 function success(idJson: string, result: unknown): Reply {
   const body = result instanceof RawJson ? result.text : JSON.stringify(result === undefined ? null : result);
-  return { text: `{"jsonrpc":"2.0","id":${idJson},"result":${body}}`, ok: true };
+  return { text: `{"jsonrpc":"2.0","id":${idJson},"result":${body}}`, ok: true, result: body };
 }
 
 function failureReply(idJson: string, err: RpcErrorObject): Reply {
@@ -110,6 +123,10 @@ function failureReply(idJson: string, err: RpcErrorObject): Reply {
 
 function errorText(idJson: string, err: RpcErrorObject): string {
   return `{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(err)}}`;
+}
+
+function jsonAnswer(status: number, body: string, cacheable = false): RpcAnswer {
+  return { status, body, headers: cacheable ? CACHED_JSON_HEADERS : JSON_HEADERS };
 }
 
 function isThenable(value: unknown): value is Promise<unknown> {
@@ -130,11 +147,6 @@ function abciEventsOf(event: ConsensusEvent): readonly AbciEvent[] | undefined {
   }
 }
 
-function remoteAddress(req: IncomingMessage): string {
-  const socket = req.socket;
-  return `${socket.remoteAddress ?? ''}:${socket.remotePort ?? 0}`;
-}
-
 function cacheableWith(route: Route, args: Record<string, unknown>): boolean {
   const c = route.cacheable;
   if (!c) return false;
@@ -150,20 +162,21 @@ export class RpcServer implements WsHost {
   readonly logger: Logger;
   readonly subscriptions = new SubscriptionRegistry();
   private readonly env: RpcEnvironment;
+  private readonly config: RpcServerConfig;
   private readonly routes: Map<string, Route>;
   private readonly memo = new Map<string, unknown>();
-  private readonly sessions = new Set<WsSession>();
+  /** Websocket sessions by the front's connection id. */
+  private readonly sessions = new Map<number, WsSession>();
   private shutdown = new AbortController();
-  private server: Server | undefined;
-  private wss: WebSocketServer | undefined;
+  private front: Front | undefined;
+  private pushToFront: ((push: RpcPush) => void) | undefined;
   private bound: RpcAddress | undefined;
   private listenAddress = '';
   private busUnsubscribe: (() => void) | undefined;
-  private guard: ConnectionGuard | undefined;
-  private readonly tracked = new WeakMap<Socket, TrackedConnection>();
 
   constructor(config: RpcServerConfig) {
     this.env = config.env;
+    this.config = config;
     this.options = { ...defaultRpcOptions, ...config.options };
     this.logger = config.logger ?? nullLogger;
     this.routes = routeTable(config.routes);
@@ -174,76 +187,83 @@ export class RpcServer implements WsHost {
     return this.bound;
   }
 
+  /** abci_query answers the front keeps (0 without a state height to check them against). */
+  private get keptAnswers(): number {
+    return this.config.stateHeight === undefined ? 0 : (this.config.answerCacheEntries ?? DEFAULT_KEPT_RPC_ANSWERS);
+  }
+
   async start(): Promise<RpcAddress> {
     if (this.bound) return this.bound;
     if (this.shutdown.signal.aborted) this.shutdown = new AbortController();
     const { host, port } = parseListenAddress(this.options.laddr);
-    const server = createServer(
-      {
-        maxHeaderSize: this.options.maxHeaderBytes,
-        keepAliveTimeout: this.options.keepAliveTimeoutMs,
-        requestTimeout: this.options.readTimeoutMs,
-        headersTimeout: Math.min(this.options.readTimeoutMs, 60_000),
-        // How often node:http enforces the header/request timeouts (default 30 s).
-        connectionsCheckingInterval: Math.max(250, Math.min(5_000, Math.floor(this.options.readTimeoutMs / 4))),
-      },
-      (req, res) => {
-        const tracked = this.tracked.get(req.socket);
-        if (tracked) {
-          tracked.busy();
-          res.once('close', () => tracked.idle());
-        }
-        this.onRequest(req, res);
-      },
-    );
-    // max_open_connections with idle eviction (limits/connections.ts), not server.maxConnections:
-    // a flood of idle sockets must not lock out a new client.
-    const guard = new ConnectionGuard('rpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.keepAliveTimeoutMs }, this.logger);
-    this.guard = guard;
-    guard.attach(server, (socket, tracked) => this.tracked.set(socket, tracked));
-    const wss = new WebSocketServer({ noServer: true, maxPayload: this.options.maxBodyBytes, perMessageDeflate: false });
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      this.tracked.get(req.socket)?.pin();
-      this.onUpgrade(wss, req, socket, head);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException): void => reject(listenError('RPC', this.options.laddr, 'rpc.laddr', err));
-      server.once('error', onError);
-      server.listen(port, host, () => {
-        server.off('error', onError);
-        resolve();
-      });
-    });
-    server.on('error', (err) => this.logger.error('RPC server error', { err: err.message }));
-    this.server = server;
-    this.wss = wss;
-    const addr = server.address() as AddressInfo;
+    const o = this.options;
+    const frontOptions: RpcFrontOptions = {
+      host,
+      port,
+      maxOpenConnections: o.maxOpenConnections,
+      maxHeaderBytes: o.maxHeaderBytes,
+      maxBodyBytes: o.maxBodyBytes,
+      readTimeoutMs: o.readTimeoutMs,
+      keepAliveTimeoutMs: o.keepAliveTimeoutMs,
+      corsAllowedOrigins: o.corsAllowedOrigins,
+      corsAllowedMethods: o.corsAllowedMethods,
+      corsAllowedHeaders: o.corsAllowedHeaders,
+      wsPingPeriodMs: o.wsPingPeriodMs,
+      wsReadWaitMs: o.wsReadWaitMs,
+      subscriptionBufferSize: o.subscriptionBufferSize,
+      closeOnSlowClient: o.closeOnSlowClient,
+      answerCacheEntries: this.keptAnswers,
+    };
+    const { stateHeight, watchStateHeight } = this.config;
+    const onNote = (note: RpcNote): void => this.onNote(note);
+    let front: Front;
+    if (this.config.thread === true && stateHeight !== undefined && watchStateHeight !== undefined) {
+      const spec = { label: 'RPC', worker: 'rpc/worker', backend: this.answerHttp, internalError: internalRpcAnswer, stateHeight, watchStateHeight, onNote: onNote as (note: unknown) => void };
+      const thread = new FrontThread<RpcFrontOptions, RpcRequest, RpcAnswer>(frontOptions, spec, this.logger);
+      this.pushToFront = (push) => thread.push(push);
+      front = thread;
+    } else {
+      const local = new RpcFront(frontOptions, this.answerHttp, stateHeight ?? (() => -1), onNote, this.logger);
+      this.pushToFront = (push) => local.push(push);
+      front = local;
+    }
+    let address: { port: number };
+    try {
+      address = await front.start();
+    } catch (err) {
+      this.pushToFront = undefined;
+      throw listenError('RPC', this.options.laddr, 'rpc.laddr', err);
+    }
+    this.front = front;
     const shownHost = host.includes(':') ? `[${host}]` : host;
-    this.listenAddress = `tcp://${shownHost}:${addr.port}`;
-    this.bound = { host, port: addr.port, url: `http://${shownHost}:${addr.port}` };
-    this.logger.info('RPC server listening', { addr: this.listenAddress });
+    this.listenAddress = `tcp://${shownHost}:${address.port}`;
+    this.bound = { host, port: address.port, url: `http://${shownHost}:${address.port}` };
+    this.logger.info('RPC server listening', { addr: this.listenAddress, thread: front instanceof FrontThread });
     return this.bound;
   }
 
   /** Open connections against the cap, and how many were evicted or refused. */
   connectionStats(): ConnectionStats | undefined {
-    return this.guard?.stats();
+    return this.front?.connectionStats();
+  }
+
+  /** How many abci_query answers the front keeps now. */
+  get keptAnswerCount(): number {
+    return this.front?.keptAnswers ?? 0;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
+    const front = this.front;
+    if (!front) return;
+    this.front = undefined;
     this.bound = undefined;
-    this.guard?.close();
     this.shutdown.abort();
-    for (const session of [...this.sessions]) session.close();
+    // Subscribers are told their subscriptions end (the front sends these frames before it stops).
+    for (const session of [...this.sessions.values()]) session.close();
     this.busUnsubscribe?.();
     this.busUnsubscribe = undefined;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    this.wss?.close();
-    await closed;
+    await front.stop();
+    this.pushToFront = undefined;
     this.logger.info('RPC server stopped', {});
   }
 
@@ -308,27 +328,55 @@ export class RpcServer implements WsHost {
     return isThenable(reply) ? reply.then((r) => r.text) : reply.text;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // HTTP
+  /** The height a keepable answer is read at (-1: not keepable). */
+  private keepableAt(method: string): number {
+    return this.keptAnswers > 0 && KEPT_RPC_METHODS.has(method) ? this.config.stateHeight!() : -1;
+  }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+  /** `keep` for a reply read at `at`, if it succeeded, is short and no block was committed meanwhile. */
+  private keepOf(key: string, result: string | undefined, at: number): RpcAnswer['keep'] {
+    if (at < 0 || result === undefined || this.config.stateHeight!() !== at) return undefined;
+    if (key.length > MAX_KEPT_RPC_TEXT || result.length > MAX_KEPT_RPC_TEXT) return undefined;
+    return { key, result, at };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // HTTP: the front's requests
+
+  /** The front's backend: one request → its answer. Never rejects. */
+  readonly answerHttp = (request: RpcRequest): Promise<RpcAnswer> => {
     try {
-      this.route(req, res);
+      if ('tooLarge' in request) {
+        return Promise.resolve({
+          ...jsonAnswer(413, errorText('null', { code: INVALID_REQUEST, message: 'Invalid Request', data: 'error reading request body: http: request body too large' })),
+          close: true,
+        });
+      }
+      if ('post' in request) {
+        if (request.post.length === 0) return Promise.resolve(this.endpoints(request.host));
+        const body = request.post;
+        return new Promise<RpcAnswer>((resolve) => this.admit(() => resolve(this.answerPost(body, request.remote))));
+      }
+      const answer = this.answerGet(request.get, request.remote, request.host);
+      return isThenable(answer) ? answer.catch((err: unknown) => this.requestFailed(err)) : Promise.resolve(answer);
     } catch (err) {
-      this.logger.error('RPC request failed', { err: (err as Error).message });
-      if (!res.headersSent) this.write(res, 500, errorText('-1', { code: INTERNAL_ERROR, message: 'Internal error', data: (err as Error).message }));
+      return Promise.resolve(this.requestFailed(err));
     }
+  };
+
+  private requestFailed(err: unknown): RpcAnswer {
+    this.logger.error('RPC request failed', { err: err instanceof Error ? err.message : String(err) });
+    return jsonAnswer(500, errorText('-1', toRpcErrorObject(err)));
   }
 
   /**
    * GET /ready (not a CometBFT method; for load balancers): 200 when the node commits and is not
    * catching up, else 503, with the reason either way.
    */
-  private writeReady(res: ServerResponse): void {
+  private ready(): RpcAnswer {
     const report = this.env.health?.() ?? { healthy: true, ready: true, height: this.env.blockStore.height(), catchingUp: false };
     const body = JSON.stringify({ ready: report.ready, healthy: report.healthy, height: String(report.height), catching_up: report.catchingUp, ...(report.reason ? { reason: report.reason } : {}) });
-    res.writeHead(report.ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-    res.end(body);
+    return { status: report.ready ? 200 : 503, body, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } };
   }
 
   private readonly admissionTurn = new TurnSlicer(ADMISSION_TURN_MS);
@@ -365,138 +413,76 @@ export class RpcServer implements WsHost {
     });
   }
 
-  private route(req: IncomingMessage, res: ServerResponse): void {
-    const url = req.url ?? '/';
+  /** GET (or any method but POST on /): a URI call, /ready, the endpoint list, or 404. */
+  private answerGet(url: string, remote: string, host: string): RpcAnswer | Promise<RpcAnswer> {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    if (this.options.corsAllowedOrigins.length > 0 && this.applyCors(req, res)) return;
-    if (path === '/') {
-      if (req.method === 'POST') {
-        this.readBody(req, res, (body) => this.admit(() => this.onJsonRpc(body, req, res)));
-      } else {
-        req.resume();
-        this.writeEndpoints(req, res);
-      }
-      return;
-    }
-    req.resume();
-    if (path === '/websocket') {
-      res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Bad Request: /websocket needs a websocket upgrade\n');
-      return;
-    }
-    if (path === '/ready') {
-      this.writeReady(res);
-      return;
-    }
+    if (path === '/') return this.endpoints(host);
+    if (path === '/websocket') return { status: 400, body: 'Bad Request: /websocket needs a websocket upgrade\n', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+    if (path === '/ready') return this.ready();
     const route = this.routes.get(path.slice(1));
-    if (!route) {
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-      res.end('404 page not found\n');
-      return;
-    }
-    if (route.wsOnly) {
-      this.write(res, 404, errorText(String(URI_REQUEST_ID), { code: METHOD_NOT_FOUND, message: 'Method not found' }));
-      return;
-    }
+    if (!route) return { status: 404, body: '404 page not found\n', headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } };
+    if (route.wsOnly) return jsonAnswer(404, errorText(String(URI_REQUEST_ID), { code: METHOD_NOT_FOUND, message: 'Method not found' }));
     let args: Record<string, unknown>;
     try {
       args = q < 0 ? {} : decodeUriParams(route.params, new URLSearchParams(url.slice(q + 1)));
     } catch (err) {
       const obj = err instanceof ParamError ? err.toJSON() : { code: INVALID_PARAMS, message: 'Invalid params', data: `error converting http params to arguments: ${(err as Error).message}` };
-      this.write(res, 500, errorText(String(URI_REQUEST_ID), { ...obj, data: (obj.data ?? '').replace('json params', 'http params') }));
-      return;
+      return jsonAnswer(500, errorText(String(URI_REQUEST_ID), { ...obj, data: (obj.data ?? '').replace('json params', 'http params') }));
     }
-    const reply = this.run(route, args, String(URI_REQUEST_ID), this.context(remoteAddress(req)));
+    const at = this.keepableAt(route.name);
     const cacheable = cacheableWith(route, args);
-    if (!isThenable(reply)) this.writeUriReply(res, reply, cacheable);
-    else reply.then((r) => this.writeUriReply(res, r, cacheable)).catch((err: unknown) => this.onRequestError(res, err));
+    // GET errors are HTTP 500 (CometBFT); a kept GET answer is its whole body.
+    const answer = (reply: Reply): RpcAnswer => {
+      const out = jsonAnswer(reply.ok ? 200 : 500, reply.text, reply.ok && cacheable);
+      const keep = reply.ok && !cacheable ? this.keepOf(keptRpcKey({ url }), reply.text, at) : undefined;
+      return keep === undefined ? out : { ...out, keep };
+    };
+    const reply = this.run(route, args, String(URI_REQUEST_ID), this.context(remote));
+    return isThenable(reply) ? reply.then(answer) : answer(reply);
   }
 
-  /** GET errors are HTTP 500 (CometBFT). */
-  private writeUriReply(res: ServerResponse, reply: Reply, cacheable: boolean): void {
-    this.write(res, reply.ok ? 200 : 500, reply.text, reply.ok && cacheable);
-  }
-
-  private onRequestError(res: ServerResponse, err: unknown): void {
-    this.logger.error('RPC request failed', { err: (err as Error).message });
-    if (!res.headersSent) this.write(res, 500, errorText('-1', toRpcErrorObject(err)));
-  }
-
-  private write(res: ServerResponse, status: number, body: string, cacheable = false): void {
-    if (res.writableEnded || res.destroyed) return;
-    const payload = body.length >= BUFFERED_BODY_CHARS ? Buffer.from(body, 'utf8') : body;
-    const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    res.writeHead(
-      status,
-      cacheable
-        ? { 'Content-Type': 'application/json', 'Content-Length': length, 'Cache-Control': CACHE_CONTROL }
-        : { 'Content-Type': 'application/json', 'Content-Length': length },
-    );
-    res.end(payload);
-  }
-
-  private readBody(req: IncomingMessage, res: ServerResponse, done: (body: Buffer) => void): void {
-    readBoundedBody(req, this.options.maxBodyBytes, {
-      done,
-      tooLarge: () => {
-        res.setHeader('Connection', 'close');
-        this.write(res, 413, errorText('null', { code: INVALID_REQUEST, message: 'Invalid Request', data: 'error reading request body: http: request body too large' }));
-      },
-      error: (err) => this.logger.debug('error reading RPC request body', { err: err.message }),
-    });
-  }
-
-  private onJsonRpc(body: Buffer, req: IncomingMessage, res: ServerResponse): void {
-    if (body.length === 0) {
-      this.writeEndpoints(req, res);
-      return;
-    }
+  private answerPost(body: string, remote: string): RpcAnswer | Promise<RpcAnswer> {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString('utf8'));
+      parsed = JSON.parse(body);
     } catch (err) {
-      this.write(res, 500, errorText('null', { code: PARSE_ERROR, message: 'Parse error. Invalid JSON', data: `error unmarshaling request: ${(err as Error).message}` }));
-      return;
+      return jsonAnswer(500, errorText('null', { code: PARSE_ERROR, message: 'Parse error. Invalid JSON', data: `error unmarshaling request: ${(err as Error).message}` }));
     }
     const isBatch = Array.isArray(parsed);
     const items: unknown[] = isBatch ? (parsed as unknown[]) : [parsed];
     const maxBatch = this.options.maxRequestBatchSize;
     if (isBatch && maxBatch > 0 && items.length > maxBatch) {
-      this.write(res, 200, errorText('null', { code: INVALID_REQUEST, message: 'Invalid Request', data: `batch request exceeds maximum (${maxBatch}) allowed number of requests` }));
-      return;
+      return jsonAnswer(200, errorText('null', { code: INVALID_REQUEST, message: 'Invalid Request', data: `batch request exceeds maximum (${maxBatch}) allowed number of requests` }));
     }
     // Like Go's json.Unmarshal into []RPCRequest: one malformed item fails the whole body.
     const requests: { id: JsonRpcId | undefined; method: string; params: unknown }[] = [];
     for (const item of items) {
       const problem = this.checkRequest(item);
-      if (problem) {
-        this.write(res, 500, errorText('null', { code: PARSE_ERROR, message: 'Parse error. Invalid JSON', data: `error unmarshaling request: ${problem}` }));
-        return;
-      }
+      if (problem) return jsonAnswer(500, errorText('null', { code: PARSE_ERROR, message: 'Parse error. Invalid JSON', data: `error unmarshaling request: ${problem}` }));
       const obj = item as Record<string, unknown>;
       const rawId = obj['id'];
       const id = rawId === undefined || rawId === null ? undefined : typeof rawId === 'number' ? Math.trunc(rawId) : (rawId as string);
       requests.push({ id, method: (obj['method'] as string | undefined) ?? '', params: obj['params'] });
     }
-    const remote = remoteAddress(req);
-    const finish = (replies: string[], cacheable: boolean): void => {
-      if (replies.length === 0) {
-        // Only notifications: nothing to answer.
-        res.writeHead(200, { 'Content-Length': 0 });
-        res.end();
-        return;
-      }
-      this.write(res, 200, isBatch ? `[${replies.join(',')}]` : replies[0]!, cacheable);
+    const finish = (replies: string[], cacheable: boolean): RpcAnswer => {
+      // Only notifications: nothing to answer.
+      if (replies.length === 0) return { status: 200, body: '', headers: {} };
+      return jsonAnswer(200, isBatch ? `[${replies.join(',')}]` : replies[0]!, cacheable);
     };
     // Fast path: one request with a synchronous handler.
-    if (!isBatch && requests[0]!.id !== undefined) {
-      const { reply, cacheable } = this.execute(requests[0] as { id: JsonRpcId; method: string; params: unknown }, remote);
-      if (!isThenable(reply)) finish([reply.text], cacheable && reply.ok);
-      else reply.then((r) => finish([r.text], cacheable && r.ok)).catch((err: unknown) => this.onRequestError(res, err));
-      return;
+    const first = requests[0]!;
+    if (!isBatch && first.id !== undefined) {
+      const at = this.keepableAt(first.method);
+      const { reply, cacheable } = this.execute(first as { id: JsonRpcId; method: string; params: unknown }, remote);
+      const answer = (r: Reply): RpcAnswer => {
+        const out = finish([r.text], cacheable && r.ok);
+        const keep = r.ok && !cacheable ? this.keepOf(keptRpcKey(first), r.result, at) : undefined;
+        return keep === undefined ? out : { ...out, keep };
+      };
+      return isThenable(reply) ? reply.then(answer).catch((err: unknown) => this.requestFailed(err)) : answer(reply);
     }
-    void (async () => {
+    return (async () => {
       const replies: string[] = [];
       let cacheable = true;
       for (const request of requests) {
@@ -506,8 +492,8 @@ export class RpcServer implements WsHost {
         cacheable = cacheable && c && r.ok;
         replies.push(r.text);
       }
-      finish(replies, cacheable);
-    })().catch((err: unknown) => this.onRequestError(res, err));
+      return finish(replies, cacheable);
+    })().catch((err: unknown) => this.requestFailed(err));
   }
 
   /** Why a request object cannot be decoded (undefined when fine). */
@@ -523,8 +509,8 @@ export class RpcServer implements WsHost {
     return undefined;
   }
 
-  private writeEndpoints(req: IncomingMessage, res: ServerResponse): void {
-    const host = req.headers.host ?? '';
+  /** The HTML list of endpoints (GET /, or a POST with no body). */
+  private endpoints(host: string): RpcAnswer {
     const noArgs: string[] = [];
     const withArgs: string[] = [];
     for (const route of [...this.routes.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -536,58 +522,55 @@ export class RpcServer implements WsHost {
       }
     }
     const html = `<html><body><br>Available endpoints:<br>${noArgs.join('')}<br>Endpoints that require arguments:<br>${withArgs.join('')}</body></html>`;
-    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(html) });
-    res.end(html);
-  }
-
-  /** CORS (cors_allowed_*); true when the request was a preflight and has been answered. */
-  private applyCors(req: IncomingMessage, res: ServerResponse): boolean {
-    const origin = req.headers.origin;
-    const allowed = this.options.corsAllowedOrigins;
-    if (origin && (allowed.includes('*') || allowed.includes(origin))) {
-      res.setHeader('Access-Control-Allow-Origin', allowed.includes('*') ? '*' : origin);
-      res.setHeader('Vary', 'Origin');
-    }
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        'Access-Control-Allow-Methods': this.options.corsAllowedMethods.join(', '),
-        'Access-Control-Allow-Headers': this.options.corsAllowedHeaders.join(', '),
-        'Access-Control-Max-Age': '600',
-      });
-      res.end();
-      req.resume();
-      return true;
-    }
-    return false;
+    return { status: 200, body: html, headers: { 'Content-Type': 'text/html' } };
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Websocket
+  // Websocket: sessions driven by the front's notes
 
-  private onUpgrade(wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    if (path !== '/websocket' || this.shutdown.signal.aborted) {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-      return;
+  private onNote(note: RpcNote): void {
+    switch (note.ws) {
+      case 'open': {
+        if (this.shutdown.signal.aborted || this.pushToFront === undefined) return;
+        const push = this.pushToFront;
+        const id = note.id;
+        // A thread started again numbers its connections afresh; the old ones are gone.
+        this.sessions.get(id)?.onClosed();
+        const session = new WsSession(
+          { send: (text, event) => push(event ? { ws: 'send', id, text, event } : { ws: 'send', id, text }), close: (code, reason) => push({ ws: 'close', id, code, reason }) },
+          note.remote,
+          this,
+        );
+        this.sessions.set(id, session);
+        this.logger.debug('websocket connected', { remote: note.remote });
+        return;
+      }
+      case 'message':
+        this.sessions.get(note.id)?.onMessage(note.text);
+        return;
+      case 'slow':
+        this.sessions.get(note.id)?.onSlow();
+        return;
+      case 'closed':
+        this.sessions.get(note.id)?.onClosed();
+        return;
     }
-    wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      const session = new WsSession(ws, remoteAddress(req), this);
-      this.sessions.add(session);
-      this.logger.debug('websocket connected', { remote: session.remoteAddr });
-    });
   }
 
   sessionClosed(session: WsSession): void {
-    this.sessions.delete(session);
+    for (const [id, s] of this.sessions) {
+      if (s === session) {
+        this.sessions.delete(id);
+        break;
+      }
+    }
     this.subscriptionsChanged();
   }
 
   /** Listen to the event bus only while some websocket holds a subscription. */
   subscriptionsChanged(): void {
     let any = false;
-    for (const s of this.sessions) {
+    for (const s of this.sessions.values()) {
       if (s.subs.size > 0) {
         any = true;
         break;
@@ -604,7 +587,7 @@ export class RpcServer implements WsHost {
     let dataJson: string | undefined;
     let eventsJson: string | undefined;
     const abciEvents = abciEventsOf(event);
-    for (const session of this.sessions) {
+    for (const session of this.sessions.values()) {
       if (session.subs.size === 0) continue;
       for (const sub of session.subs.values()) {
         if (!sub.query.matchesEvent(event.events, abciEvents)) continue;
@@ -622,4 +605,3 @@ export class RpcServer implements WsHost {
     }
   }
 }
-

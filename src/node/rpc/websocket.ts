@@ -4,11 +4,11 @@
  * Every route of the table is callable; subscribe/unsubscribe/unsubscribe_all only here. A
  * subscription's events are further replies carrying the subscribe request's id:
  *   {"jsonrpc":"2.0","id":<id>,"result":{"query":…,"data":{"type":"tendermint/event/Tx","value":…},"events":{…}}}
- * The connection is pinged every wsPingPeriodMs and dropped when silent for longer than
- * wsReadWaitMs. A client that does not read its events (more than subscriptionBufferSize unsent)
- * loses events, or — with closeOnSlowClient — its subscriptions, with a -32000 error.
+ * The connection itself (frames, pings, the count of unsent frames) is the front's (front.ts), on
+ * whichever thread it runs; a session gets its text frames and sends through a `WsLink`. A client
+ * that does not read its events (more than subscriptionBufferSize unsent) loses events, or — with
+ * closeOnSlowClient — its subscriptions, with a -32000 error.
  */
-import type { WebSocket } from 'ws';
 import type { Logger } from '../logger.js';
 import type { Query } from '../indexer/query.js';
 import { PARSE_ERROR, SERVER_ERROR } from './errors.js';
@@ -33,52 +33,28 @@ export interface WsHost {
   subscriptionsChanged(): void;
 }
 
+/** How a session reaches its connection: a frame (`event`: may be dropped for a slow client), or the close. */
+export interface WsLink {
+  send(text: string, event: boolean): void;
+  close(code: number, reason: string): void;
+}
+
 export function errorReply(idJson: string, code: number, message: string, data: string): string {
   return `{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(data ? { code, message, data } : { code, message })}}`;
 }
 
 export class WsSession implements WsSubscriber {
   readonly subs = new Map<string, Subscription>();
-  private unsent = 0;
-  private lastSeen = Date.now();
-  private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
-  private droppedEvents = 0;
 
   constructor(
-    private readonly ws: WebSocket,
+    private readonly link: WsLink,
     readonly remoteAddr: string,
     private readonly host: WsHost,
-  ) {
-    ws.on('message', (data, isBinary) => {
-      this.lastSeen = Date.now();
-      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-      if (isBinary) host.logger.debug('binary websocket message treated as text', { remote: remoteAddr });
-      this.onMessage(text);
-    });
-    ws.on('pong', () => {
-      this.lastSeen = Date.now();
-    });
-    ws.on('close', () => this.onClose());
-    ws.on('error', (err) => host.logger.debug('websocket error', { remote: remoteAddr, err: err.message }));
-    this.heartbeat = setInterval(() => this.ping(), host.options.wsPingPeriodMs);
-    this.heartbeat.unref();
-  }
+  ) {}
 
-  private ping(): void {
-    if (Date.now() - this.lastSeen > this.host.options.wsReadWaitMs + this.host.options.wsPingPeriodMs) {
-      this.host.logger.info('websocket client stopped answering pings; closing', { remote: this.remoteAddr });
-      this.ws.terminate();
-      return;
-    }
-    try {
-      this.ws.ping();
-    } catch {
-      // closing
-    }
-  }
-
-  private onMessage(text: string): void {
+  /** One text frame from the client. */
+  onMessage(text: string): void {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -109,31 +85,22 @@ export class WsSession implements WsSubscriber {
     else reply.then((text) => this.send(text)).catch((err: unknown) => this.host.logger.error('websocket dispatch failed', { err: (err as Error).message }));
   }
 
-  /** Queue a text frame; returns false when the client is too slow to take more. */
-  send(text: string): boolean {
-    if (this.closed) return false;
-    this.unsent++;
-    this.ws.send(text, () => {
-      this.unsent--;
-    });
-    return true;
+  /** Send a reply frame. */
+  send(text: string): void {
+    if (!this.closed) this.link.send(text, false);
   }
 
-  /** Deliver one event reply (called by the server's event fan-out). */
+  /** Deliver one event frame (the server's event fan-out); the front drops it for a slow client. */
   deliver(text: string): void {
-    if (this.unsent >= this.host.options.subscriptionBufferSize) {
-      if (this.host.options.closeOnSlowClient) {
-        this.host.logger.info('websocket client too slow; cancelling its subscriptions', { remote: this.remoteAddr });
-        for (const s of [...this.subs.values()]) {
-          this.ws.send(errorReply(s.idJson, SERVER_ERROR, 'Server error', 'subscription was canceled (reason: slow client)'));
-        }
-        this.unsubscribeAll();
-      } else if (this.droppedEvents++ % 1000 === 0) {
-        this.host.logger.warn('websocket client too slow; dropping events', { remote: this.remoteAddr, dropped: this.droppedEvents });
-      }
-      return;
-    }
-    this.send(text);
+    if (!this.closed) this.link.send(text, true);
+  }
+
+  /** The front found the client too slow to take its events (subscriptionBufferSize unsent). */
+  onSlow(): void {
+    if (this.closed || !this.host.options.closeOnSlowClient || this.subs.size === 0) return;
+    this.host.logger.info('websocket client too slow; cancelling its subscriptions', { remote: this.remoteAddr });
+    for (const s of [...this.subs.values()]) this.send(errorReply(s.idJson, SERVER_ERROR, 'Server error', 'subscription was canceled (reason: slow client)'));
+    this.unsubscribeAll();
   }
 
   subscribe(query: Query, queryText: string, id: JsonRpcId): void {
@@ -155,17 +122,15 @@ export class WsSession implements WsSubscriber {
   /** Close from the server side (shutdown). */
   close(code = 1001, reason = 'server shutting down'): void {
     if (this.closed) return;
-    for (const s of this.subs.values()) {
-      this.ws.send(errorReply(s.idJson, SERVER_ERROR, 'Server error', 'subscription was canceled (reason: CometBFT exited)'));
-    }
-    this.ws.close(code, reason);
-    this.onClose();
+    for (const s of this.subs.values()) this.send(errorReply(s.idJson, SERVER_ERROR, 'Server error', 'subscription was canceled (reason: CometBFT exited)'));
+    this.link.close(code, reason);
+    this.onClosed();
   }
 
-  private onClose(): void {
+  /** The connection is gone. */
+  onClosed(): void {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.heartbeat);
     this.unsubscribeAll();
     this.host.sessionClosed(this);
   }

@@ -1,6 +1,7 @@
 /**
- * A server's HTTP side on a thread of its own: the REST gateway's ([api] http-thread, api/worker.ts)
- * and the Ethereum JSON-RPC's ([json-rpc] http-thread, ethrpc/worker.ts). The worker runs the
+ * A server's HTTP side on a thread of its own: the REST gateway's ([api] http-thread, api/worker.ts),
+ * the Ethereum JSON-RPC's ([json-rpc] http-thread, ethrpc/worker.ts) and the CometBFT RPC's
+ * ([rpc] http_thread, rpc/worker.ts). The worker runs the
  * server's front — connections, HTTP parsing, timeouts, the answers kept until the next block — and
  * sends each request it cannot answer itself here, where the backend runs it against the app. A
  * read answered from the kept answers then costs the main thread nothing and never waits behind a
@@ -11,9 +12,11 @@
  * kept answer is never served once the state it describes has been replaced — the same guarantee
  * as a front on the main thread, which reads the height itself.
  *
- * Messages, worker → here: {t:'ask', id, request}, {t:'log', level, msg, ctx},
+ * Messages, worker → here: {t:'ask', id, request}, {t:'note', note}, {t:'log', level, msg, ctx},
  * {t:'listening', address}, {t:'failed', message, code}, {t:'stopped'};
- * here → worker: {t:'answer', id, answer}, {t:'stop'}.
+ * here → worker: {t:'answer', id, answer}, {t:'push', push}, {t:'stop'}.
+ * Notes and pushes are one-way messages a front and its backend exchange besides requests (the
+ * CometBFT RPC's websocket frames); each direction keeps its order.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -43,12 +46,13 @@ export interface Front {
 
 export type FrontMessage<Req> =
   | { t: 'ask'; id: number; request: Req }
+  | { t: 'note'; note: unknown }
   | { t: 'log'; level: keyof Logger; msg: string; ctx?: LogContext }
   | { t: 'listening'; address: FrontAddress }
   | { t: 'failed'; message: string; code?: string }
   | { t: 'stopped' };
 
-export type BackMessage<Ans> = { t: 'answer'; id: number; answer: Ans } | { t: 'stop' };
+export type BackMessage<Ans> = { t: 'answer'; id: number; answer: Ans } | { t: 'push'; push: unknown } | { t: 'stop' };
 
 /** What the worker gets as workerData. */
 export interface FrontWorkerData<Options> {
@@ -68,6 +72,8 @@ export interface FrontThreadSpec<Req, Ans> {
   internalError: (err: unknown) => Ans;
   stateHeight: () => number;
   watchStateHeight: (listener: (height: number) => void) => () => void;
+  /** Gets the front's notes (FrontContext.note in the worker). */
+  onNote?: (note: unknown) => void;
 }
 
 export class FrontThread<Options extends { port: number }, Req, Ans> implements Front {
@@ -120,6 +126,9 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
           case 'ask':
             this.answer(worker, message.id, message.request);
             break;
+          case 'note':
+            if (this.worker === worker) this.spec.onNote?.(message.note);
+            break;
           case 'log':
             this.logger[message.level](message.msg, message.ctx);
             break;
@@ -161,6 +170,11 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
       (answer) => worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage<Ans>),
       (err: unknown) => worker.postMessage({ t: 'answer', id, answer: this.spec.internalError(err) } satisfies BackMessage<Ans>),
     );
+  }
+
+  /** Sends the front a push (FrontContext.onPush in the worker); dropped while no thread runs. */
+  push(push: unknown): void {
+    this.worker?.postMessage({ t: 'push', push } satisfies BackMessage<Ans>);
   }
 
   /** Open connections against the cap, and how many were evicted or refused (as the thread last wrote them). */

@@ -4,15 +4,29 @@
  * messages; log lines go there too. The front reads the app's state height from the shared memory
  * the main thread's commit writes, and its connection figures are written there.
  *
- *   serveFront((ask, stateHeight, logger, changed) => new RestFront(options, ask, stateHeight, logger, changed));
+ *   serveFront((c) => new RestFront(c.options, c.ask, c.stateHeight, c.logger, c.changed));
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LogContext, Logger } from '../logger.js';
 import { STATS, STATS_SLOTS, type BackMessage, type Front, type FrontMessage, type FrontWorkerData } from './frontThread.js';
 
-export function serveFront<Options, Req, Ans>(
-  make: (options: Options, ask: (request: Req) => Promise<Ans>, stateHeight: () => number, logger: Logger, changed: () => void) => Front,
-): void {
+/** What a front in a worker is made with. */
+export interface FrontContext<Options, Req, Ans> {
+  options: Options;
+  /** Asks the main thread's backend. */
+  ask: (request: Req) => Promise<Ans>;
+  /** The app's committed state height, from shared memory. */
+  stateHeight: () => number;
+  logger: Logger;
+  /** Call after a connection comes or goes and after the kept answers change. */
+  changed: () => void;
+  /** A one-way message to the backend (FrontThreadSpec.onNote). */
+  note: (note: unknown) => void;
+  /** Sets what gets the backend's pushes (FrontThread.push). */
+  onPush: (handler: (push: unknown) => void) => void;
+}
+
+export function serveFront<Options, Req, Ans>(make: (context: FrontContext<Options, Req, Ans>) => Front): void {
   const port = parentPort!;
   const { options, shared } = workerData as FrontWorkerData<Options>;
   const height = new BigInt64Array(shared, 0, 1);
@@ -46,7 +60,16 @@ export function serveFront<Options, Req, Ans>(
     Atomics.store(stats, STATS.kept, front.keptAnswers);
   };
 
-  const front = make(options, ask, () => Number(Atomics.load(height, 0)), logger, publish);
+  let pushed: ((push: unknown) => void) | undefined;
+  const front = make({
+    options,
+    ask,
+    stateHeight: () => Number(Atomics.load(height, 0)),
+    logger,
+    changed: publish,
+    note: (note) => post({ t: 'note', note }),
+    onPush: (handler) => (pushed = handler),
+  });
   // Refusals and waits change the figures without a connection closing: a second's staleness at most.
   const publisher = setInterval(publish, 1000);
   publisher.unref();
@@ -56,6 +79,10 @@ export function serveFront<Options, Req, Ans>(
       const resolve = waiting.get(message.id);
       waiting.delete(message.id);
       resolve?.(message.answer);
+      return;
+    }
+    if (message.t === 'push') {
+      pushed?.(message.push);
       return;
     }
     clearInterval(publisher);

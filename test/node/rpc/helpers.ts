@@ -41,6 +41,17 @@ import { ConsensusError } from '../../../src/node/consensus/errors.js';
 import { NullBlockIndexer } from '../../../src/node/indexer/blockIndex.js';
 import { NullTxIndexer } from '../../../src/node/indexer/txIndex.js';
 
+/**
+ * Where the servers these helpers start run their HTTP side: on the test's thread (default) or on a
+ * thread of their own ([rpc] http_thread; the *.thread.test.ts files set it before loading a suite).
+ * Kept answers are off here (no state height to check them against); kept.test.ts covers them.
+ */
+export const rpcMode = { thread: false };
+
+function threadOptions(): { thread?: boolean; stateHeight?: () => number; watchStateHeight?: () => () => void } {
+  return rpcMode.thread ? { thread: true, stateHeight: () => -1, watchStateHeight: () => () => undefined } : {};
+}
+
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
@@ -238,7 +249,7 @@ export async function startNode(opts: TestNodeOptions = {}): Promise<TestNode> {
     indexer,
     nodeInfo: { id: nodeKey.id, listenAddr: 'tcp://0.0.0.0:26656', network: genesis.chainId, moniker: 'rpc-test-node' },
   });
-  const server = new RpcServer({ env, options: { laddr: 'tcp://127.0.0.1:0', ...opts.rpc }, ...(opts.rpcLogger ? { logger: opts.rpcLogger } : {}) });
+  const server = new RpcServer({ env, options: { laddr: 'tcp://127.0.0.1:0', ...opts.rpc }, ...(opts.rpcLogger ? { logger: opts.rpcLogger } : {}), ...threadOptions() });
   await consensus.start();
   const address = await server.start();
   return {
@@ -380,7 +391,7 @@ export async function startFakeServer(
   options: Partial<RpcOptions> = {},
 ): Promise<{ server: RpcServer; url: string; bus: EventBus; app: TransferApp; env: RpcEnvironment }> {
   const { env, bus, app } = fakeEnvironment(overrides);
-  const server = new RpcServer({ env, options: { laddr: 'tcp://127.0.0.1:0', ...options } });
+  const server = new RpcServer({ env, options: { laddr: 'tcp://127.0.0.1:0', ...options }, ...threadOptions() });
   const { url } = await server.start();
   return { server, url, bus, app, env };
 }
