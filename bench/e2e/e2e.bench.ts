@@ -23,6 +23,7 @@
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
  * E2E_JSON_RPC_THREAD=0|1: app.toml [json-rpc] http-thread for the node (default: as init writes it).
+ * E2E_RPC_THREAD=0|1: config.toml [rpc] http_thread for the node (default: as init writes it).
  * E2E_HEAP_GROWING_PERCENT: app.toml [memory] heap-growing-percent for the node (default: as init writes it).
  * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
  * E2E_SETTLE_SECONDS (default 60): how long after the load the settled RSS is read.
@@ -45,7 +46,7 @@ import { addGenesisAccounts } from '../../src/node/app/index.js';
 import { sha256 } from '../../src/keyring/hash.js';
 import { CHAIN_ID, DENOM, makeKeys, sendTx, type Key } from '../app/send.bench.js';
 import { saturate, saturateBare, writePaths } from './rest.js';
-import { setAppTomlKey } from '../support/appToml.js';
+import { setAppTomlKey, setConfigTomlKey } from '../support/appToml.js';
 import { cpuMs, rssMiB } from '../support/proc.js';
 
 export interface Row {
@@ -203,6 +204,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     tokend(['collect-gentxs', ...h]);
     const configPath = join(home, 'config', 'config.toml');
     if (process.env['E2E_JSON_RPC_THREAD'] !== undefined) setAppTomlKey(home, 'json-rpc', 'http-thread', String(process.env['E2E_JSON_RPC_THREAD'] === '1'));
+    if (process.env['E2E_RPC_THREAD'] !== undefined) setConfigTomlKey(home, 'rpc', 'http_thread', String(process.env['E2E_RPC_THREAD'] === '1'));
     if (process.env['E2E_HEAP_GROWING_PERCENT'] !== undefined) {
       const appToml = join(home, 'config', 'app.toml');
       writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^heap-growing-percent = .*$/m, `heap-growing-percent = ${Number(process.env['E2E_HEAP_GROWING_PERCENT'])}`));
