@@ -449,6 +449,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
           idleTimeoutMs: g.idleTimeoutS * 1000,
           answerCacheEntries: appConfig.cache.grpcResponses,
         },
+        thread: g.httpThread,
         logger: childLogger(logger, { module: 'grpc' }),
       });
       servers['grpc'] = grpc;

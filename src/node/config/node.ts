@@ -89,7 +89,8 @@ export interface AppConfig {
     /** http-thread (tokend): connections, parsing and kept answers on a thread of their own. */
     httpThread: boolean;
   };
-  grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number };
+  /** http-thread (tokend): connections, unary calls and kept answers on a thread of their own. */
+  grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number; httpThread: boolean };
   /** [json-rpc] (Ethermint names): max-open-connections (0 = what the descriptor limit allows), http-timeout, http-idle-timeout. */
   jsonRpc: {
     enable: boolean;
@@ -191,7 +192,7 @@ export function defaultAppConfig(denom = 'attotoken'): AppConfig {
       idleTimeoutS: 60,
       httpThread: true,
     },
-    grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120 },
+    grpc: { enable: true, address: 'localhost:9090', maxRecvMsgSize: 10 * 1024 * 1024, maxSendMsgSize: 2 ** 31 - 1, maxOpenConnections: 1000, idleTimeoutS: 120, httpThread: true },
     jsonRpc: { enable: true, address: '127.0.0.1:8545', wsAddress: '127.0.0.1:8546', api: ['eth', 'net', 'web3'], maxOpenConnections: 1000, httpTimeoutMs: 30_000, httpIdleTimeoutMs: 120_000, httpThread: true },
     stateSync: { snapshotInterval: 0, snapshotKeepRecent: 2 },
     cache: { storeBuckets: defaultCommitMultiStoreOptions.bucketCacheSize, indexCounters: defaultIndexerOptions.countCacheSize, recentBlockResults: DEFAULT_RECENT_RESPONSES, restResponses: defaultApiOptions.answerCacheEntries, grpcResponses: 10_000, jsonRpcResponses: 10_000, rpcResponses: 10_000 },
@@ -442,6 +443,7 @@ export function loadAppConfig(home: string): AppConfig {
       maxSendMsgSize: grpc.int('max-send-msg-size', d.grpc.maxSendMsgSize),
       maxOpenConnections: grpc.int('max-open-connections', d.grpc.maxOpenConnections),
       idleTimeoutS: grpc.int('idle-timeout', d.grpc.idleTimeoutS),
+      httpThread: grpc.bool('http-thread', d.grpc.httpThread),
     },
     jsonRpc: {
       enable: jsonRpc.bool('enable', d.jsonRpc.enable),
@@ -670,6 +672,9 @@ max-send-msg-size = "${config.grpc.maxSendMsgSize}"
 max-open-connections = ${config.grpc.maxOpenConnections}
 # Seconds after which a connection with no call in progress is closed
 idle-timeout = ${config.grpc.idleTimeoutS}
+# tokend: connections and unary calls on a thread of their own; a repeated query of the latest
+# state (see [cache] grpc-responses) is then answered without waiting for the block being executed
+http-thread = ${config.grpc.httpThread}
 
 [json-rpc]
 # The Ethereum JSON-RPC server

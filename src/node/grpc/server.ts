@@ -13,6 +13,10 @@
  * UNIMPLEMENTED (HTTP 404). Identity-encoded unary gRPC calls take a fast path (unary.ts);
  * everything else goes through connect-node.
  *
+ * With `thread` ([grpc] http-thread) the listening side runs on a thread of its own (front.ts,
+ * worker.ts): it answers kept unary calls itself, asks `answerUnary` for the other unary calls, and
+ * passes every other stream to this thread's HTTP/2 server on a private loopback port.
+ *
  * Height: the `x-cosmos-block-height` request metadata picks the state height (0 / absent =
  * latest); every answer carries the height it reflects in the `x-cosmos-block-height` response
  * header, as the SDK's gRPC server does. Failures are gRPC statuses with the QueryError's code
@@ -45,6 +49,8 @@ import { parseApiAddress } from '../api/options.js';
 import { QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';
 import { ReflectionIndex, type ReflectionRequestLike } from './reflection.js';
 import { GRPC_HEIGHT_HEADER, UnaryFastPath, encodeGrpcMessage, parseHeightMetadata } from './unary.js';
+import { internalUnaryAnswer, type GrpcFrontOptions, type UnaryAnswer, type UnaryCall } from './front.js';
+import { FrontThread } from '../threads/frontThread.js';
 
 export { GRPC_HEIGHT_HEADER, encodeGrpcMessage };
 
@@ -82,6 +88,12 @@ export interface GrpcServerConfig {
   router: QueryRouter;
   options?: Partial<GrpcOptions>;
   logger?: Logger;
+  /**
+   * [grpc] http-thread: the listening side (connections, unary calls, kept answers) on a thread of
+   * its own (threads/frontThread.ts, front.ts). Needs the router's stateHeight and
+   * watchStateHeight; default false.
+   */
+  thread?: boolean;
 }
 
 export interface GrpcAddress {
@@ -137,6 +149,8 @@ export class GrpcServer {
   private readonly sessions = new Set<Http2Session>();
   private readonly shutdown = new AbortController();
   private fast: UnaryFastPath | undefined;
+  private readonly thread: boolean;
+  private front: FrontThread<GrpcFrontOptions, UnaryCall, UnaryAnswer> | undefined;
   /** Full names of the services served, in registration order (reflection list_services). */
   readonly serviceNames: string[];
 
@@ -144,6 +158,7 @@ export class GrpcServer {
     this.router = config.router;
     this.options = { ...defaultGrpcOptions, ...config.options };
     this.logger = config.logger ?? nullLogger;
+    this.thread = config.thread === true && this.router.stateHeight !== undefined && this.router.watchStateHeight !== undefined;
     const names = new Set<string>();
     for (const entry of this.router.entries()) names.add(entry.method.parent.typeName);
     if (this.options.reflection) {
@@ -227,6 +242,7 @@ export class GrpcServer {
 
   async start(): Promise<GrpcAddress> {
     if (this.server !== undefined) throw new Error('gRPC server already started');
+    if (this.thread) return this.startThread();
     const { host, port } = parseApiAddress(this.options.address, 'gRPC');
     const server = createServer(this.handler());
     // Connection cap with idle eviction (limits/connections.ts); a session is busy while it has streams.
@@ -267,17 +283,71 @@ export class GrpcServer {
     return { host: address.address, port: address.port, target: `${shownHost}:${address.port}` };
   }
 
+  /**
+   * On a thread: this thread's HTTP/2 server listens on a private loopback port for the streams the
+   * thread passes on; the thread listens on [grpc] address.
+   */
+  private async startThread(): Promise<GrpcAddress> {
+    const { host, port } = parseApiAddress(this.options.address, 'gRPC');
+    const inner = createServer(this.handler());
+    inner.on('session', (session: Http2Session) => {
+      this.sessions.add(session);
+      session.once('close', () => this.sessions.delete(session));
+    });
+    await new Promise<void>((resolve, reject) => {
+      inner.once('error', reject);
+      inner.listen(0, '127.0.0.1', () => {
+        inner.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = inner;
+    const fast = this.fast!;
+    const paths = fast.paths();
+    const options: GrpcFrontOptions = {
+      host,
+      port,
+      maxOpenConnections: this.options.maxOpenConnections,
+      idleTimeoutMs: this.options.idleTimeoutMs,
+      maxRecvMsgBytes: this.options.maxRecvMsgBytes,
+      answerCacheEntries: this.options.answerCacheEntries,
+      unaryPaths: paths.unary,
+      appPaths: paths.app,
+      upstream: { host: '127.0.0.1', port: (inner.address() as AddressInfo).port },
+    };
+    const router = this.router;
+    const front = new FrontThread<GrpcFrontOptions, UnaryCall, UnaryAnswer>(
+      options,
+      { label: 'gRPC', worker: 'grpc/worker', backend: fast.answer, internalError: internalUnaryAnswer, stateHeight: () => router.stateHeight!(), watchStateHeight: (listener) => router.watchStateHeight!(listener) },
+      this.logger,
+    );
+    let address: { host: string; port: number };
+    try {
+      address = await front.start();
+    } catch (err) {
+      await this.stop();
+      throw listenError('gRPC', this.options.address, '[grpc] address', err);
+    }
+    this.front = front;
+    const shownHost = address.host.includes(':') ? `[${address.host}]` : address.host;
+    this.logger.info('gRPC server listening', { address: `${shownHost}:${address.port}`, services: this.serviceNames.length, thread: true });
+    return { host: address.host, port: address.port, target: `${shownHost}:${address.port}` };
+  }
+
   /** How many unary answers are kept now (at most answerCacheEntries). */
   get cachedAnswers(): number {
-    return this.fast?.keptAnswers ?? 0;
+    return this.front?.keptAnswers ?? this.fast?.keptAnswers ?? 0;
   }
 
   /** Open connections against the cap, and how many were evicted or refused. */
   connectionStats(): ConnectionStats | undefined {
-    return this.guard?.stats();
+    return this.front?.connectionStats() ?? this.guard?.stats();
   }
 
   async stop(): Promise<void> {
+    const front = this.front;
+    this.front = undefined;
+    await front?.stop();
     const server = this.server;
     if (server === undefined) return;
     this.server = undefined;

@@ -9,6 +9,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { GrpcServer } from '../../../src/node/grpc/index.js';
+import { grpcMode } from './mode.js';
 import { CHAIN_ID, TOKEN, alice, aliceSends, bob, startFullNode, testKey, waitFor, type FullNode } from '../services/helpers.js';
 import { addGenesisAccounts, collectGentxs, defaultAppState } from '../../../src/node/app/index.js';
 import { createQueryRouter } from '../../../src/node/services/index.js';
@@ -82,7 +83,7 @@ describe('gRPC server', () => {
 
   beforeAll(async () => {
     node = await startFullNode();
-    server = new GrpcServer({ router: node.router, options: { address: '127.0.0.1:0' } });
+    server = new GrpcServer({ router: node.router, options: { address: '127.0.0.1:0' }, thread: grpcMode.thread });
     ({ target } = await server.start());
     bank = client((c) => new pkg.cosmos.bank.v1beta1.Query(target, c));
     auth = client((c) => new pkg.cosmos.auth.v1beta1.Query(target, c));
@@ -182,7 +183,7 @@ describe('gRPC server', () => {
   });
 
   test('a request over max-recv-msg-size is RESOURCE_EXHAUSTED, and the server keeps serving', async () => {
-    const small = new GrpcServer({ router: node.router, options: { address: '127.0.0.1:0', maxRecvMsgBytes: 64 } });
+    const small = new GrpcServer({ router: node.router, options: { address: '127.0.0.1:0', maxRecvMsgBytes: 64 }, thread: grpcMode.thread });
     const { target: smallTarget } = await small.start();
     try {
       const smallBank = client((c) => new pkg.cosmos.bank.v1beta1.Query(smallTarget, c));
@@ -200,7 +201,7 @@ describe('gRPC server', () => {
   });
 
   test('a busy port fails the start with one line saying so', async () => {
-    const second = new GrpcServer({ router: node.router, options: { address: target } });
+    const second = new GrpcServer({ router: node.router, options: { address: target }, thread: grpcMode.thread });
     await expect(second.start()).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: `cannot listen for gRPC on ${target}: address already in use`, cause: { code: 'EADDRINUSE' } });
     await second.stop();
   });
@@ -271,7 +272,7 @@ describe('gRPC answers of the latest state, kept until the next block', () => {
       entries: () =>
         [...router.entries()].map((entry) => ({ ...entry, handle: (request: never, ctx: never) => (calls.set(entry.path, (calls.get(entry.path) ?? 0) + 1), entry.handle(request, ctx)) })),
     };
-    const server = new GrpcServer({ router: counted as typeof router, options: { address: '127.0.0.1:0', answerCacheEntries: 2 } });
+    const server = new GrpcServer({ router: counted as typeof router, options: { address: '127.0.0.1:0', answerCacheEntries: 2 }, thread: grpcMode.thread });
     const { target } = await server.start();
     const bank = new pkg.cosmos.bank.v1beta1.Query(target, grpc.credentials.createInsecure());
     const ALL = '/cosmos.bank.v1beta1.Query/AllBalances';
