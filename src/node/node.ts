@@ -404,11 +404,19 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       routes: nodeConfig.rpc.unsafe ? unsafeNetRoutes : [],
       logger: childLogger(logger, { module: 'rpc' }),
     });
-    // Bind every port first: a busy port must fail before consensus makes any block.
+    // Bind every port first: a busy port must fail before consensus makes any block. The servers
+    // start at once (each front's thread loads while the others do); see `started` below.
     const servers: Record<string, { connectionStats(): ConnectionStats | undefined }> = { rpc };
-    const rpcAddress = await rpc.start();
-    cleanups.push(() => rpc.stop());
-    let apiAddress: ApiAddress | undefined;
+    const starting: Promise<unknown>[] = [];
+    const start = <A>(server: { start(): Promise<A>; stop(): Promise<void> }): Promise<A> => {
+      const started = server.start();
+      starting.push(started);
+      // Stopped on the way out whether or not it started (stop() of a server not listening does nothing).
+      cleanups.push(() => server.stop());
+      return started;
+    };
+    const rpcStarted = start(rpc);
+    let apiStarted: Promise<ApiAddress> | undefined;
     if (appConfig.api.enable) {
       const a = appConfig.api;
       const api = new ApiServer({
@@ -427,10 +435,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         logger: childLogger(logger, { module: 'api' }),
       });
       servers['api'] = api;
-      apiAddress = await api.start();
-      cleanups.push(() => api.stop());
+      apiStarted = start(api);
     }
-    let grpcAddress: GrpcAddress | undefined;
+    let grpcStarted: Promise<GrpcAddress> | undefined;
     let metricsAddress: { url: string } | undefined;
     if (metricsRef.current) {
       const metrics = metricsRef.current;
@@ -453,10 +460,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         logger: childLogger(logger, { module: 'grpc' }),
       });
       servers['grpc'] = grpc;
-      grpcAddress = await grpc.start();
-      cleanups.push(() => grpc.stop());
+      grpcStarted = start(grpc);
     }
-    let jsonRpcAddress: EthRpcAddress | undefined;
+    let jsonRpcStarted: Promise<EthRpcAddress> | undefined;
     if (appConfig.jsonRpc.enable) {
       const unserved = appConfig.jsonRpc.api.filter((name) => (UNSERVED_NAMESPACES as readonly string[]).includes(name));
       if (unserved.length > 0) logger.warn('json-rpc namespaces not served by this version', { namespaces: unserved.join(','), served: SERVED_NAMESPACES.join(',') });
@@ -475,9 +481,15 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
         ...stateHeight,
       });
       servers['json-rpc'] = ethRpc;
-      jsonRpcAddress = await ethRpc.start();
-      cleanups.push(() => ethRpc.stop());
+      jsonRpcStarted = start(ethRpc);
     }
+    // Every start settles before the first failure (in the order above) is thrown, so none is left
+    // half-started behind the cleanups.
+    await Promise.allSettled(starting);
+    const rpcAddress = await rpcStarted;
+    const apiAddress = await apiStarted;
+    const grpcAddress = await grpcStarted;
+    const jsonRpcAddress = await jsonRpcStarted;
     // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
     await p2p.start();
     cleanups.push(() => p2p.stop());

@@ -1,8 +1,9 @@
 /**
  * Settings written into config.toml / app.toml are applied by a running node (issue 14):
  * [rpc] max_body_bytes, cors_allowed_origins, timeout_read; [api] enabled-unsafe-cors,
- * rpc-max-body-bytes, [cache] recent-block-results, [json-rpc] http-thread. The files are edited as an
- * operator would, then the node is started.
+ * rpc-max-body-bytes, [cache] recent-block-results, [json-rpc] http-thread, [grpc] http-thread; and
+ * init's [rpc] http_thread = true with [cache] rpc-responses. The files are edited as an operator
+ * would, then the node is started.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     [/^recent-block-results = .*$/m, 'recent-block-results = 2'],
     // The second http-thread line is [json-rpc]'s ([api]'s comes first).
     [/(^\[json-rpc\]$[\s\S]*?^)http-thread = true$/m, '$1http-thread = false'],
+    [/(^\[grpc\]$[\s\S]*?^)http-thread = true$/m, '$1http-thread = false'],
   ]);
   node = await startFast(home);
   await waitFor(() => node.consensus.status().latestBlockHeight >= 1, 'height 1');
@@ -67,6 +69,37 @@ describe('written settings are applied', () => {
       'fetch(process.argv[1], { method: "POST", headers: { "content-type": "application/json" }, body: process.argv[2], signal: AbortSignal.timeout(1000) }).then((r) => console.log(r.status), (e) => console.log("failed", e.name))';
     const child = spawnSync(process.execPath, ['-e', script, url, body], { encoding: 'utf8' });
     expect(child.stdout.trim()).toBe('failed TimeoutError');
+  });
+
+  it('[grpc] http-thread = false: gRPC answers on the main thread, so not while it is blocked', () => {
+    // A unary call (bank Params, empty request) from a child that gives up after 1 s; spawnSync
+    // blocks this (the main) thread until the child exits. On its own thread a kept answer would come.
+    const script = `
+      const session = require('node:http2').connect('http://' + process.argv[1]);
+      session.on('error', () => undefined);
+      const stream = session.request({ ':method': 'POST', ':path': '/cosmos.bank.v1beta1.Query/Params', 'content-type': 'application/grpc', te: 'trailers' });
+      stream.on('trailers', (t) => { console.log('status', t['grpc-status']); process.exit(0); });
+      stream.on('error', () => undefined);
+      stream.end(Buffer.alloc(5));
+      setTimeout(() => { console.log('timeout'); process.exit(0); }, 1000);`;
+    const child = spawnSync(process.execPath, ['-e', script, node.grpcAddress!.target], { encoding: 'utf8' });
+    expect(child.stdout.trim()).toBe('timeout');
+  });
+
+  it('[rpc] http_thread = true (init) with [cache] rpc-responses: a repeated abci_query is answered while the main thread is blocked', async () => {
+    const url = `${node.rpcAddress.url}/abci_query?path=%22/cosmos.bank.v1beta1.Query/Params%22`;
+    const script = 'fetch(process.argv[1], { signal: AbortSignal.timeout(2000) }).then(async (r) => console.log(r.status, await r.text()), (e) => console.log("failed", e.name))';
+    // spawnSync blocks this (the main) thread: only the RPC's thread, from what it kept, can answer
+    // the child. A block committed between the first answer and the child's call drops what was
+    // kept (no block can come while this thread is blocked): then the check is made again.
+    for (let attempt = 0; ; attempt++) {
+      const first = await (await fetch(url)).text();
+      const height = Number((JSON.parse(first) as { result: { response: { height: string } } }).result.response.height);
+      const child = spawnSync(process.execPath, ['-e', script, url], { encoding: 'utf8' });
+      if (child.stdout.trim() === `200 ${first}`) break;
+      expect(node.consensus.status().latestBlockHeight).toBeGreaterThan(height);
+      expect(attempt).toBeLessThan(4);
+    }
   });
 
   it('[cache] recent-block-results: the state store keeps that many decoded FinalizeBlock responses', async () => {
