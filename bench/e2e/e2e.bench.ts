@@ -16,14 +16,15 @@
  * the 500 tx/s go on; node RSS sampled every second throughout (start, peak, after the load).
  *
  * E2E_PROBES=1: while REST is polled under the 500 tx/s phase, the same balance is also read
- * through the CometBFT RPC (`abci_query` of bank's Balance, GET) and the Ethereum JSON-RPC
- * (`eth_getBalance`, POST), each at 100 req/s from its own process: their p99 against the same
- * reads on the idle node (phase 1). Off by default: the two more processes compete for the same
+ * through the CometBFT RPC (`abci_query` of bank's Balance, GET), the Ethereum JSON-RPC
+ * (`eth_getBalance`, POST) and gRPC (bank's Balance, unary), each at 100 req/s from its own
+ * process: their p99 against the same reads on the idle node (phase 1). Off by default: the two more processes compete for the same
  * two cores and raise REST's own p99 under load (the issue's target is measured without them).
  *
  * E2E_NODE_PROFILE=<dir> makes the node write a CPU profile (node --cpu-prof) into <dir>.
  * E2E_JSON_RPC_THREAD=0|1: app.toml [json-rpc] http-thread for the node (default: as init writes it).
  * E2E_RPC_THREAD=0|1: config.toml [rpc] http_thread for the node (default: as init writes it).
+ * E2E_GRPC_THREAD=0|1: app.toml [grpc] http-thread for the node (default: as init writes it).
  * E2E_HEAP_GROWING_PERCENT: app.toml [memory] heap-growing-percent for the node (default: as init writes it).
  * E2E_NODE_ARGS: extra node options for the node process (space-separated, e.g. V8 flags).
  * E2E_SETTLE_SECONDS (default 60): how long after the load the settled RSS is read.
@@ -205,6 +206,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const configPath = join(home, 'config', 'config.toml');
     if (process.env['E2E_JSON_RPC_THREAD'] !== undefined) setAppTomlKey(home, 'json-rpc', 'http-thread', String(process.env['E2E_JSON_RPC_THREAD'] === '1'));
     if (process.env['E2E_RPC_THREAD'] !== undefined) setConfigTomlKey(home, 'rpc', 'http_thread', String(process.env['E2E_RPC_THREAD'] === '1'));
+    if (process.env['E2E_GRPC_THREAD'] !== undefined) setAppTomlKey(home, 'grpc', 'http-thread', String(process.env['E2E_GRPC_THREAD'] === '1'));
     if (process.env['E2E_HEAP_GROWING_PERCENT'] !== undefined) {
       const appToml = join(home, 'config', 'app.toml');
       writeFileSync(appToml, readFileSync(appToml, 'utf8').replace(/^heap-growing-percent = .*$/m, `heap-growing-percent = ${Number(process.env['E2E_HEAP_GROWING_PERCENT'])}`));
@@ -238,6 +240,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const rpcPort = await freePort();
     const apiPort = await freePort();
     const ethPort = await freePort();
+    const grpcPort = await freePort();
     const url = `http://127.0.0.1:${rpcPort}`;
     // E2E_NODE_PROFILE=<dir>: the node writes a CPU profile there when it stops.
     const nodeLog = join(home, 'node.log');
@@ -253,7 +256,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const nodeArgs = (process.env['E2E_NODE_ARGS'] ?? '').split(' ').filter((arg) => arg !== '');
     // The node's log: <home>/node.log, or <dir>/node.log with E2E_MEMLOG (why it stopped, if it did).
     const logFile = memlog ? join(memlog, 'node.log') : nodeLog;
-    node = spawn(process.execPath, [...profile, ...memlogArgs, ...nodeArgs, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${ethPort}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
+    node = spawn(process.execPath, [...profile, ...memlogArgs, ...nodeArgs, BIN, 'start', ...h, '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`, '--api.address', `tcp://127.0.0.1:${apiPort}`, '--grpc.address', `127.0.0.1:${grpcPort}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`, '--json-rpc.address', `127.0.0.1:${ethPort}`, '--json-rpc.ws-address', `127.0.0.1:${await freePort()}`], {
       stdio: ['ignore', openSync(logFile, 'a'), openSync(logFile, 'a')],
       env: { ...process.env, ...memlogEnv },
     });
@@ -286,13 +289,18 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const rpcBalanceUrl = `${url}/abci_query?path=%22/cosmos.bank.v1beta1.Query/Balance%22&data=0x${Buffer.from(balanceRequest(keys[0]!.bech32, DENOM)).toString('hex')}`;
     const ethUrl = `http://127.0.0.1:${ethPort}`;
     const ethBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [`0x${Buffer.from(keys[0]!.address).toString('hex')}`, 'latest'] });
-    const probes = async (seconds: number): Promise<{ rpc: Record<string, unknown>; eth: Record<string, unknown> }> => {
-      const [rpcProbe, ethProbe] = await Promise.all([loadgen(['rest', rpcBalanceUrl, '100', String(seconds)]).done, loadgen(['rest', ethUrl, '100', String(seconds), ethBody]).done]);
-      return { rpc: rpcProbe, eth: ethProbe };
+    const grpcBalance = ['grpc', `127.0.0.1:${grpcPort}`, '/cosmos.bank.v1beta1.Query/Balance', Buffer.from(balanceRequest(keys[0]!.bech32, DENOM)).toString('hex')];
+    const probes = async (seconds: number): Promise<{ rpc: Record<string, unknown>; eth: Record<string, unknown>; grpc: Record<string, unknown> }> => {
+      const [rpcProbe, ethProbe, grpcProbe] = await Promise.all([
+        loadgen(['rest', rpcBalanceUrl, '100', String(seconds)]).done,
+        loadgen(['rest', ethUrl, '100', String(seconds), ethBody]).done,
+        loadgen([...grpcBalance, '100', String(seconds)]).done,
+      ]);
+      return { rpc: rpcProbe, eth: ethProbe, grpc: grpcProbe };
     };
     const withProbes = process.env['E2E_PROBES'] === '1';
     const idleProbes = withProbes ? await probes(5) : undefined;
-    if (idleProbes) log(`RPC abci_query idle: ${JSON.stringify(idleProbes.rpc)}; eth_getBalance idle: ${JSON.stringify(idleProbes.eth)}`);
+    if (idleProbes) log(`RPC abci_query idle: ${JSON.stringify(idleProbes.rpc)}; eth_getBalance idle: ${JSON.stringify(idleProbes.eth)}; gRPC Balance idle: ${JSON.stringify(idleProbes.grpc)}`);
     const balancePaths = writePaths(
       join(home, 'balance-paths.txt'),
       keys.slice(0, 100).map((key) => `/cosmos/bank/v1beta1/balances/${key.bech32}`),
@@ -338,7 +346,7 @@ export async function run(log: (line: string) => void = () => undefined): Promis
     const steadyRun = loadgen(['txs', url, steadyFile, String(connections), '500', join(home, 'steady-submitted.json')]);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const [loaded, loadedProbes] = await Promise.all([loadgen(['rest', balanceUrl, '200', String(Math.max(3, loadSeconds - 4))]).done, withProbes ? probes(Math.max(3, loadSeconds - 4)) : undefined]);
-    if (loadedProbes) log(`RPC abci_query under load: ${JSON.stringify(loadedProbes.rpc)}; eth_getBalance under load: ${JSON.stringify(loadedProbes.eth)}`);
+    if (loadedProbes) log(`RPC abci_query under load: ${JSON.stringify(loadedProbes.rpc)}; eth_getBalance under load: ${JSON.stringify(loadedProbes.eth)}; gRPC Balance under load: ${JSON.stringify(loadedProbes.grpc)}`);
     const restLoaded = await saturate(restOrigin, balancePaths, restSeconds);
     log(`REST saturated under the 500 tx/s load: ${JSON.stringify(restLoaded)}`);
     const steadyResult = await steadyRun.done;
@@ -395,7 +403,13 @@ export async function run(log: (line: string) => void = () => undefined): Promis
             { name: 'e2e: CometBFT RPC abci_query balance p99 at 100 req/s, under the steady phase', value: Number(loadedProbes.rpc.p99Ms), unit: 'ms' },
             { name: 'e2e: eth_getBalance p99 at 100 req/s, idle', value: Number(idleProbes.eth.p99Ms), unit: 'ms' },
             { name: 'e2e: eth_getBalance p99 at 100 req/s, under the steady phase', value: Number(loadedProbes.eth.p99Ms), unit: 'ms' },
-            { name: 'e2e: probe errors (RPC, eth; idle and under load)', value: Number(idleProbes.rpc.errors) + Number(idleProbes.eth.errors) + Number(loadedProbes.rpc.errors) + Number(loadedProbes.eth.errors), unit: 'count' },
+            { name: 'e2e: gRPC bank Balance p99 at 100 req/s, idle', value: Number(idleProbes.grpc.p99Ms), unit: 'ms' },
+            { name: 'e2e: gRPC bank Balance p99 at 100 req/s, under the steady phase', value: Number(loadedProbes.grpc.p99Ms), unit: 'ms' },
+            {
+              name: 'e2e: probe errors (RPC, eth, gRPC; idle and under load)',
+              value: [idleProbes, loadedProbes].reduce((sum, p) => sum + Number(p.rpc.errors) + Number(p.eth.errors) + Number(p.grpc.errors), 0),
+              unit: 'count',
+            },
           ]
         : []),
       { name: 'e2e: REST balance saturated, idle (50 connections)', value: restIdle.rps, unit: 'req/s' },

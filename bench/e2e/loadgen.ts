@@ -4,6 +4,7 @@
  *
  *   node --import tsx bench/e2e/loadgen.ts txs <rpcUrl> <txsFile> <connections> <rate> <outFile>
  *   node --import tsx bench/e2e/loadgen.ts rest <url> <rate> <seconds> [<json body>]
+ *   node --import tsx bench/e2e/loadgen.ts grpc <host:port> <method path> <request hex> <rate> <seconds>
  *
  * txs: submits every tx of <txsFile> (base64, one a line) with `broadcast_tx_sync` over
  * <connections> keep-alive connections, at most <rate> tx/s (0: as fast as the node answers);
@@ -12,9 +13,12 @@
  * rest: GETs <url> (POSTs <json body> to it when given: a JSON-RPC read) at <rate> requests/s
  * (open loop: a slow answer does not delay the next request) for <seconds> and prints {requests,
  * errors, rps, p50Ms, p99Ms, maxMs}. A JSON-RPC answer with an `error` member counts as an error.
+ * grpc: the same for a unary gRPC call (plaintext HTTP/2, one connection; the request message as
+ * hex, framed here); an answer whose grpc-status is not 0 counts as an error.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connect, type ClientHttp2Session } from 'node:http2';
 
 const [mode = 'txs', ...rest] = process.argv.slice(2);
 
@@ -88,12 +92,48 @@ async function txs(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ sent: lines.length, accepted, rejected, errors, codes, seconds })}\n`);
 }
 
+function grpcCall(session: ClientHttp2Session, path: string, frame: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' });
+    let status = -1;
+    stream.on('response', (headers) => {
+      if (headers['grpc-status'] !== undefined) status = Number(headers['grpc-status']);
+    });
+    stream.on('trailers', (trailers) => {
+      status = Number(trailers['grpc-status'] ?? -1);
+    });
+    stream.on('error', reject);
+    stream.resume();
+    stream.on('end', () => resolve(status === 0 ? 200 : 500));
+    stream.end(frame);
+  });
+}
+
 async function restPoll(): Promise<void> {
-  const [target = '', rateText = '200', secondsText = '5', body] = rest;
-  const url = new URL(target);
-  const rate = Number(rateText);
-  const total = Math.round(rate * Number(secondsText));
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  let call: () => Promise<number>;
+  let close: () => void;
+  let rateText: string | undefined;
+  let secondsText: string | undefined;
+  if (mode === 'grpc') {
+    const [target = '', path = '', hex = ''] = rest;
+    [, , , rateText, secondsText] = rest;
+    const message = Buffer.from(hex, 'hex');
+    const frame = Buffer.alloc(5 + message.length);
+    frame.writeUInt32BE(message.length, 1);
+    message.copy(frame, 5);
+    const session = connect(`http://${target}`);
+    call = () => grpcCall(session, path, frame);
+    close = () => session.close();
+  } else {
+    const [target = '', rate = '200', seconds = '5', body] = rest;
+    [rateText, secondsText] = [rate, seconds];
+    const url = new URL(target);
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    call = () => (body === undefined ? get(agent, url) : post(agent, url, body).then((text) => ('error' in (JSON.parse(text) as object) ? 500 : 200)));
+    close = () => agent.destroy();
+  }
+  const rate = Number(rateText ?? '200');
+  const total = Math.round(rate * Number(secondsText ?? '5'));
   const latencies: number[] = [];
   let errors = 0;
   const started = performance.now();
@@ -103,10 +143,7 @@ async function restPoll(): Promise<void> {
     const now = performance.now();
     if (due > now) await sleep(due - now);
     const t0 = performance.now();
-    const answered =
-      body === undefined
-        ? get(agent, url)
-        : post(agent, url, body).then((text) => ('error' in (JSON.parse(text) as object) ? 500 : 200));
+    const answered = call();
     inflight.push(
       answered.then(
         (status) => {
@@ -121,10 +158,10 @@ async function restPoll(): Promise<void> {
   }
   await Promise.all(inflight);
   const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
+  close();
   latencies.sort((a, b) => a - b);
   const pick = (q: number): number => (latencies.length === 0 ? 0 : +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(2));
   process.stdout.write(`${JSON.stringify({ requests: latencies.length, errors, rps: Math.round(latencies.length / seconds), p50Ms: pick(0.5), p99Ms: pick(0.99), maxMs: pick(1) })}\n`);
 }
 
-await (mode === 'rest' ? restPoll() : txs());
+await (mode === 'rest' || mode === 'grpc' ? restPoll() : txs());
