@@ -19,6 +19,7 @@ import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
+import { KeptAnswers } from '../threads/keptAnswers.js';
 import type { ApiOptions } from './options.js';
 
 export const HEIGHT_HEADER = 'x-cosmos-block-height';
@@ -72,9 +73,8 @@ export class RestFront implements Front {
   private readonly sockets = new Set<Socket>();
   private guard: ConnectionGuard | undefined;
   private readonly tracked = new WeakMap<Socket, TrackedConnection>();
-  /** Kept answers of GETs at `answersHeight`, by URL (insertion order: the oldest goes first). */
-  private readonly answers = new Map<string, string>();
-  private answersHeight = -1;
+  /** Kept answers of GETs, by URL. */
+  private readonly answers: KeptAnswers<string>;
 
   /**
    * `stateHeight` is the app's committed state height now (a negative value: nothing is kept);
@@ -83,10 +83,12 @@ export class RestFront implements Front {
   constructor(
     readonly options: RestFrontOptions,
     private readonly backend: RestBackend,
-    private readonly stateHeight: () => number,
+    stateHeight: () => number,
     private readonly logger: Logger = nullLogger,
     private readonly changed?: () => void,
-  ) {}
+  ) {
+    this.answers = new KeptAnswers(options.answerCacheEntries, stateHeight, changed);
+  }
 
   async start(): Promise<FrontAddress> {
     if (this.server !== undefined) throw new Error('API server already started');
@@ -183,15 +185,10 @@ export class RestFront implements Front {
     const request: RestRequest = { method, url };
     if (raw !== undefined) request.height = Array.isArray(raw) ? (raw[0] ?? '') : raw;
     if (method === 'GET' || method === 'HEAD') {
-      if (raw === undefined && method === 'GET' && this.options.answerCacheEntries > 0) {
-        const height = this.stateHeight();
-        if (height !== this.answersHeight) {
-          this.answers.clear();
-          this.answersHeight = height;
-        }
+      if (raw === undefined && method === 'GET') {
         const kept = this.answers.get(url);
         if (kept !== undefined) {
-          this.write(res, { status: 200, body: kept, height });
+          this.write(res, { status: 200, body: kept, height: this.answers.sync() });
           return;
         }
       }
@@ -218,11 +215,7 @@ export class RestFront implements Front {
   private keep(request: RestRequest, answer: RestAnswer): void {
     const at = answer.cacheAt;
     if (at === undefined || request.method !== 'GET' || request.height !== undefined) return;
-    const max = this.options.answerCacheEntries;
-    if (max <= 0 || at !== this.answersHeight || at !== this.stateHeight()) return;
-    if (this.answers.size >= max) this.answers.delete(this.answers.keys().next().value!);
-    this.answers.set(request.url, answer.body);
-    this.changed?.();
+    this.answers.set(request.url, answer.body, at);
   }
 
   private write(res: ServerResponse, answer: RestAnswer): void {

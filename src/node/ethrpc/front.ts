@@ -18,6 +18,7 @@ import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
+import { KeptAnswers } from '../threads/keptAnswers.js';
 
 /** The largest body read (Ethermint's 5 MB). */
 export const MAX_BODY = 5 * 1024 * 1024;
@@ -83,9 +84,8 @@ export class EthFront implements Front {
   private server: Server | undefined;
   private guard: ConnectionGuard | undefined;
   private readonly tracked = new WeakMap<Socket, TrackedConnection>();
-  /** Kept results (JSON) at `keptHeight`, by keptKey (insertion order: the oldest goes first). */
-  private readonly kept = new Map<string, string>();
-  private keptHeight = -1;
+  /** Kept results (JSON), by keptKey. */
+  private readonly kept: KeptAnswers<string>;
 
   /**
    * `stateHeight` is the height kept results belong to now (a negative value: nothing is kept);
@@ -94,10 +94,12 @@ export class EthFront implements Front {
   constructor(
     readonly options: EthFrontOptions,
     private readonly backend: EthBackendCall,
-    private readonly stateHeight: () => number,
+    stateHeight: () => number,
     private readonly logger: Logger = nullLogger,
     private readonly changed?: () => void,
-  ) {}
+  ) {
+    this.kept = new KeptAnswers(options.answerCacheEntries, stateHeight, changed);
+  }
 
   async start(): Promise<FrontAddress> {
     if (this.server !== undefined) throw new Error('JSON-RPC server already started');
@@ -186,11 +188,8 @@ export class EthFront implements Front {
 
   /** The answer to `body` from the kept results, when it is one request for a kept method and params. */
   private lookup(body: string): string | undefined {
-    const max = this.options.answerCacheEntries;
     // A body longer than any key cannot be a kept request.
-    if (max <= 0 || body.length > MAX_KEPT_TEXT + 1024) return undefined;
-    this.sync();
-    if (this.kept.size === 0) return undefined;
+    if (body.length > MAX_KEPT_TEXT + 1024 || !this.kept.any()) return undefined;
     let request: unknown;
     try {
       request = JSON.parse(body);
@@ -203,16 +202,6 @@ export class EthFront implements Front {
     if (params !== undefined && !Array.isArray(params)) return undefined;
     const result = this.kept.get(keptKey(method, (params as unknown[] | undefined) ?? []));
     return result === undefined ? undefined : `{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${result}}`;
-  }
-
-  /** Drops the kept results once the state height has moved. */
-  private sync(): void {
-    const height = this.stateHeight();
-    if (height === this.keptHeight) return;
-    this.keptHeight = height;
-    if (this.kept.size === 0) return;
-    this.kept.clear();
-    this.changed?.();
   }
 
   private ask(request: EthRequest, res: ServerResponse): void {
@@ -231,14 +220,8 @@ export class EthFront implements Front {
   /** Keeps a result the backend allows to be kept, if the state height has not moved meanwhile. */
   private keep(answer: EthAnswer): void {
     const keep = answer.keep;
-    const max = this.options.answerCacheEntries;
-    if (keep === undefined || max <= 0) return;
-    this.sync();
-    if (keep.at !== this.keptHeight) return;
-    if (keep.key.length > MAX_KEPT_TEXT || keep.result.length > MAX_KEPT_TEXT) return;
-    if (this.kept.size >= max) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(keep.key, keep.result);
-    this.changed?.();
+    if (keep === undefined || keep.key.length > MAX_KEPT_TEXT || keep.result.length > MAX_KEPT_TEXT) return;
+    this.kept.set(keep.key, keep.result, keep.at);
   }
 }
 

@@ -16,6 +16,7 @@ import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
+import { KeptAnswers } from '../threads/keptAnswers.js';
 
 /** The height metadata (request) and header (answer). */
 export const GRPC_HEIGHT_HEADER = 'x-cosmos-block-height';
@@ -113,19 +114,19 @@ export class GrpcFront implements Front {
   private upstream: ClientHttp2Session | undefined;
   private readonly unaryPaths: Set<string>;
   private readonly appPaths: Set<string>;
-  /** Answer frames at `keptHeight`, by method and request bytes (insertion order: the oldest goes first). */
-  private readonly kept = new Map<string, Uint8Array>();
-  private keptHeight = -1;
+  /** Answer frames, by method and request bytes. */
+  private readonly kept: KeptAnswers<Uint8Array>;
 
   constructor(
     readonly options: GrpcFrontOptions,
     private readonly backend: (call: UnaryCall) => Promise<UnaryAnswer>,
-    private readonly stateHeight: () => number,
+    stateHeight: () => number,
     private readonly logger: Logger = nullLogger,
     private readonly changed?: () => void,
   ) {
     this.unaryPaths = new Set(options.unaryPaths);
     this.appPaths = new Set(options.appPaths);
+    this.kept = new KeptAnswers(options.answerCacheEntries, stateHeight, changed);
   }
 
   async start(): Promise<FrontAddress> {
@@ -213,11 +214,10 @@ export class GrpcFront implements Front {
     // may be is not kept: its bytes are the key).
     let key: string | undefined;
     if (this.options.answerCacheEntries > 0 && height === undefined && this.appPaths.has(path) && body.length <= MAX_KEPT_ANSWER) {
-      this.sync();
       key = `${path}\n${body.toString('latin1')}`;
       const frame = this.kept.get(key);
       if (frame !== undefined) {
-        sendFrame(res, frame, this.keptHeight);
+        sendFrame(res, frame, this.kept.sync());
         return;
       }
     }
@@ -225,7 +225,7 @@ export class GrpcFront implements Front {
     this.backend(call).then(
       (answer) => {
         if ('frame' in answer) {
-          if (key !== undefined && answer.keep === true) this.keep(key, answer.frame, answer.height);
+          if (key !== undefined && answer.keep === true && answer.frame.length <= MAX_KEPT_ANSWER) this.kept.set(key, answer.frame, answer.height);
           sendFrame(res, answer.frame, answer.height);
         } else sendStatus(res, answer.code, answer.message, answer.height);
       },
@@ -234,23 +234,6 @@ export class GrpcFront implements Front {
         sendStatus(res, answer.code, answer.message, answer.height);
       },
     );
-  }
-
-  private sync(): void {
-    const height = this.stateHeight();
-    if (height === this.keptHeight) return;
-    this.keptHeight = height;
-    if (this.kept.size === 0) return;
-    this.kept.clear();
-    this.changed?.();
-  }
-
-  private keep(key: string, frame: Uint8Array, at: number): void {
-    this.sync();
-    if (at !== this.keptHeight || frame.length > MAX_KEPT_ANSWER) return;
-    if (this.kept.size >= this.options.answerCacheEntries) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(key, frame);
-    this.changed?.();
   }
 
   // ------------------------------------------------------------------------------ other streams

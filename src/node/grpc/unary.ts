@@ -18,6 +18,7 @@ import { fromBinary, toBinary, type Message } from '@bufbuild/protobuf';
 import { GrpcStatus, QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';
 import { nullLogger, type Logger } from '../logger.js';
 import { readBoundedBody } from '../limits/body.js';
+import { KeptAnswers } from '../threads/keptAnswers.js';
 import { FRAME_HEADER_BYTES, GRPC_HEIGHT_HEADER, MAX_KEPT_ANSWER, encodeGrpcMessage, isPlainGrpcCall, sendFrame, sendStatus, type UnaryAnswer, type UnaryCall } from './front.js';
 
 export { GRPC_HEIGHT_HEADER, encodeGrpcMessage };
@@ -38,20 +39,20 @@ export class UnaryFastPath {
   private readonly byPath = new Map<string, QueryEntry>();
   /**
    * Answer frames of app queries at the latest state (no height metadata), by method and request
-   * bytes, valid while the app's state height is `keptHeight` (insertion order: the oldest goes
-   * first). Used by `serve` only: on the gRPC thread the front keeps them.
+   * bytes, until the app's state height moves. Used by `serve` only: on the gRPC thread the front
+   * keeps them.
    */
-  private readonly kept = new Map<string, Uint8Array>();
-  private keptHeight = -1;
+  private readonly kept: KeptAnswers<Uint8Array>;
 
   constructor(
     private readonly router: QueryRouter,
     private readonly maxRecvMsgBytes: number,
     private readonly maxSendMsgBytes: number,
     private readonly logger: Logger = nullLogger,
-    private readonly keptEntries = 0,
+    keptEntries = 0,
   ) {
     for (const entry of router.entries()) if (entry.method.methodKind === 'unary') this.byPath.set(entry.path, entry);
+    this.kept = new KeptAnswers(router.stateHeight === undefined ? 0 : keptEntries, () => router.stateHeight?.() ?? -1);
   }
 
   get keptAnswers(): number {
@@ -82,16 +83,11 @@ export class UnaryFastPath {
     // committed: the answer is kept under the method and the request bytes (a request longer
     // than an answer may be is not kept either: its bytes are the key).
     let key: string | undefined;
-    if (this.keptEntries > 0 && height === undefined && body.length <= MAX_KEPT_ANSWER && this.router.stateHeight !== undefined && this.byPath.get(req.url)!.source === 'app') {
-      const stateHeight = this.router.stateHeight();
-      if (stateHeight !== this.keptHeight) {
-        this.kept.clear();
-        this.keptHeight = stateHeight;
-      }
+    if (this.kept.max > 0 && height === undefined && body.length <= MAX_KEPT_ANSWER && this.byPath.get(req.url)!.source === 'app') {
       key = `${req.url}\n${body.toString('latin1')}`;
       const frame = this.kept.get(key);
       if (frame !== undefined) {
-        sendFrame(res, frame, stateHeight);
+        sendFrame(res, frame, this.kept.sync());
         return;
       }
     }
@@ -100,10 +96,7 @@ export class UnaryFastPath {
         sendStatus(res, answer.code, answer.message, answer.height);
         return;
       }
-      if (key !== undefined && answer.keep === true && answer.height === this.keptHeight) {
-        if (this.kept.size >= this.keptEntries) this.kept.delete(this.kept.keys().next().value!);
-        this.kept.set(key, answer.frame);
-      }
+      if (key !== undefined && answer.keep === true) this.kept.set(key, answer.frame, answer.height);
       sendFrame(res, answer.frame, answer.height);
     });
   }

@@ -20,6 +20,7 @@ import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
+import { KeptAnswers } from '../threads/keptAnswers.js';
 
 /** Methods whose answer depends only on their params and the app's committed state. */
 export const KEPT_RPC_METHODS: ReadonlySet<string> = new Set(['abci_query']);
@@ -120,9 +121,8 @@ export class RpcFront implements Front {
   private readonly connections = new Map<number, WsConnection>();
   private nextWsId = 1;
   private stopping = false;
-  /** Kept answers at `keptHeight`, by keptRpcKey (insertion order: the oldest goes first). */
-  private readonly kept = new Map<string, string>();
-  private keptHeight = -1;
+  /** Kept answers (POST: the result; GET: the body), by keptRpcKey. */
+  private readonly kept: KeptAnswers<string>;
 
   /**
    * `stateHeight` is the height kept answers belong to now (a negative value: nothing is kept);
@@ -132,11 +132,13 @@ export class RpcFront implements Front {
   constructor(
     readonly options: RpcFrontOptions,
     private readonly backend: RpcBackendCall,
-    private readonly stateHeight: () => number,
+    stateHeight: () => number,
     private readonly note: (note: RpcNote) => void,
     private readonly logger: Logger = nullLogger,
     private readonly changed?: () => void,
-  ) {}
+  ) {
+    this.kept = new KeptAnswers(options.answerCacheEntries, stateHeight, changed);
+  }
 
   async start(): Promise<FrontAddress> {
     if (this.server !== undefined) throw new Error('RPC server already started');
@@ -285,13 +287,13 @@ export class RpcFront implements Front {
 
   /** The kept answer of GET `url` (an abci_query by URI). */
   private lookupGet(url: string): string | undefined {
-    if (!url.startsWith('/abci_query') || url.length > MAX_KEPT_RPC_TEXT || !this.anyKept()) return undefined;
+    if (!url.startsWith('/abci_query') || url.length > MAX_KEPT_RPC_TEXT || !this.kept.any()) return undefined;
     return this.kept.get(keptRpcKey({ url }));
   }
 
   /** The answer to `body` from the kept answers, when it is one request (not a notification) for a kept method and params. */
   private lookupPost(body: string): string | undefined {
-    if (body.length > MAX_KEPT_RPC_TEXT + 1024 || !this.anyKept()) return undefined;
+    if (body.length > MAX_KEPT_RPC_TEXT + 1024 || !this.kept.any()) return undefined;
     let request: unknown;
     try {
       request = JSON.parse(body);
@@ -310,33 +312,11 @@ export class RpcFront implements Front {
     return result === undefined ? undefined : `{"jsonrpc":"2.0","id":${idJson},"result":${result}}`;
   }
 
-  /** Drops the kept answers once the state height has moved; whether any is left. */
-  private anyKept(): boolean {
-    if (this.options.answerCacheEntries <= 0) return false;
-    this.sync();
-    return this.kept.size > 0;
-  }
-
-  private sync(): void {
-    const height = this.stateHeight();
-    if (height === this.keptHeight) return;
-    this.keptHeight = height;
-    if (this.kept.size === 0) return;
-    this.kept.clear();
-    this.changed?.();
-  }
-
   /** Keeps a result the backend allows to be kept, if the state height has not moved meanwhile. */
   private keep(answer: RpcAnswer): void {
     const keep = answer.keep;
-    const max = this.options.answerCacheEntries;
-    if (keep === undefined || max <= 0) return;
-    this.sync();
-    if (keep.at !== this.keptHeight || keep.at < 0) return;
-    if (keep.key.length > MAX_KEPT_RPC_TEXT || keep.result.length > MAX_KEPT_RPC_TEXT) return;
-    if (this.kept.size >= max) this.kept.delete(this.kept.keys().next().value!);
-    this.kept.set(keep.key, keep.result);
-    this.changed?.();
+    if (keep === undefined || keep.key.length > MAX_KEPT_RPC_TEXT || keep.result.length > MAX_KEPT_RPC_TEXT) return;
+    this.kept.set(keep.key, keep.result, keep.at);
   }
 
   // ------------------------------------------------------------------------------ websocket
