@@ -14,9 +14,10 @@
  * This file imports nothing of the node beyond the connection guard, so the thread loads little.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
+import { listenOn, shownHost } from '../limits/listen.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
 import { KeptAnswers } from '../threads/keptAnswers.js';
@@ -124,19 +125,11 @@ export class RestFront implements Front {
         this.changed?.();
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const address = await listenOn(server, options.port, options.host);
     // After listening, errors (EMFILE on accept under a descriptor flood, …) are logged, never thrown.
     server.on('error', (err: Error) => this.logger.warn('REST server error', { err: err.message }));
     this.server = server;
-    const address = server.address() as AddressInfo;
-    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
+    return { host: address.address, port: address.port, url: `http://${shownHost(address)}:${address.port}` };
   }
 
   /** Open connections against the cap, and how many were evicted or refused. */

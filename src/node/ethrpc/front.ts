@@ -13,9 +13,10 @@
  * thread loads little.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
+import { listenOn } from '../limits/listen.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
 import { KeptAnswers } from '../threads/keptAnswers.js';
@@ -130,16 +131,9 @@ export class EthFront implements Front {
       this.changed?.();
       socket.once('close', () => this.changed?.());
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const bound = await listenOn(server, this.options.port, this.options.host);
     server.on('error', (err: Error) => this.logger.warn('json-rpc server error', { err: err.message }));
     this.server = server;
-    const bound = server.address() as AddressInfo;
     return { host: this.options.host, port: bound.port, url: `http://${this.options.host}:${bound.port}` };
   }
 

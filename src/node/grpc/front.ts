@@ -11,9 +11,10 @@
  * loopback port, where connect-node serves it as on a server without this thread.
  */
 import { connect, constants, createServer, type ClientHttp2Session, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
+import { listenOn, shownHost } from '../limits/listen.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
 import { KeptAnswers } from '../threads/keptAnswers.js';
@@ -83,6 +84,43 @@ export function sendStatus(res: Http2ServerResponse, code: number, message: stri
   res.end();
 }
 
+/**
+ * A plaintext HTTP/2 server's connections under a ConnectionGuard: the session of each admitted
+ * socket is tracked in `sessions`, busy while it has streams. node:http2 emits 'session' from its
+ * own 'connection' listener, which the guard runs when it admits the socket, just before ours:
+ * they are paired here (the guard closes the socket itself; destroying a session that never sent
+ * its preface does not).
+ */
+export function guardHttp2(server: Http2Server, guard: ConnectionGuard, sessions: Set<Http2Session>, onSocket?: (socket: Socket) => void): void {
+  let pending: Http2Session | undefined;
+  server.on('session', (session: Http2Session) => {
+    pending = session;
+  });
+  guard.attach(server, (socket, tracked) => {
+    const session = pending;
+    pending = undefined;
+    onSocket?.(socket);
+    if (!session) return;
+    sessions.add(session);
+    session.on('stream', (stream: Http2Stream) => {
+      tracked.busy();
+      stream.once('close', () => tracked.idle());
+    });
+    session.once('close', () => sessions.delete(session));
+  });
+}
+
+/** Closes an HTTP/2 server: its sessions are asked to close (streams in flight end), and cut after a second. */
+export async function closeHttp2(server: Http2Server, sessions: Set<Http2Session>): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const session of sessions) session.close();
+  const timer = setTimeout(() => {
+    for (const session of sessions) session.destroy();
+  }, 1000);
+  await closed;
+  clearTimeout(timer);
+}
+
 export interface GrpcFrontOptions {
   host: string;
   port: number;
@@ -134,36 +172,14 @@ export class GrpcFront implements Front {
     const server = createServer((req, res) => this.onRequest(req, res));
     const guard = new ConnectionGuard('grpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.idleTimeoutMs }, this.logger);
     this.guard = guard;
-    // node:http2 emits 'session' from its own 'connection' listener, which the guard runs when it
-    // admits the socket, just before ours: pair them (as GrpcServer does on the main thread).
-    let pending: Http2Session | undefined;
-    server.on('session', (session: Http2Session) => {
-      pending = session;
-    });
-    guard.attach(server, (socket, tracked) => {
-      const session = pending;
-      pending = undefined;
+    guardHttp2(server, guard, this.sessions, (socket) => {
       this.changed?.();
       socket.once('close', () => this.changed?.());
-      if (!session) return;
-      this.sessions.add(session);
-      session.on('stream', (stream: Http2Stream) => {
-        tracked.busy();
-        stream.once('close', () => tracked.idle());
-      });
-      session.once('close', () => this.sessions.delete(session));
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const address = await listenOn(server, this.options.port, this.options.host);
     server.on('error', (err: Error) => this.logger.warn('gRPC server error', { err: err.message }));
     this.server = server;
-    const address = server.address() as AddressInfo;
-    return { host: address.address, port: address.port, url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` };
+    return { host: address.address, port: address.port, url: `http://${shownHost(address)}:${address.port}` };
   }
 
   connectionStats(): ConnectionStats | undefined {
@@ -179,13 +195,7 @@ export class GrpcFront implements Front {
     if (server === undefined) return;
     this.server = undefined;
     this.guard?.close();
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const session of this.sessions) session.close();
-    const timer = setTimeout(() => {
-      for (const session of this.sessions) session.destroy();
-    }, 1000);
-    await closed;
-    clearTimeout(timer);
+    await closeHttp2(server, this.sessions);
     this.upstream?.close();
     this.upstream = undefined;
   }

@@ -22,9 +22,9 @@
  * header, as the SDK's gRPC server does. Failures are gRPC statuses with the QueryError's code
  * and message.
  */
-import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type Http2Stream } from 'node:http2';
+import { createServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import { ConnectionGuard, type ConnectionStats } from '../limits/connections.js';
-import { listenError } from '../limits/listen.js';
+import { listenError, listenOn, shownHost } from '../limits/listen.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +49,7 @@ import { parseApiAddress } from '../api/options.js';
 import { QueryError, isQueryError, type QueryEntry, type QueryRouter } from '../services/types.js';
 import { ReflectionIndex, type ReflectionRequestLike } from './reflection.js';
 import { GRPC_HEIGHT_HEADER, UnaryFastPath, encodeGrpcMessage, parseHeightMetadata } from './unary.js';
-import { internalUnaryAnswer, type GrpcFrontOptions, type UnaryAnswer, type UnaryCall } from './front.js';
+import { closeHttp2, guardHttp2, internalUnaryAnswer, type GrpcFrontOptions, type UnaryAnswer, type UnaryCall } from './front.js';
 import { FrontThread } from '../threads/frontThread.js';
 
 export { GRPC_HEIGHT_HEADER, encodeGrpcMessage };
@@ -248,39 +248,23 @@ export class GrpcServer {
     // Connection cap with idle eviction (limits/connections.ts); a session is busy while it has streams.
     const guard = new ConnectionGuard('grpc', { maxConnections: this.options.maxOpenConnections, idleTimeoutMs: this.options.idleTimeoutMs }, this.logger);
     this.guard = guard;
-    // node:http2 emits 'session' from its own 'connection' listener, which the guard runs when it
-    // admits the socket, just before ours: pair them (the guard closes the socket itself;
-    // destroying a session that never sent its preface does not).
-    let pending: Http2Session | undefined;
-    server.on('session', (session: Http2Session) => {
-      pending = session;
-    });
-    guard.attach(server, (_socket, tracked) => {
-      const session = pending;
-      pending = undefined;
-      if (!session) return;
-      this.sessions.add(session);
-      session.on('stream', (stream: Http2Stream) => {
-        tracked.busy();
-        stream.once('close', () => tracked.idle());
-      });
-      session.once('close', () => this.sessions.delete(session));
-    });
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: Error): void => reject(listenError('gRPC', this.options.address, '[grpc] address', err));
-      server.once('error', onError);
-      server.listen(port, host, () => {
-        server.off('error', onError);
-        resolve();
-      });
-    });
+    guardHttp2(server, guard, this.sessions);
+    let address: AddressInfo;
+    try {
+      address = await listenOn(server, port, host);
+    } catch (err) {
+      throw listenError('gRPC', this.options.address, '[grpc] address', err);
+    }
     // After listening, errors (EMFILE on accept under a descriptor flood, …) are logged, never thrown.
     server.on('error', (err: Error) => this.logger.warn('gRPC server error', { err: err.message }));
     this.server = server;
-    const address = server.address() as AddressInfo;
-    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    this.logger.info('gRPC server listening', { address: `${shownHost}:${address.port}`, services: this.serviceNames.length });
-    return { host: address.address, port: address.port, target: `${shownHost}:${address.port}` };
+    return this.listening(address.address, address.port);
+  }
+
+  private listening(host: string, port: number): GrpcAddress {
+    const target = `${shownHost(host)}:${port}`;
+    this.logger.info('gRPC server listening', { address: target, services: this.serviceNames.length, thread: this.front !== undefined });
+    return { host, port, target };
   }
 
   /**
@@ -294,13 +278,7 @@ export class GrpcServer {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
     });
-    await new Promise<void>((resolve, reject) => {
-      inner.once('error', reject);
-      inner.listen(0, '127.0.0.1', () => {
-        inner.off('error', reject);
-        resolve();
-      });
-    });
+    const innerAddress = await listenOn(inner, 0, '127.0.0.1');
     this.server = inner;
     const fast = this.fast!;
     const paths = fast.paths();
@@ -313,7 +291,7 @@ export class GrpcServer {
       answerCacheEntries: this.options.answerCacheEntries,
       unaryPaths: paths.unary,
       appPaths: paths.app,
-      upstream: { host: '127.0.0.1', port: (inner.address() as AddressInfo).port },
+      upstream: { host: '127.0.0.1', port: innerAddress.port },
     };
     const router = this.router;
     const front = new FrontThread<GrpcFrontOptions, UnaryCall, UnaryAnswer>(
@@ -329,9 +307,7 @@ export class GrpcServer {
       throw listenError('gRPC', this.options.address, '[grpc] address', err);
     }
     this.front = front;
-    const shownHost = address.host.includes(':') ? `[${address.host}]` : address.host;
-    this.logger.info('gRPC server listening', { address: `${shownHost}:${address.port}`, services: this.serviceNames.length, thread: true });
-    return { host: address.host, port: address.port, target: `${shownHost}:${address.port}` };
+    return this.listening(address.host, address.port);
   }
 
   /** How many unary answers are kept now (at most answerCacheEntries). */
@@ -353,13 +329,7 @@ export class GrpcServer {
     this.server = undefined;
     this.guard?.close();
     this.shutdown.abort(new ConnectError('server is shutting down', Code.Unavailable));
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const session of this.sessions) session.close();
-    const timer = setTimeout(() => {
-      for (const session of this.sessions) session.destroy();
-    }, 1000);
-    await closed;
-    clearTimeout(timer);
+    await closeHttp2(server, this.sessions);
   }
 }
 

@@ -5,7 +5,28 @@
  * EADDRNOTAVAIL, …) is a listen failure; any other error (a server thread that died before
  * listening) is passed on as it is, without a hint that would not help.
  */
+import type { AddressInfo, Server } from 'node:net';
 import { TokendError } from '../../util/errors.js';
+
+/**
+ * `server.listen(port, host)` as a promise: the bound address, or the listen error (rejected, not
+ * emitted). Errors after that are the caller's to log (`on('error')`).
+ */
+export function listenOn(server: Pick<Server, 'listen' | 'once' | 'off' | 'address'>, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** How an address is written in a URL or a gRPC target: an IPv6 host in brackets. */
+export function shownHost(address: AddressInfo | string): string {
+  const host = typeof address === 'string' ? address : address.address;
+  return host.includes(':') ? `[${host}]` : host;
+}
 
 /** `server`: "RPC", "the REST gateway", …; `address` as configured; `setting`: where to change it. */
 export function listenError(server: string, address: string, setting: string, err: unknown): Error {

@@ -13,11 +13,12 @@
  * connection guard and the body reader, so the thread loads little.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { readBoundedBody } from '../limits/body.js';
 import { ConnectionGuard, type ConnectionStats, type TrackedConnection } from '../limits/connections.js';
+import { listenOn, shownHost } from '../limits/listen.js';
 import { nullLogger, type Logger } from '../logger.js';
 import type { Front, FrontAddress } from '../threads/frontThread.js';
 import { KeptAnswers } from '../threads/keptAnswers.js';
@@ -175,19 +176,11 @@ export class RpcFront implements Front {
       this.tracked.get(req.socket)?.pin();
       this.onUpgrade(wss, req, socket, head);
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(o.port, o.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const bound = await listenOn(server, o.port, o.host);
     server.on('error', (err: Error) => this.logger.error('RPC server error', { err: err.message }));
     this.server = server;
     this.wss = wss;
-    const bound = server.address() as AddressInfo;
-    const shownHost = o.host.includes(':') ? `[${o.host}]` : o.host;
-    return { host: o.host, port: bound.port, url: `http://${shownHost}:${bound.port}` };
+    return { host: o.host, port: bound.port, url: `http://${shownHost(o.host)}:${bound.port}` };
   }
 
   /** Open connections against the cap, and how many were evicted or refused. */
