@@ -218,7 +218,19 @@ export class RpcServer implements WsHost {
     const onNote = (note: RpcNote): void => this.onNote(note);
     let front: Front;
     if (this.config.thread === true && stateHeight !== undefined && watchStateHeight !== undefined) {
-      const spec = { label: 'RPC', worker: 'rpc/worker', backend: this.answerHttp, internalError: internalRpcAnswer, stateHeight, watchStateHeight, onNote: onNote as (note: unknown) => void };
+      const spec = {
+        label: 'RPC',
+        worker: 'rpc/worker',
+        backend: this.answerHttp,
+        internalError: internalRpcAnswer,
+        stateHeight,
+        watchStateHeight,
+        onNote: onNote as (note: unknown) => void,
+        // Its websocket connections went with it: their sessions and subscriptions end here too.
+        onThreadLost: () => {
+          for (const session of [...this.sessions.values()]) session.onClosed();
+        },
+      };
       const thread = new FrontThread<RpcFrontOptions, RpcRequest, RpcAnswer>(frontOptions, spec, this.logger);
       this.pushToFront = (push) => thread.push(push);
       front = thread;
@@ -534,8 +546,6 @@ export class RpcServer implements WsHost {
         if (this.shutdown.signal.aborted || this.pushToFront === undefined) return;
         const push = this.pushToFront;
         const id = note.id;
-        // A thread started again numbers its connections afresh; the old ones are gone.
-        this.sessions.get(id)?.onClosed();
         const session = new WsSession(
           { send: (text, event) => push(event ? { ws: 'send', id, text, event } : { ws: 'send', id, text }), close: (code, reason) => push({ ws: 'close', id, code, reason }) },
           note.remote,

@@ -74,6 +74,8 @@ export interface FrontThreadSpec<Req, Ans> {
   watchStateHeight: (listener: (height: number) => void) => () => void;
   /** Gets the front's notes (FrontContext.note in the worker). */
   onNote?: (note: unknown) => void;
+  /** A thread that ended by itself is gone with its connections (called before it is started again). */
+  onThreadLost?: () => void;
 }
 
 export class FrontThread<Options extends { port: number }, Req, Ans> implements Front {
@@ -154,6 +156,7 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
         // that keeps dying at once is started again at most once a second.
         const delay = Math.max(0, 1_000 - (Date.now() - launchedAt));
         this.logger.error(`${label} thread stopped; starting it again`, { code, in_ms: delay });
+        this.spec.onThreadLost?.();
         setTimeout(() => {
           if (this.stopping || this.restartOptions === undefined) return;
           this.launch(this.restartOptions).then(

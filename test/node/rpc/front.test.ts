@@ -6,6 +6,7 @@
  * main thread and on the RPC's own thread).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
+import type { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { RpcFront, type RpcFrontOptions, type RpcNote } from '../../../src/node/rpc/front.js';
 import { rpcMode, startFakeServer, utf8, waitFor } from './helpers.js';
@@ -113,5 +114,35 @@ describe('the server', () => {
     stopped = true;
     expect(await closed).toBe(1001);
     expect(frames[1]).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'Server error', data: 'subscription was canceled (reason: CometBFT exited)' } });
+  });
+});
+
+describe('the RPC thread', () => {
+  it('a thread that ends by itself takes its websocket sessions with it, and serves again on its port', async () => {
+    rpcMode.thread = true;
+    const { server, url } = await startFakeServer();
+    cleanups.push(() => server.stop());
+    const { ws, frames } = await connect(url);
+    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: "tm.event='Tx'" } }));
+    await waitFor(() => frames.length === 1, 5000, 'subscribe ack');
+    expect(server.subscriptions.numClients()).toBe(1);
+    await (server as unknown as { front: { worker: Worker } }).front.worker.terminate();
+    await closed;
+    // The session and its subscription are gone on the main thread too.
+    await waitFor(() => server.subscriptions.numClients() === 0, 5000, 'subscriptions dropped');
+    // Back on the same port.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const health = await fetch(`${url}/health`).then((r) => r.status, () => 0);
+      if (health === 200) break;
+      if (Date.now() > deadline) throw new Error('the RPC thread did not come back');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const again = await connect(url);
+    cleanups.push(async () => again.ws.close());
+    again.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'subscribe', params: { query: "tm.event='Tx'" } }));
+    await waitFor(() => again.frames.length === 1, 5000, 'subscribe ack again');
+    expect(again.frames[0]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });
 });
