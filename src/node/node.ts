@@ -213,6 +213,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
   const opened0 = await openNodeDatabase(home, fdPlan.databaseFiles);
   const db = overrides.wrapDatabase ? overrides.wrapDatabase(opened0) : opened0;
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
+  /** The servers' starts under way: a failure waits for them before the cleanups stop them. */
+  const starting: Promise<unknown>[] = [];
   const cleanup = async (): Promise<void> => {
     for (const fn of cleanups.reverse()) await fn().catch((err: Error) => logger.error('shutdown step failed', { err: err.message }));
   };
@@ -405,9 +407,9 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       logger: childLogger(logger, { module: 'rpc' }),
     });
     // Bind every port first: a busy port must fail before consensus makes any block. The servers
-    // start at once (each front's thread loads while the others do); see `started` below.
+    // start at once (each front's thread loads while the others do); a failure is thrown once
+    // every start has settled (below), so the cleanups never race a start still under way.
     const servers: Record<string, { connectionStats(): ConnectionStats | undefined }> = { rpc };
-    const starting: Promise<unknown>[] = [];
     const start = <A>(server: { start(): Promise<A>; stop(): Promise<void> }): Promise<A> => {
       const started = server.start();
       starting.push(started);
@@ -438,11 +440,10 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       apiStarted = start(api);
     }
     let grpcStarted: Promise<GrpcAddress> | undefined;
-    let metricsAddress: { url: string } | undefined;
+    let metricsStarted: Promise<{ url: string }> | undefined;
     if (metricsRef.current) {
       const metrics = metricsRef.current;
-      metricsAddress = await metrics.listen(nodeConfig.instrumentation.prometheusListenAddr);
-      cleanups.push(() => metrics.close());
+      metricsStarted = start({ start: () => metrics.listen(nodeConfig.instrumentation.prometheusListenAddr), stop: () => metrics.close() });
     }
     if (appConfig.grpc.enable) {
       const g = appConfig.grpc;
@@ -488,6 +489,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     await Promise.allSettled(starting);
     const rpcAddress = await rpcStarted;
     const apiAddress = await apiStarted;
+    const metricsAddress = await metricsStarted;
     const grpcAddress = await grpcStarted;
     const jsonRpcAddress = await jsonRpcStarted;
     // Listen and dial before consensus starts: block sync needs peers, and peers need our channels.
@@ -550,6 +552,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
       },
     };
   } catch (err) {
+    await Promise.allSettled(starting);
     await cleanup();
     throw err;
   }

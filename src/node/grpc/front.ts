@@ -3,7 +3,7 @@
  * worker.ts): the plaintext HTTP/2 server on [grpc] address, the connection cap with idle eviction
  * (limits/connections.ts), and the identity-encoded unary gRPC calls of the router's methods — the
  * calls clients make nearly always. Such a call goes to the main thread as plain data (its path,
- * its body, its height metadata; `GrpcServer.answerUnary`), and an answer of an app method at the
+ * its body, its height metadata; `UnaryFastPath.answer`), and an answer of an app method at the
  * latest state is kept here, by method and request bytes, until the app's state height moves: a
  * repeated call is then answered without the main thread. Every other stream (server reflection's
  * bidi streams, compressed messages, gRPC-Web, the Connect protocol, unknown methods) is passed
@@ -63,7 +63,7 @@ export interface UnaryCall {
 /** Its answer: the message frame, or a status; `keep`: the frame may be kept while the state height is `height`. */
 export type UnaryAnswer = { frame: Uint8Array; height: number; keep?: boolean } | { code: number; message: string; height: number };
 
-/** The answer to a call whose backend failed (a bug: answerUnary turns errors into answers). */
+/** The answer to a call whose backend failed (a bug: UnaryFastPath.answer turns errors into answers). */
 export function internalUnaryAnswer(err: unknown): UnaryAnswer {
   return { code: 13, message: err instanceof Error ? err.message : String(err), height: 0 };
 }

@@ -14,7 +14,7 @@
  * everything else goes through connect-node.
  *
  * With `thread` ([grpc] http-thread) the listening side runs on a thread of its own (front.ts,
- * worker.ts): it answers kept unary calls itself, asks `answerUnary` for the other unary calls, and
+ * worker.ts): it answers kept unary calls itself, asks `UnaryFastPath.answer` for the other unary calls, and
  * passes every other stream to this thread's HTTP/2 server on a private loopback port.
  *
  * Height: the `x-cosmos-block-height` request metadata picks the state height (0 / absent =

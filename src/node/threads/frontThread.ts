@@ -1,7 +1,7 @@
 /**
  * A server's HTTP side on a thread of its own: the REST gateway's ([api] http-thread, api/worker.ts),
- * the Ethereum JSON-RPC's ([json-rpc] http-thread, ethrpc/worker.ts) and the CometBFT RPC's
- * ([rpc] http_thread, rpc/worker.ts). The worker runs the
+ * the Ethereum JSON-RPC's ([json-rpc] http-thread, ethrpc/worker.ts), the CometBFT RPC's
+ * ([rpc] http_thread, rpc/worker.ts) and gRPC's ([grpc] http-thread, grpc/worker.ts). The worker runs the
  * server's front — connections, HTTP parsing, timeouts, the answers kept until the next block — and
  * sends each request it cannot answer itself here, where the backend runs it against the app. A
  * read answered from the kept answers then costs the main thread nothing and never waits behind a

@@ -1,6 +1,6 @@
 /**
- * A node whose gRPC port is taken does not start: one line names the port and the setting, and
- * the servers that did start meanwhile (they start together, each on its own thread) are stopped
+ * A node whose gRPC or Prometheus port is taken does not start: one line names the port, and the
+ * servers that did start meanwhile (they start together, each on its own thread) are stopped
  * again — their ports are free and the home can be started at once.
  */
 import { afterAll, expect, it, jest } from '@jest/globals';
@@ -37,6 +37,26 @@ it('a busy gRPC port fails the start with one line; the RPC and REST ports it ha
     for (const port of [rpcPort!, apiPort!]) await close(await listen(port));
     const node = await startFast(home);
     await node.stop();
+  } finally {
+    await close(taken);
+  }
+});
+
+it('a busy Prometheus port fails the start with one line; the RPC and REST ports are free again', async () => {
+  const home = await devnetHome('busy-metrics', homes);
+  const taken = await listen();
+  const probes = [await listen(), await listen()];
+  const [rpcPort, apiPort] = probes.map(portOf);
+  for (const probe of probes) await close(probe);
+  try {
+    const metricsAt = `127.0.0.1:${portOf(taken)}`;
+    await expect(
+      startFast(home, { rpcLaddr: `tcp://127.0.0.1:${rpcPort}`, apiAddress: `tcp://127.0.0.1:${apiPort}`, nodeConfig: (c) => {
+        c.instrumentation.prometheus = true;
+        c.instrumentation.prometheusListenAddr = metricsAt;
+      } }),
+    ).rejects.toMatchObject({ message: `cannot listen for Prometheus on ${metricsAt}: address already in use` });
+    for (const port of [rpcPort!, apiPort!]) await close(await listen(port));
   } finally {
     await close(taken);
   }
