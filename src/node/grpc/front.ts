@@ -60,11 +60,18 @@ export interface UnaryCall {
   height?: string;
 }
 
+/** A call's status without a message. */
+export interface UnaryStatus {
+  code: number;
+  message: string;
+  height: number;
+}
+
 /** Its answer: the message frame, or a status; `keep`: the frame may be kept while the state height is `height`. */
-export type UnaryAnswer = { frame: Uint8Array; height: number; keep?: boolean } | { code: number; message: string; height: number };
+export type UnaryAnswer = { frame: Uint8Array; height: number; keep?: boolean } | UnaryStatus;
 
 /** The answer to a call whose backend failed (a bug: UnaryFastPath.answer turns errors into answers). */
-export function internalUnaryAnswer(err: unknown): UnaryAnswer {
+export function internalUnaryAnswer(err: unknown): UnaryStatus {
   return { code: 13, message: err instanceof Error ? err.message : String(err), height: 0 };
 }
 
@@ -240,7 +247,7 @@ export class GrpcFront implements Front {
         } else sendStatus(res, answer.code, answer.message, answer.height);
       },
       (err: unknown) => {
-        const answer = internalUnaryAnswer(err) as { code: number; message: string; height: number };
+        const answer = internalUnaryAnswer(err);
         sendStatus(res, answer.code, answer.message, answer.height);
       },
     );

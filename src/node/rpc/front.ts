@@ -32,6 +32,12 @@ export const DEFAULT_KEPT_RPC_ANSWERS = 10_000;
 /** Bodies from this size are written as bytes encoded once (instead of measured, then encoded again). */
 const BUFFERED_BODY_CHARS = 16 * 1024;
 
+/** Whether a JSON-RPC body may call a kept method (a cheap test before it is parsed). */
+function mayNameKeptMethod(body: string): boolean {
+  for (const method of KEPT_RPC_METHODS) if (body.includes(method)) return true;
+  return false;
+}
+
 /** The key a kept answer is found by: a POST's method and params (JSON), or a GET's URL. */
 export function keptRpcKey(request: { method: string; params: unknown } | { url: string }): string {
   return 'url' in request ? `GET ${request.url}` : `${request.method}\n${JSON.stringify(request.params ?? null)}`;
@@ -286,7 +292,8 @@ export class RpcFront implements Front {
 
   /** The answer to `body` from the kept answers, when it is one request (not a notification) for a kept method and params. */
   private lookupPost(body: string): string | undefined {
-    if (body.length > MAX_KEPT_RPC_TEXT + 1024 || !this.kept.any()) return undefined;
+    // Only a body naming a kept method is parsed here (not each of a broadcast flood's).
+    if (body.length > MAX_KEPT_RPC_TEXT + 1024 || !this.kept.any() || !mayNameKeptMethod(body)) return undefined;
     let request: unknown;
     try {
       request = JSON.parse(body);

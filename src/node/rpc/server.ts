@@ -187,8 +187,8 @@ export class RpcServer implements WsHost {
     return this.bound;
   }
 
-  /** abci_query answers the front keeps (0 without a state height to check them against). */
-  private get keptAnswers(): number {
+  /** How many abci_query answers the front may keep (0 without a state height to check them against). */
+  private get keptCapacity(): number {
     return this.config.stateHeight === undefined ? 0 : (this.config.answerCacheEntries ?? DEFAULT_KEPT_RPC_ANSWERS);
   }
 
@@ -212,7 +212,7 @@ export class RpcServer implements WsHost {
       wsReadWaitMs: o.wsReadWaitMs,
       subscriptionBufferSize: o.subscriptionBufferSize,
       closeOnSlowClient: o.closeOnSlowClient,
-      answerCacheEntries: this.keptAnswers,
+      answerCacheEntries: this.keptCapacity,
     };
     const { stateHeight, watchStateHeight } = this.config;
     const onNote = (note: RpcNote): void => this.onNote(note);
@@ -259,8 +259,8 @@ export class RpcServer implements WsHost {
     return this.front?.connectionStats();
   }
 
-  /** How many abci_query answers the front keeps now. */
-  get keptAnswerCount(): number {
+  /** How many abci_query answers the front keeps now (as the other servers' cachedAnswers). */
+  get cachedAnswers(): number {
     return this.front?.keptAnswers ?? 0;
   }
 
@@ -342,7 +342,7 @@ export class RpcServer implements WsHost {
 
   /** The height a keepable answer is read at (-1: not keepable). */
   private keepableAt(method: string): number {
-    return this.keptAnswers > 0 && KEPT_RPC_METHODS.has(method) ? this.config.stateHeight!() : -1;
+    return this.keptCapacity > 0 && KEPT_RPC_METHODS.has(method) ? this.config.stateHeight!() : -1;
   }
 
   /** `keep` for a reply read at `at`, if it succeeded, is short and no block was committed meanwhile. */

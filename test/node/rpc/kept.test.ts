@@ -76,17 +76,17 @@ describe.each([
     const fractional = await query('/store/bank/key', 'ab', 4.7);
     expect(fractional.id).toBe(4);
     expect(chain.queries).toBe(1);
-    expect(server.keptAnswerCount).toBe(1);
+    expect(server.cachedAnswers).toBe(1);
 
     // Another key is its own entry; a failed query is kept too (its answer is the state's); at
     // most answerCacheEntries, the oldest going first.
     await query('/store/bank/key', 'cd');
     expect(chain.queries).toBe(2);
-    expect(server.keptAnswerCount).toBe(2);
+    expect(server.cachedAnswers).toBe(2);
     await query('/fail');
     await query('/fail');
     expect(chain.queries).toBe(3);
-    expect(server.keptAnswerCount).toBe(2);
+    expect(server.cachedAnswers).toBe(2);
     await query('/store/bank/key', 'ab');
     expect(chain.queries).toBe(4);
 
@@ -135,7 +135,7 @@ describe.each([
     await query('/store/z');
     await query('/store/z');
     expect(chain.queries).toBe(2);
-    expect(server.keptAnswerCount).toBe(0);
+    expect(server.cachedAnswers).toBe(0);
   });
 });
 
@@ -157,7 +157,7 @@ describe('CometBFT RPC HTTP on its own thread', () => {
     expect(chain.queries).toBe(1);
     // The thread's figures reach the main thread (metrics): the connection cap and the kept answer.
     expect(server.connectionStats()).toMatchObject({ max: 900, evicted: 0, refused: 0 });
-    expect(server.keptAnswerCount).toBe(1);
+    expect(server.cachedAnswers).toBe(1);
   });
 
   it('a busy port fails the start with one line saying so, on its own thread and on the main thread', async () => {
