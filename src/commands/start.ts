@@ -43,6 +43,8 @@ export default class Start extends BaseCommand<typeof Start, void> {
   };
 
   async execute(): Promise<void> {
+    // The servers' front thread loads on the second core while this one loads the node.
+    (await import('../node/threads/frontHost.js')).prewarmFrontHost();
     const { startNode } = await import('../node/node.js');
     const argv = this.argv;
     const node = await startNode(this.home, {

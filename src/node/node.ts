@@ -45,6 +45,7 @@ import { COMPAT_COMETBFT_VERSION } from './version/version.js';
 import { CLIENT_CONFIG_DEFAULTS, readClientConfigFile } from './config/client.js';
 import { parseKeyringBackend } from '../keyring/open.js';
 import type { KeyringBackendName } from '../keyring/types.js';
+import { frontHosts } from './threads/frontHost.js';
 
 export const DATABASE_DIRNAME = 'tokend.db';
 
@@ -487,6 +488,8 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     // Every start settles before the first failure (in the order above) is thrown, so none is left
     // half-started behind the cleanups.
     await Promise.allSettled(starting);
+    // A host started early for the fronts (prewarmFrontHost) that none of them came to ends now.
+    frontHosts.settle();
     const rpcAddress = await rpcStarted;
     const apiAddress = await apiStarted;
     const metricsAddress = await metricsStarted;
@@ -553,6 +556,7 @@ export async function startNode(home: string, overrides: NodeOverrides = {}): Pr
     };
   } catch (err) {
     await Promise.allSettled(starting);
+    frontHosts.settle();
     await cleanup();
     throw err;
   }

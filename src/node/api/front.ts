@@ -3,7 +3,7 @@
  * the read/write timeouts, CORS preflights, request bodies within `maxBodyBytes`, and the answers
  * kept per URL until the app's state height moves. What a request means is the backend's
  * (ApiServer.handle): it gets a `RestRequest` and gives back a `RestAnswer`, plain data, so the
- * front can run on the main thread beside it or on a thread of its own (threads/frontThread.ts, worker.ts).
+ * front can run on the main thread beside it or on a thread of its own (threads/frontThread.ts, hostWorker.ts).
  *
  *   const front = new RestFront(options, (request) => api.handle(request), () => stateHeight, logger);
  *   const { url } = await front.start();

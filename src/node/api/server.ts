@@ -83,7 +83,7 @@ export class ApiServer {
     let front: RestFront | FrontThread<RestFrontOptions, RestRequest, RestAnswer>;
     // The thread needs to hear of each new state height; a router that cannot tell keeps the front here.
     if (frontOptions.thread && router.watchStateHeight !== undefined) {
-      const spec = { label: 'REST gateway', worker: 'api/worker', backend: this.handle, internalError: internalErrorAnswer, stateHeight, watchStateHeight: (listener: (height: number) => void) => router.watchStateHeight!(listener) };
+      const spec = { label: 'REST gateway', kind: 'rest' as const, backend: this.handle, internalError: internalErrorAnswer, stateHeight, watchStateHeight: (listener: (height: number) => void) => router.watchStateHeight!(listener) };
       front = new FrontThread(frontOptions, spec, this.logger);
     } else {
       front = new RestFront(frontOptions, this.handle, stateHeight, this.logger);

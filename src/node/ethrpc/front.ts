@@ -4,7 +4,7 @@
  * 5 MB, and the results kept until the app's state height moves. What a body means is the
  * backend's (EthRpcServer.answerHttp): it gets an `EthRequest` and gives back an `EthAnswer`, plain
  * data, so the front can run on the main thread beside it or on a thread of its own
- * ([json-rpc] http-thread; threads/frontThread.ts, worker.ts).
+ * ([json-rpc] http-thread; threads/frontThread.ts, hostWorker.ts).
  *
  * A single request for a state read at the latest block (eth_getBalance, eth_call, …) whose method
  * and params the backend answered before at the current height is answered here, with the

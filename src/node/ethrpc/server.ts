@@ -574,7 +574,7 @@ export class EthRpcServer {
     if (this.options.thread === true && stateHeight !== undefined && watchStateHeight !== undefined) {
       // Kept results belong to the app's state height, which the thread sees in shared memory; the
       // backend reports a result's height as latestHeight(), which moves only after it.
-      const spec = { label: 'Ethereum JSON-RPC', worker: 'ethrpc/worker', backend: this.answerHttp, internalError: internalEthAnswer, stateHeight, watchStateHeight };
+      const spec = { label: 'Ethereum JSON-RPC', kind: 'eth' as const, backend: this.answerHttp, internalError: internalEthAnswer, stateHeight, watchStateHeight };
       front = new FrontThread<EthFrontOptions, EthRequest, EthAnswer>(frontOptions, spec, this.logger);
     } else {
       front = new EthFront(frontOptions, this.answerHttp, () => this.backend.latestHeight(), this.logger);

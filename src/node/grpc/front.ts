@@ -1,6 +1,6 @@
 /**
- * The gRPC server's listening side on a thread of its own ([grpc] http-thread; threads/frontThread.ts,
- * worker.ts): the plaintext HTTP/2 server on [grpc] address, the connection cap with idle eviction
+ * The gRPC server's listening side on a front thread ([grpc] http-thread; threads/frontThread.ts,
+ * hostWorker.ts): the plaintext HTTP/2 server on [grpc] address, the connection cap with idle eviction
  * (limits/connections.ts), and the identity-encoded unary gRPC calls of the router's methods — the
  * calls clients make nearly always. Such a call goes to the main thread as plain data (its path,
  * its body, its height metadata; `UnaryFastPath.answer`), and an answer of an app method at the

@@ -13,8 +13,8 @@
  * UNIMPLEMENTED (HTTP 404). Identity-encoded unary gRPC calls take a fast path (unary.ts);
  * everything else goes through connect-node.
  *
- * With `thread` ([grpc] http-thread) the listening side runs on a thread of its own (front.ts,
- * worker.ts): it answers kept unary calls itself, asks `UnaryFastPath.answer` for the other unary calls, and
+ * With `thread` ([grpc] http-thread) the listening side runs on a front thread (front.ts,
+ * threads/hostWorker.ts): it answers kept unary calls itself, asks `UnaryFastPath.answer` for the other unary calls, and
  * passes every other stream to this thread's HTTP/2 server on a private loopback port.
  *
  * Height: the `x-cosmos-block-height` request metadata picks the state height (0 / absent =
@@ -296,7 +296,7 @@ export class GrpcServer {
     const router = this.router;
     const front = new FrontThread<GrpcFrontOptions, UnaryCall, UnaryAnswer>(
       options,
-      { label: 'gRPC', worker: 'grpc/worker', backend: fast.answer, internalError: internalUnaryAnswer, stateHeight: () => router.stateHeight!(), watchStateHeight: (listener) => router.watchStateHeight!(listener) },
+      { label: 'gRPC', kind: 'grpc', backend: fast.answer, internalError: internalUnaryAnswer, stateHeight: () => router.stateHeight!(), watchStateHeight: (listener) => router.watchStateHeight!(listener) },
       this.logger,
     );
     let address: { host: string; port: number };

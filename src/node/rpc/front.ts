@@ -5,7 +5,7 @@
  * kept until the app's state height moves. What a request means is the backend's
  * (RpcServer.answerHttp; websocket frames go to RpcServer's sessions as notes): it gets an
  * `RpcRequest` and gives back an `RpcAnswer`, plain data, so the front can run on the main thread
- * beside it or on a thread of its own ([rpc] http_thread; threads/frontThread.ts, worker.ts).
+ * beside it or on a thread of its own ([rpc] http_thread; threads/frontThread.ts, hostWorker.ts).
  *
  * A single `abci_query` (POST, or GET /abci_query?…) that the backend answered before at the
  * current state height is answered here, with the request's own id, without the backend. The

@@ -17,7 +17,7 @@
  *
  * The HTTP side (connections, timeouts, CORS, bodies, websocket frames, kept abci_query answers) is
  * the front's (front.ts), on this thread or — with `thread` ([rpc] http_thread) — on a thread of its
- * own (threads/frontThread.ts, worker.ts); this class answers what the front asks (`answerHttp`)
+ * own (threads/frontThread.ts, hostWorker.ts); this class answers what the front asks (`answerHttp`)
  * and holds the websocket sessions and their subscriptions, which the front's notes drive.
  */
 import type { ConnectionStats } from '../limits/connections.js';
@@ -220,7 +220,7 @@ export class RpcServer implements WsHost {
     if (this.config.thread === true && stateHeight !== undefined && watchStateHeight !== undefined) {
       const spec = {
         label: 'RPC',
-        worker: 'rpc/worker',
+        kind: 'rpc' as const,
         backend: this.answerHttp,
         internalError: internalRpcAnswer,
         stateHeight,

@@ -1,30 +1,30 @@
 /**
- * A server's HTTP side on a thread of its own: the REST gateway's ([api] http-thread, api/worker.ts),
- * the Ethereum JSON-RPC's ([json-rpc] http-thread, ethrpc/worker.ts), the CometBFT RPC's
- * ([rpc] http_thread, rpc/worker.ts) and gRPC's ([grpc] http-thread, grpc/worker.ts). The worker runs the
- * server's front — connections, HTTP parsing, timeouts, the answers kept until the next block — and
- * sends each request it cannot answer itself here, where the backend runs it against the app. A
- * read answered from the kept answers then costs the main thread nothing and never waits behind a
- * block being executed or a burst of CheckTx.
+ * A server's HTTP side on a thread beside the main one: the REST gateway's ([api] http-thread), the
+ * Ethereum JSON-RPC's ([json-rpc] http-thread), the CometBFT RPC's ([rpc] http_thread) and gRPC's
+ * ([grpc] http-thread). The front — connections, HTTP parsing, timeouts, the answers kept until the
+ * next block — runs in a front host (threads/frontHost.ts, hostWorker.ts; one thread for all four
+ * on a two-core machine) and sends each request it cannot answer itself here, where the backend
+ * runs it against the app. A read answered from the kept answers then costs the main thread
+ * nothing and never waits behind a block being executed or a burst of CheckTx.
  *
  * The app's state height is shared memory: the store's commit writes it (router.watchStateHeight)
- * before anything else can observe the new block, and the worker reads it for every request, so a
+ * before anything else can observe the new block, and the front reads it for every request, so a
  * kept answer is never served once the state it describes has been replaced — the same guarantee
  * as a front on the main thread, which reads the height itself.
  *
- * Messages, worker → here: {t:'ask', id, request}, {t:'note', note}, {t:'log', level, msg, ctx},
- * {t:'listening', address}, {t:'failed', message, code}, {t:'stopped'};
- * here → worker: {t:'answer', id, answer}, {t:'push', push}, {t:'stop'}.
+ * Messages over the front's port, front → here: {t:'ask', id, request}, {t:'note', note},
+ * {t:'log', level, msg, ctx}, {t:'listening', address}, {t:'failed', message, code}, {t:'stopped'};
+ * here → front: {t:'answer', id, answer}, {t:'push', push}, {t:'stop'}.
  * Notes and pushes are one-way messages a front and its backend exchange besides requests (the
  * CometBFT RPC's websocket frames); each direction keeps its order.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { ConnectionStats } from '../limits/connections.js';
 import type { Logger, LogContext } from '../logger.js';
+import { frontHosts, type FrontKind, type FrontSlot, type FrontWorkerData } from './frontHost.js';
 
-/** Slots of the shared stats array (the worker writes, `connectionStats()` reads). */
+export type { FrontKind, FrontWorkerData, HostMessage } from './frontHost.js';
+
+/** Slots of the shared stats array (the front writes, `connectionStats()` reads). */
 export const STATS = { open: 0, max: 1, evicted: 2, refused: 3, waiting: 4, kept: 5 } as const;
 export const STATS_SLOTS = 6;
 
@@ -54,32 +54,26 @@ export type FrontMessage<Req> =
 
 export type BackMessage<Ans> = { t: 'answer'; id: number; answer: Ans } | { t: 'push'; push: unknown } | { t: 'stop' };
 
-/** What the worker gets as workerData. */
-export interface FrontWorkerData<Options> {
-  options: Options;
-  /** 8 bytes of state height (BigInt64), then the stats slots (Int32). */
-  shared: SharedArrayBuffer;
-}
-
-/** The server a thread fronts: its name in logs, its worker module, and how it answers. */
+/** The server a thread fronts: its name in logs, its kind of front, and how it answers. */
 export interface FrontThreadSpec<Req, Ans> {
   /** In log lines: "REST gateway", "Ethereum JSON-RPC". */
   label: string;
-  /** The worker's module under src/node (dist/node when built), without extension: 'api/worker'. */
-  worker: string;
+  /** Which front runs in the host (threads/hostWorker.ts). */
+  kind: FrontKind;
   backend: (request: Req) => Promise<Ans>;
   /** The answer to a request whose backend rejected (a bug: backends turn errors into answers). */
   internalError: (err: unknown) => Ans;
   stateHeight: () => number;
   watchStateHeight: (listener: (height: number) => void) => () => void;
-  /** Gets the front's notes (FrontContext.note in the worker). */
+  /** Gets the front's notes (FrontContext.note in the host). */
   onNote?: (note: unknown) => void;
   /** A thread that ended by itself is gone with its connections (called before it is started again). */
   onThreadLost?: () => void;
 }
 
 export class FrontThread<Options extends { port: number }, Req, Ans> implements Front {
-  private worker: Worker | undefined;
+  /** The front's slot in a host thread (threads/frontHost.ts). */
+  private slot: FrontSlot | undefined;
   private stats: Int32Array | undefined;
   private unwatch: (() => void) | undefined;
   private stopped: Promise<void> | undefined;
@@ -95,7 +89,7 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
   ) {}
 
   async start(): Promise<FrontAddress> {
-    if (this.worker !== undefined) throw new Error(`${this.spec.label} already started`);
+    if (this.slot !== undefined) throw new Error(`${this.spec.label} already started`);
     const shared = new SharedArrayBuffer(8 + 4 * STATS_SLOTS);
     const height = new BigInt64Array(shared, 0, 1);
     this.stats = new Int32Array(shared, 8, STATS_SLOTS);
@@ -113,23 +107,23 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
     }
   }
 
-  /** Starts a worker with `options`; resolves once it listens. */
+  /** Opens the front in a host with `options`; resolves once it listens. */
   private launch(options: Options): Promise<FrontAddress> {
     const label = this.spec.label;
     const data: FrontWorkerData<Options> = { options, shared: this.shared! };
-    const worker = spawnFrontWorker(this.spec.worker, data);
-    this.worker = worker;
+    const slot = frontHosts.open(this.spec.kind, data as FrontWorkerData<unknown>);
+    this.slot = slot;
     const launchedAt = Date.now();
-    this.stopped = new Promise<void>((done) => worker.once('exit', () => done()));
+    this.stopped = new Promise<void>((done) => slot.once('exit', () => done()));
     return new Promise<FrontAddress>((resolve, reject) => {
       let listening = false;
-      worker.on('message', (message: FrontMessage<Req>) => {
+      slot.on('message', (message: FrontMessage<Req>) => {
         switch (message.t) {
           case 'ask':
-            this.answer(worker, message.id, message.request);
+            this.answer(slot, message.id, message.request);
             break;
           case 'note':
-            if (this.worker === worker) this.spec.onNote?.(message.note);
+            if (this.slot === slot) this.spec.onNote?.(message.note);
             break;
           case 'log':
             this.logger[message.level](message.msg, message.ctx);
@@ -145,13 +139,13 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
             break;
         }
       });
-      worker.once('error', (err) => {
+      slot.once('error', (err: Error) => {
         reject(err);
         if (!this.stopping) this.logger.error(`${label} thread failed`, { err: err.message });
       });
-      worker.once('exit', (code) => {
+      slot.once('exit', (code: number) => {
         reject(new Error(`the ${label} thread exited (code ${code}) before listening`));
-        if (this.stopping || !listening || this.worker !== worker) return;
+        if (this.stopping || !listening || this.slot !== slot) return;
         // Not asked to stop: a bug in the thread. The server is down until it is back; a thread
         // that keeps dying at once is started again at most once a second.
         const delay = Math.max(0, 1_000 - (Date.now() - launchedAt));
@@ -168,22 +162,22 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
     });
   }
 
-  private answer(worker: Worker, id: number, request: Req): void {
+  private answer(slot: FrontSlot, id: number, request: Req): void {
     this.spec.backend(request).then(
-      (answer) => worker.postMessage({ t: 'answer', id, answer } satisfies BackMessage<Ans>),
-      (err: unknown) => worker.postMessage({ t: 'answer', id, answer: this.spec.internalError(err) } satisfies BackMessage<Ans>),
+      (answer) => slot.postMessage({ t: 'answer', id, answer } satisfies BackMessage<Ans>),
+      (err: unknown) => slot.postMessage({ t: 'answer', id, answer: this.spec.internalError(err) } satisfies BackMessage<Ans>),
     );
   }
 
-  /** Sends the front a push (FrontContext.onPush in the worker); dropped while no thread runs. */
+  /** Sends the front a push (FrontContext.onPush in the host); dropped while no thread runs. */
   push(push: unknown): void {
-    this.worker?.postMessage({ t: 'push', push } satisfies BackMessage<Ans>);
+    this.slot?.postMessage({ t: 'push', push } satisfies BackMessage<Ans>);
   }
 
   /** Open connections against the cap, and how many were evicted or refused (as the thread last wrote them). */
   connectionStats(): ConnectionStats | undefined {
     const s = this.stats;
-    if (s === undefined || this.worker === undefined) return undefined;
+    if (s === undefined || this.slot === undefined) return undefined;
     return { open: s[STATS.open]!, max: s[STATS.max]!, evicted: s[STATS.evicted]!, refused: s[STATS.refused]!, waiting: s[STATS.waiting]! };
   }
 
@@ -192,54 +186,26 @@ export class FrontThread<Options extends { port: number }, Req, Ans> implements 
   }
 
   async stop(): Promise<void> {
-    const worker = this.worker;
-    if (worker === undefined) return;
+    const slot = this.slot;
+    if (slot === undefined) return;
     this.stopping = true;
     this.unwatch?.();
     this.unwatch = undefined;
-    // The thread closes its server (requests in flight get their second, as on the main thread),
-    // says so, and is ended.
+    // The front closes its server (requests in flight get their second, as on the main thread),
+    // says so, and its slot is closed.
     const said = new Promise<void>((resolve) => {
-      const onMessage = (message: FrontMessage<Req>): void => {
+      slot.on('message', (message: FrontMessage<Req>) => {
         if (message.t === 'stopped') resolve();
-      };
-      worker.on('message', onMessage);
-      worker.once('exit', () => resolve());
+      });
     });
-    worker.postMessage({ t: 'stop' } satisfies BackMessage<Ans>);
-    const timer = setTimeout(() => void worker.terminate(), 5_000);
-    // A thread that already ended (waiting to be started again) says nothing.
-    await Promise.race([said, this.stopped]);
+    slot.postMessage({ t: 'stop' } satisfies BackMessage<Ans>);
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, 5_000)));
+    // A front whose host already ended (waiting to be started again) says nothing.
+    await Promise.race([said, this.stopped, gaveUp]);
     clearTimeout(timer);
-    await worker.terminate();
+    slot.close();
     await this.stopped;
-    this.worker = undefined;
+    this.slot = undefined;
   }
-}
-
-/** Worker modules bundled from the TypeScript sources, by module (once per process). */
-const bundledFromSources = new Map<string, string>();
-
-/**
- * The worker running `module` (e.g. 'api/worker'). From the built tree (dist/bundle or dist/node,
- * one copy of the file under dist/node either way); from the TypeScript sources (the tests, under
- * tsx) as one CommonJS script esbuild (a dev dependency) bundles from them: starting a worker
- * through tsx's loader costs ~0.3 s a start, the bundle a few milliseconds once it is built.
- */
-function spawnFrontWorker(module: string, workerData: unknown): Worker {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    let code = bundledFromSources.get(module);
-    if (code === undefined) {
-      const esbuild = createRequire(here)('esbuild') as typeof import('esbuild');
-      const entry = fileURLToPath(new URL(`../${module}.ts`, here));
-      const built = esbuild.buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent', packages: 'external' });
-      code = built.outputFiles[0]!.text;
-      bundledFromSources.set(module, code);
-    }
-    return new Worker(code, { eval: true, workerData });
-  }
-  const at = here.lastIndexOf('/dist/');
-  const file = at >= 0 ? new URL(`${here.slice(0, at)}/dist/node/${module}.js`) : new URL(`../${module}.js`, here);
-  return new Worker(file, { workerData });
 }

@@ -1,12 +1,13 @@
 /**
- * The worker side of frontThread.ts: runs a server's front whose backend is the main thread.
- * Requests the front cannot answer from its kept answers go to the main thread as {t:'ask'}
- * messages; log lines go there too. The front reads the app's state height from the shared memory
- * the main thread's commit writes, and its connection figures are written there.
+ * The worker side of frontThread.ts: runs one server's front whose backend is the main thread, over
+ * the message port of its slot in a front host (threads/hostWorker.ts). Requests the front cannot
+ * answer from its kept answers go to the main thread as {t:'ask'} messages; log lines go there
+ * too. The front reads the app's state height from the shared memory the main thread's commit
+ * writes, and its connection figures are written there.
  *
- *   serveFront((c) => new RestFront(c.options, c.ask, c.stateHeight, c.logger, c.changed));
+ *   serveFront(port, data, (c) => new RestFront(c.options, c.ask, c.stateHeight, c.logger, c.changed));
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { LogContext, Logger } from '../logger.js';
 import { STATS, STATS_SLOTS, type BackMessage, type Front, type FrontMessage, type FrontWorkerData } from './frontThread.js';
 
@@ -26,12 +27,20 @@ export interface FrontContext<Options, Req, Ans> {
   onPush: (handler: (push: unknown) => void) => void;
 }
 
-export function serveFront<Options, Req, Ans>(make: (context: FrontContext<Options, Req, Ans>) => Front): void {
-  const port = parentPort!;
-  const { options, shared } = workerData as FrontWorkerData<Options>;
+export type FrontMaker<Options, Req, Ans> = (context: FrontContext<Options, Req, Ans>) => Front;
+
+/**
+ * Serves a front over `port` until the main thread asks it to stop ({t:'stop'}, answered with
+ * {t:'stopped'}) or closes the port (the front is stopped then too, without a word).
+ */
+export function serveFront<Options, Req, Ans>(port: MessagePort, data: FrontWorkerData<Options>, make: FrontMaker<Options, Req, Ans>): void {
+  const { options, shared } = data;
   const height = new BigInt64Array(shared, 0, 1);
   const stats = new Int32Array(shared, 8, STATS_SLOTS);
-  const post = (message: FrontMessage<Req>): void => port.postMessage(message);
+  let open = true;
+  const post = (message: FrontMessage<Req>): void => {
+    if (open) port.postMessage(message);
+  };
 
   const log =
     (level: keyof Logger) =>
@@ -74,6 +83,13 @@ export function serveFront<Options, Req, Ans>(make: (context: FrontContext<Optio
   const publisher = setInterval(publish, 1000);
   publisher.unref();
 
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    clearInterval(publisher);
+    stopping ??= front.stop();
+    return stopping;
+  };
+
   port.on('message', (message: BackMessage<Ans>) => {
     if (message.t === 'answer') {
       const resolve = waiting.get(message.id);
@@ -85,8 +101,12 @@ export function serveFront<Options, Req, Ans>(make: (context: FrontContext<Optio
       pushed?.(message.push);
       return;
     }
-    clearInterval(publisher);
-    void front.stop().then(() => post({ t: 'stopped' }));
+    void stop().then(() => post({ t: 'stopped' }));
+  });
+  // The main thread closed the slot (its stop gave up waiting, or it was never told to stop).
+  port.once('close', () => {
+    open = false;
+    void stop();
   });
 
   front.start().then(

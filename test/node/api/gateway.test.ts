@@ -423,7 +423,7 @@ describe('REST gateway with its HTTP side on a thread of its own', () => {
     await chain.block([]);
     const api = new ApiServer({ router: createQueryRouter({ app: chain.app }), options: { address: 'tcp://127.0.0.1:0', thread: true } });
     const { url } = await api.start();
-    const threadOf = (): Worker => (api as unknown as { front: { worker: Worker } }).front.worker;
+    const threadOf = (): Worker => (api as unknown as { front: { slot: { host: { worker: Worker } } } }).front.slot.host.worker;
     try {
       const target = `${url}/cosmos/bank/v1beta1/balances/${payee.bech32}`;
       const before = await request(target);

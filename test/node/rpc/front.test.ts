@@ -127,7 +127,7 @@ describe('the RPC thread', () => {
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: "tm.event='Tx'" } }));
     await waitFor(() => frames.length === 1, 5000, 'subscribe ack');
     expect(server.subscriptions.numClients()).toBe(1);
-    await (server as unknown as { front: { worker: Worker } }).front.worker.terminate();
+    await (server as unknown as { front: { slot: { host: { worker: Worker } } } }).front.slot.host.worker.terminate();
     await closed;
     // The session and its subscription are gone on the main thread too.
     await waitFor(() => server.subscriptions.numClients() === 0, 5000, 'subscriptions dropped');
