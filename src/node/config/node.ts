@@ -41,7 +41,7 @@ export interface NodeConfig {
     maxSubscriptionsPerClient: number;
     subscriptionBufferSize: number;
     closeOnSlowClient: boolean;
-    /** http_thread (tokend): connections, parsing, websocket frames and kept abci_query answers on a thread of their own. */
+    /** http_thread (tokend): connections, parsing, websocket frames and kept abci_query answers off the main thread (threads/frontHost.ts). */
     httpThread: boolean;
   };
   p2p: P2POptions;
@@ -86,10 +86,10 @@ export interface AppConfig {
     rpcWriteTimeoutS: number;
     rpcMaxBodyBytes: number;
     idleTimeoutS: number;
-    /** http-thread (tokend): connections, parsing and kept answers on a thread of their own. */
+    /** http-thread (tokend): connections, parsing and kept answers off the main thread (threads/frontHost.ts). */
     httpThread: boolean;
   };
-  /** http-thread (tokend): connections, unary calls and kept answers on a thread of their own. */
+  /** http-thread (tokend): connections, unary calls and kept answers off the main thread (threads/frontHost.ts). */
   grpc: { enable: boolean; address: string; maxRecvMsgSize: number; maxSendMsgSize: number; maxOpenConnections: number; idleTimeoutS: number; httpThread: boolean };
   /** [json-rpc] (Ethermint names): max-open-connections (0 = what the descriptor limit allows), http-timeout, http-idle-timeout. */
   jsonRpc: {
@@ -100,7 +100,7 @@ export interface AppConfig {
     maxOpenConnections: number;
     httpTimeoutMs: number;
     httpIdleTimeoutMs: number;
-    /** http-thread (tokend): HTTP connections, parsing and kept results on a thread of their own. */
+    /** http-thread (tokend): HTTP connections, parsing and kept results off the main thread (threads/frontHost.ts). */
     httpThread: boolean;
   };
   /** [state-sync]: take a snapshot every snapshot-interval blocks (0 = never), keep snapshot-keep-recent. */
@@ -523,8 +523,8 @@ max_subscriptions_per_client = ${config.rpc.maxSubscriptionsPerClient}
 experimental_subscription_buffer_size = ${config.rpc.subscriptionBufferSize}
 # Cancel a slow client's subscriptions (false: drop its events)
 experimental_close_on_slow_client = ${config.rpc.closeOnSlowClient}
-# tokend: the server's HTTP side (connections, request parsing, websocket frames) on a thread of
-# its own; a repeated abci_query of the latest state (app.toml [cache] rpc-responses) is then
+# tokend: the server's HTTP side (connections, request parsing, websocket frames) off the main
+# thread, on the servers' front thread; a repeated abci_query of the latest state (app.toml [cache] rpc-responses) is then
 # answered without waiting for the block being executed
 http_thread = ${config.rpc.httpThread}
 
@@ -657,8 +657,8 @@ rpc-write-timeout = ${config.api.rpcWriteTimeoutS}
 rpc-max-body-bytes = ${config.api.rpcMaxBodyBytes}
 # Seconds after which an idle connection is closed
 idle-timeout = ${config.api.idleTimeoutS}
-# Serve the connections on a thread of their own: an answer kept for the latest state ([cache]
-# rest-responses) is then given without waiting for the block being executed
+# Serve the connections off the main thread, on the servers' front thread: an answer kept for
+# the latest state ([cache] rest-responses) is then given without waiting for the block being executed
 http-thread = ${config.api.httpThread}
 
 [grpc]
@@ -672,8 +672,8 @@ max-send-msg-size = "${config.grpc.maxSendMsgSize}"
 max-open-connections = ${config.grpc.maxOpenConnections}
 # Seconds after which a connection with no call in progress is closed
 idle-timeout = ${config.grpc.idleTimeoutS}
-# tokend: connections and unary calls on a thread of their own; a repeated query of the latest
-# state (see [cache] grpc-responses) is then answered without waiting for the block being executed
+# tokend: connections and unary calls off the main thread, on the servers' front thread; a
+# repeated query of the latest state (see [cache] grpc-responses) is then answered without waiting for the block being executed
 http-thread = ${config.grpc.httpThread}
 
 [json-rpc]
@@ -690,8 +690,8 @@ max-open-connections = ${config.jsonRpc.maxOpenConnections}
 http-timeout = ${q(formatDurationMs(config.jsonRpc.httpTimeoutMs))}
 # An HTTP connection with no request in progress is closed after this
 http-idle-timeout = ${q(formatDurationMs(config.jsonRpc.httpIdleTimeoutMs))}
-# Serve the HTTP connections on a thread of their own: a result kept for the latest state ([cache]
-# json-rpc-responses) is then given without waiting for the block being executed
+# Serve the HTTP connections off the main thread, on the servers' front thread: a result kept for
+# the latest state ([cache] json-rpc-responses) is then given without waiting for the block being executed
 http-thread = ${config.jsonRpc.httpThread}
 
 [state-sync]
