@@ -15,5 +15,6 @@ await plugin.load();
 // from build to build.
 const commands = Object.fromEntries(Object.keys(plugin.manifest.commands).sort().map((id) => [id, plugin.manifest.commands[id]]));
 const file = join(root, 'oclif.manifest.json');
-writeFileSync(file, JSON.stringify({ ...plugin.manifest, commands }, null, 2));
+// Without indentation: every command reads and parses the file (1.4 MB indented, 0.9 MB not).
+writeFileSync(file, JSON.stringify({ ...plugin.manifest, commands }));
 process.stdout.write(`wrote ${Object.keys(plugin.manifest.commands).length} commands to ${file}\n`);
