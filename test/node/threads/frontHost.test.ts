@@ -1,8 +1,13 @@
 /** The front hosts (threads/frontHost.ts): the threads the servers' fronts share. */
-import { afterEach, describe, expect, test } from '@jest/globals';
-import { FrontHosts, frontHostCount, type FrontSlot } from '../../../src/node/threads/frontHost.js';
+import { afterAll, afterEach, describe, expect, test } from '@jest/globals';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureDevnet } from '../../../src/node/genesis/devnet.js';
+import { FrontHosts, frontHostCount, frontHosts, type FrontSlot } from '../../../src/node/threads/frontHost.js';
 import { STATS_SLOTS, type FrontMessage } from '../../../src/node/threads/frontThread.js';
 import type { RestAnswer, RestRequest } from '../../../src/node/api/front.js';
+import { removeHomes, startFast } from '../faults/helpers.js';
 
 const opened: FrontSlot[] = [];
 afterEach(() => {
@@ -94,5 +99,43 @@ describe('front hosts', () => {
   test('the pool size follows the cores beside the main thread, one to four', () => {
     expect(frontHostCount()).toBeGreaterThanOrEqual(1);
     expect(frontHostCount()).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('a node and the front hosts', () => {
+  const homes: string[] = [];
+  afterAll(() => removeHomes(homes));
+
+  test('with every server on a thread the fronts share the hosts of the process; with none, a prewarmed host ends once the servers are up', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tokend-fronthosts-'));
+    homes.push(home);
+    await ensureDevnet(home);
+    frontHosts.prewarm();
+    const threaded = await startFast(home);
+    try {
+      // REST, gRPC, the Ethereum JSON-RPC and the CometBFT RPC: as many hosts as the pool allows, at most one per front.
+      expect(frontHosts.count).toBe(Math.min(frontHosts.size, 4));
+      expect(await (await fetch(`${threaded.apiAddress!.url}/cosmos/base/tendermint/v1beta1/node_info`)).status).toBe(200);
+    } finally {
+      await threaded.stop();
+    }
+    expect(frontHosts.count).toBe(0);
+
+    frontHosts.prewarm();
+    expect(frontHosts.count).toBe(1);
+    const plain = await startFast(home, {
+      nodeConfig: (c) => void (c.rpc.httpThread = false),
+      appConfig: (c) => {
+        c.api.httpThread = false;
+        c.grpc.httpThread = false;
+        c.jsonRpc.httpThread = false;
+      },
+    });
+    try {
+      expect(frontHosts.count).toBe(0);
+      expect(await (await fetch(`${plain.apiAddress!.url}/cosmos/base/tendermint/v1beta1/node_info`)).status).toBe(200);
+    } finally {
+      await plain.stop();
+    }
   });
 });
