@@ -8,6 +8,8 @@ export default class Devnet extends BaseCommand<typeof Devnet, void> {
   static override examples = ['<%= config.bin %> devnet', '<%= config.bin %> devnet --home /tmp/devnet'];
 
   async execute(): Promise<void> {
+    // The servers' front thread loads on the second core meanwhile (as `start`).
+    (await import('../node/threads/frontHost.js')).prewarmFrontHost();
     const { ensureDevnet } = await import('../node/genesis/devnet.js');
     const info = await ensureDevnet(this.home);
     const { startNode } = await import('../node/node.js');

@@ -1,8 +1,11 @@
 /** End-to-end: the built binary's global behaviour (output modes, errors, config, version). */
 import { jest } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempHome, snapshotTree } from '../helpers/cli.js';
+import { ensureDevnet } from '../../src/node/genesis/devnet.js';
+import { BIN, runCli, tempHome, snapshotTree } from '../helpers/cli.js';
+import { waitForHeight } from '../helpers/node.js';
 
 // Several CLI processes per test, one after another: a few seconds each on a loaded 2-core machine.
 jest.setTimeout(120_000);
@@ -109,5 +112,57 @@ describe('tokend binary basics', () => {
     // The help plugin's command extends the same Command class the commands do: its output is the real help.
     const help = await runCli(['help', 'keys']);
     expect(help.stdout).toContain('keys list');
+  });
+
+  test('devnet (what `npm start` runs) serves the chain of its home until SIGTERM, then exits 0', async () => {
+    // The home made as the command's first run makes it, then moved to loopback ports the system
+    // picks (its defaults are fixed ports and p2p on 0.0.0.0), as an operator edits the files.
+    const home = tempHome('tokend-devnet-');
+    const info = await ensureDevnet(home);
+    const edit = (file: string, pairs: [RegExp, string][]): void => {
+      let text = readFileSync(join(home, 'config', file), 'utf8');
+      for (const [pattern, value] of pairs) text = text.replace(pattern, value);
+      writeFileSync(join(home, 'config', file), text);
+    };
+    edit('config.toml', [
+      [/^laddr = "tcp:\/\/127\.0\.0\.1:26657"$/m, 'laddr = "tcp://127.0.0.1:0"'],
+      [/^laddr = "tcp:\/\/0\.0\.0\.0:26656"$/m, 'laddr = "tcp://127.0.0.1:0"'],
+    ]);
+    edit('app.toml', [
+      [/^address = "tcp:\/\/localhost:1317"$/m, 'address = "tcp://127.0.0.1:0"'],
+      [/^address = "localhost:9090"$/m, 'address = "127.0.0.1:0"'],
+      [/^address = "127\.0\.0\.1:8545"$/m, 'address = "127.0.0.1:0"'],
+      [/^ws-address = "127\.0\.0\.1:8546"$/m, 'ws-address = "127.0.0.1:0"'],
+    ]);
+    const child = spawn(process.execPath, [BIN, 'devnet', '--home', home, '--log_format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let logs = '';
+    child.stdout.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (logs += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let started: { rpc: string; api: string } | undefined;
+      const deadline = Date.now() + 60_000;
+      while (started === undefined) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`devnet did not start; its log ends:\n${logs.slice(-2000)}`);
+        // Whole lines only: the last may still be arriving.
+        started = logs
+          .split('\n')
+          .slice(0, -1)
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as { msg: string; rpc: string; api: string })
+          .find((line) => line.msg === 'node started');
+        if (started === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The dev key holds the chain's funds, through the CLI and through REST.
+      const node = started.rpc.replace(/^http:/, 'tcp:');
+      await waitForHeight(node, 1);
+      const balances = JSON.parse((await runCli(['q', 'bank', 'balances', info.key_address, '--node', node, '-o', 'json'])).stdout);
+      expect(balances.balances).toEqual([{ denom: 'attotoken', amount: expect.stringMatching(/^[1-9][0-9]{20,}$/) }]);
+      const rest = (await (await fetch(`${started.api}/cosmos/bank/v1beta1/balances/${info.key_address}`)).json()) as { balances: unknown };
+      expect(rest.balances).toEqual(balances.balances);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
   });
 });
