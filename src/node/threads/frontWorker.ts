@@ -101,12 +101,14 @@ export function serveFront<Options, Req, Ans>(port: MessagePort, data: FrontWork
       pushed?.(message.push);
       return;
     }
-    void stop().then(() => post({ t: 'stopped' }));
+    // A front whose stop fails is stopped as far as it got: the host's other fronts go on.
+    const said = (): void => post({ t: 'stopped' });
+    stop().then(said, said);
   });
   // The main thread closed the slot (its stop gave up waiting, or it was never told to stop).
   port.once('close', () => {
     open = false;
-    void stop();
+    stop().catch(() => undefined);
   });
 
   front.start().then(
