@@ -1,6 +1,6 @@
 /**
- * The fast path of the query commands scripts call in loops — `query bank balances ADDR` and
- * `query txs …` — run without the command framework (oclif, its manifest and plugins cost more
+ * The fast path of the query commands scripts call in loops — `query bank balances ADDR`,
+ * `query txs …` and `query tx HASH` — run without the command framework (oclif, its manifest and plugins cost more
  * than the query itself). bin/run.js tries it first; it handles only the plain, well-formed forms
  * and answers "not mine" (false) for anything else — --help, --trace, an unknown or repeated
  * flag, a malformed value, a missing or extra argument — so that oclif runs the command and
@@ -9,6 +9,7 @@
  */
 import type { RpcClient } from '../node/client/rpc.js';
 import type { OutputFormat } from '../node/config/client.js';
+import type { TxLookup } from './queries.js';
 import { isTokendError } from '../util/errors.js';
 import { cleanOclifMessage, defaultRenderText, outputFromArgv, writeError, writeResult } from './output.js';
 
@@ -62,6 +63,15 @@ const COMMANDS: FastCommand[] = [
         limit: (flags.limit as number | undefined) ?? 30,
         order_by: (flags.order_by as 'asc' | 'desc' | undefined) ?? 'asc',
       });
+    },
+  },
+  {
+    words: ['query', 'tx'],
+    args: 1,
+    flags: { ...BASE_FLAGS, type: { options: ['hash', 'acc_seq', 'signature'] } },
+    async run(rpc, args, flags) {
+      const { queryTx } = await import('./queries.js');
+      return queryTx(rpc, args[0]!, (flags.type as TxLookup | undefined) ?? 'hash');
     },
   },
 ];

@@ -1,6 +1,6 @@
 /**
- * The work of `query bank balances` and `query txs`, free of oclif: their commands call it, and so
- * does the fast path (fast.ts) that runs them without loading the command framework.
+ * The work of `query bank balances`, `query txs` and `query tx`, free of oclif: their commands
+ * call it, and so does the fast path (fast.ts) that runs them without loading the command framework.
  */
 import type { RpcClient } from '../node/client/rpc.js';
 import type { JsonObject, JsonValue } from '../node/client/query.js';
@@ -95,4 +95,40 @@ export async function searchTxs(rpc: () => Promise<RpcClient>, input: SearchTxsI
     limit: String(input.limit),
     txs,
   };
+}
+
+export type TxLookup = 'hash' | 'acc_seq' | 'signature';
+
+/** `query tx`: a committed tx by its hash, by `<address>/<sequence>`, or by its signatures. */
+export async function queryTx(rpc: () => Promise<RpcClient>, input: string, type: TxLookup): Promise<TxResponseJson> {
+  const { txResponseFromResult } = await import('../node/client/txResponse.js');
+  const value = input.trim();
+  if (type === 'hash') {
+    const hex = value.replace(/^0x/i, '');
+    if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new TokendError('INVALID_ARGUMENT', `invalid tx hash "${value}"`, { hint: 'a tx hash is 64 hex characters', exitCode: 2 });
+    const client = await rpc();
+    try {
+      return await txResponseFromResult(client, await client.tx(hex.toUpperCase()));
+    } catch (err) {
+      if (err instanceof TokendError && /not found/.test(err.message)) throw new TokendError('NOT_FOUND', `tx ${hex.toUpperCase()} not found`, { hint: 'it may not be committed yet, or the node does not index txs' });
+      throw err;
+    }
+  }
+  let query: string;
+  if (type === 'acc_seq') {
+    if (!/^[a-z0-9]+1[a-z0-9]+\/\d+$/.test(value)) throw new TokendError('INVALID_ARGUMENT', `expected <address>/<sequence>, got "${value}"`, { exitCode: 2 });
+    query = `tx.acc_seq='${value}'`;
+  } else {
+    const signatures = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (signatures.length === 0 || signatures.some((s) => !/^[A-Za-z0-9+/]+={0,2}$/.test(s))) throw new TokendError('INVALID_ARGUMENT', 'expected comma-separated base64 signatures', { exitCode: 2 });
+    query = signatures.map((s) => `tx.signature='${s}'`).join(' AND ');
+  }
+  const client = await rpc();
+  const found = await client.txSearch({ query, page: 1, perPage: 2 });
+  if (found.txs.length === 0) throw new TokendError('NOT_FOUND', `no tx found with ${query}`);
+  if (found.txs.length > 1) throw new TokendError('INVALID_ARGUMENT', `found ${found.total_count} txs with ${query}; expected one`);
+  return txResponseFromResult(client, found.txs[0]!);
 }

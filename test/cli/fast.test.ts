@@ -4,7 +4,10 @@
  * oclif, which prints its usual help or usage error.
  */
 import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { parseFast } from '../../src/cli/fast.js';
+import { REPO_ROOT } from '../helpers/cli.js';
 
 const balances = {
   args: 1,
@@ -48,4 +51,20 @@ describe('fast path argv parsing', () => {
       expect(parseFast(balances, argv)).toBeUndefined();
     }
   });
+
+  it('runs its commands itself: bad input is answered there, before any node is asked (the built fast path, in a child)', () => {
+    const fast = join(REPO_ROOT, 'dist', 'bundle', 'cli', 'fast.js');
+    for (const [argv, error] of [
+      [['query', 'tx', 'not-a-hash', '-o', 'json'], 'invalid tx hash "not-a-hash"'],
+      [['query', 'tx', '--type', 'acc_seq', 'token1x', '-o', 'json'], 'expected <address>/<sequence>, got "token1x"'],
+      [['query', 'txs', '--events', 'nonsense', '-o', 'json'], 'invalid event condition "nonsense"'],
+    ] as const) {
+      const script = `const { runFast } = await import(${JSON.stringify(fast)}); process.stdout.write('handled=' + (await runFast(${JSON.stringify(argv)})));`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+      expect(child.stdout).toBe('handled=true');
+      expect(child.status).toBe(2);
+      expect(JSON.parse(child.stderr).error).toContain(error);
+    }
+  });
 });
+

@@ -152,13 +152,17 @@ describe('standard clients', () => {
     expect(search.txs[0]).toMatchObject({ txhash: multi.txhash, height: multi.height });
     expect(search.txs[0].tx.body.memo).toBe('payout-7');
     expect((await q('bank', 'balances', carol)).balances[0].amount).toBe('700');
-    // The oclif-free fast path of these two commands prints byte for byte what the oclif command prints.
-    // (read-only, so all six runs at once)
+    // The oclif-free fast path of these commands prints byte for byte what the oclif command prints,
+    // answers and errors alike (read-only, so all the runs at once).
     await Promise.all(
       [
         ['q', 'bank', 'balances', carol],
         ['q', 'txs', '--events', `transfer.recipient=${carol}`, '-o', 'json'],
         ['q', 'bank', 'balances', 'nope', '-o', 'json'],
+        ['q', 'tx', multi.txhash],
+        ['q', 'tx', '--type', 'acc_seq', `${JUNK_ADDR}/0`, '-o', 'json'],
+        ['q', 'tx', 'AB'.repeat(32)],
+        ['q', 'tx', 'not-a-hash', '-o', 'json'],
       ].map(async (args) => {
         const [fast, oclif] = await Promise.all([runCli([...args, '--node', bg!.node], { timeoutMs: 60000 }), runCli([...args, '--node', bg!.node], { env: { TOKEND_NO_FAST_PATH: '1' }, timeoutMs: 60000 })]);
         expect(fast).toEqual(oclif);
