@@ -1,6 +1,6 @@
 /**
  * The fast path of the query commands scripts call in loops — `query bank balances ADDR`,
- * `query txs …` and `query tx HASH` — run without the command framework (oclif, its manifest and plugins cost more
+ * `query txs …`, `query tx HASH` and `query account ADDR` — run without the command framework (oclif, its manifest and plugins cost more
  * than the query itself). bin/run.js tries it first; it handles only the plain, well-formed forms
  * and answers "not mine" (false) for anything else — --help, --trace, an unknown or repeated
  * flag, a malformed value, a missing or extra argument — so that oclif runs the command and
@@ -72,6 +72,15 @@ const COMMANDS: FastCommand[] = [
     async run(rpc, args, flags) {
       const { queryTx } = await import('./queries.js');
       return queryTx(rpc, args[0]!, (flags.type as TxLookup | undefined) ?? 'hash');
+    },
+  },
+  {
+    words: ['query', 'account'],
+    args: 1,
+    flags: { ...BASE_FLAGS, height: { int: 0 } },
+    async run(rpc, args, flags) {
+      const { queryAccount } = await import('./queries.js');
+      return queryAccount(rpc, { address: args[0]!, height: flags.height as number | undefined });
     },
   },
 ];

@@ -1,5 +1,5 @@
 /**
- * The work of `query bank balances`, `query txs` and `query tx`, free of oclif: their commands
+ * The work of `query bank balances`, `query txs`, `query tx` and `query account`, free of oclif: their commands
  * call it, and so does the fast path (fast.ts) that runs them without loading the command framework.
  */
 import type { RpcClient } from '../node/client/rpc.js';
@@ -131,4 +131,33 @@ export async function queryTx(rpc: () => Promise<RpcClient>, input: string, type
   if (found.txs.length === 0) throw new TokendError('NOT_FOUND', `no tx found with ${query}`);
   if (found.txs.length > 1) throw new TokendError('INVALID_ARGUMENT', `found ${found.total_count} txs with ${query}; expected one`);
   return txResponseFromResult(client, found.txs[0]!);
+}
+
+/**
+ * Prints the account flat — @type, address, pub_key, account_number, sequence (+ code_hash for an
+ * EthAccount) — as the spec describes; the REST gateway keeps the nested protobuf JSON.
+ */
+export function flattenAccount(account: JsonObject): JsonObject {
+  const base = (account.base_account ?? account) as JsonObject;
+  const out: JsonObject = {
+    '@type': account['@type'] ?? null,
+    address: base.address ?? null,
+    pub_key: base.pub_key ?? null,
+    account_number: base.account_number ?? '0',
+    sequence: base.sequence ?? '0',
+  };
+  if (account.code_hash !== undefined) out.code_hash = account.code_hash;
+  if (account.name !== undefined) out.name = account.name;
+  if (account.permissions !== undefined) out.permissions = account.permissions;
+  return out;
+}
+
+/** `query account`: cosmos.auth.v1beta1.Query/Account of a bech32 or hex address, printed flat. */
+export async function queryAccount(rpc: () => Promise<RpcClient>, input: { address: string; height?: number }): Promise<JsonObject> {
+  const { queryMethod } = await import('../node/client/query.js');
+  const { Query } = await import('../gen/cosmos/auth/v1beta1/query_pb.js');
+  const { parseAddress, toAccountAddress } = await import('../keyring/address.js');
+  const address = toAccountAddress(parseAddress(input.address));
+  const result = await queryMethod(await rpc(), Query.method.account, { address }, input.height);
+  return flattenAccount(result.value.account as JsonObject);
 }

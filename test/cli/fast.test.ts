@@ -58,12 +58,15 @@ describe('fast path argv parsing', () => {
       [['query', 'tx', 'not-a-hash', '-o', 'json'], 'invalid tx hash "not-a-hash"'],
       [['query', 'tx', '--type', 'acc_seq', 'token1x', '-o', 'json'], 'expected <address>/<sequence>, got "token1x"'],
       [['query', 'txs', '--events', 'nonsense', '-o', 'json'], 'invalid event condition "nonsense"'],
+      [['query', 'account', 'nope', '-o', 'json'], 'invalid bech32 address "nope"'],
     ] as const) {
       const script = `const { runFast } = await import(${JSON.stringify(fast)}); process.stdout.write('handled=' + (await runFast(${JSON.stringify(argv)})));`;
       const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
       expect(child.stdout).toBe('handled=true');
-      expect(child.status).toBe(2);
-      expect(JSON.parse(child.stderr).error).toContain(error);
+      const printed = JSON.parse(child.stderr) as { error: string; exit_code: number };
+      expect(printed.error).toContain(error);
+      expect(child.status).toBe(printed.exit_code);
+      expect(child.status).not.toBe(0);
     }
   });
 });

@@ -163,6 +163,9 @@ describe('standard clients', () => {
         ['q', 'tx', '--type', 'acc_seq', `${JUNK_ADDR}/0`, '-o', 'json'],
         ['q', 'tx', 'AB'.repeat(32)],
         ['q', 'tx', 'not-a-hash', '-o', 'json'],
+        ['q', 'account', JUNK_ADDR, '-o', 'json'],
+        ['q', 'account', carol],
+        ['q', 'account', 'nope'],
       ].map(async (args) => {
         const [fast, oclif] = await Promise.all([runCli([...args, '--node', bg!.node], { timeoutMs: 60000 }), runCli([...args, '--node', bg!.node], { env: { TOKEND_NO_FAST_PATH: '1' }, timeoutMs: 60000 })]);
         expect(fast).toEqual(oclif);
