@@ -1,7 +1,7 @@
 /**
  * The fast path of the query commands scripts call in loops — `query bank balances ADDR`,
- * `query txs …`, `query tx HASH` and `query account ADDR` — run without the command framework (oclif, its manifest and plugins cost more
- * than the query itself). bin/run.js tries it first; it handles only the plain, well-formed forms
+ * `query txs …`, `query tx HASH` and `query account ADDR` — run without the command framework
+ * (oclif, its manifest and plugins cost more than the query itself). bin/run.js tries it first; it handles only the plain, well-formed forms
  * and answers "not mine" (false) for anything else — --help, --trace, an unknown or repeated
  * flag, a malformed value, a missing or extra argument — so that oclif runs the command and
  * prints its usual help or usage error. Results and failures print exactly as the oclif command
