@@ -108,10 +108,6 @@ export class FrontHost {
     return this.slots.size;
   }
 
-  get alive(): boolean {
-    return !this.ended;
-  }
-
   open(kind: FrontKind, data: FrontWorkerData<unknown>): FrontSlot {
     const { port1, port2 } = new MessageChannel();
     const slot = new FrontSlot(this, port1);

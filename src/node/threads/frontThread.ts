@@ -22,8 +22,6 @@ import type { ConnectionStats } from '../limits/connections.js';
 import type { Logger, LogContext } from '../logger.js';
 import { frontHosts, type FrontKind, type FrontSlot, type FrontWorkerData } from './frontHost.js';
 
-export type { FrontKind, FrontWorkerData, HostMessage } from './frontHost.js';
-
 /** Slots of the shared stats array (the front writes, `connectionStats()` reads). */
 export const STATS = { open: 0, max: 1, evicted: 2, refused: 3, waiting: 4, kept: 5 } as const;
 export const STATS_SLOTS = 6;

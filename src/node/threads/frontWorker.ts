@@ -9,7 +9,8 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { LogContext, Logger } from '../logger.js';
-import { STATS, STATS_SLOTS, type BackMessage, type Front, type FrontMessage, type FrontWorkerData } from './frontThread.js';
+import type { FrontWorkerData } from './frontHost.js';
+import { STATS, STATS_SLOTS, type BackMessage, type Front, type FrontMessage } from './frontThread.js';
 
 /** What a front in a worker is made with. */
 export interface FrontContext<Options, Req, Ans> {

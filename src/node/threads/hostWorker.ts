@@ -12,7 +12,7 @@ import { RestFront, type RestAnswer, type RestFrontOptions, type RestRequest } f
 import { EthFront, type EthAnswer, type EthFrontOptions, type EthRequest } from '../ethrpc/front.js';
 import { GrpcFront, type GrpcFrontOptions, type UnaryAnswer, type UnaryCall } from '../grpc/front.js';
 import { RpcFront, type RpcAnswer, type RpcFrontOptions, type RpcNote, type RpcPush, type RpcRequest } from '../rpc/front.js';
-import type { FrontKind, FrontWorkerData, HostMessage } from './frontThread.js';
+import type { FrontKind, FrontWorkerData, HostMessage } from './frontHost.js';
 import { serveFront } from './frontWorker.js';
 
 function open(kind: FrontKind, port: MessagePort, data: FrontWorkerData<unknown>): void {
